@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: MIT
+#include "cli.h"
+
+#include "collectives.h"
+#include "evaluate.h"
+#include "formatting.h"
+#include "quantity.h"
+#include "reportdata.h"
+#include "scaling.h"
+#include "scenarioio.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTextStream>
+
+#include <cmath>
+
+namespace ts {
+
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitInfeasible = 1;
+constexpr int kExitUsage = 2;
+
+const QStringList kSubcommands = {QStringLiteral("eval"), QStringLiteral("sweep"), QStringLiteral("collectives"),
+                                  QStringLiteral("help"), QStringLiteral("--help"), QStringLiteral("-h"),
+                                  QStringLiteral("--version")};
+
+QString usage()
+{
+    return QStringLiteral(
+        "Usage:\n"
+        "  trainscope [SCENARIO.json]                      start the app\n"
+        "  trainscope eval SCENARIO.json [--format json|text|csv]\n"
+        "  trainscope sweep SCENARIO.json --gpus FIRST..LAST [--mode weak|strong] [--format text|json|csv]\n"
+        "  trainscope collectives SCENARIO.json [--size FIRST..LAST] [--ranks N] [--op NAME|all]\n"
+        "                         [--algorithm ring|tree|hierarchical|in_network|auto|all] [--format text|json|csv]\n"
+        "Exit codes: 0 success, 1 infeasible plan, 2 usage error or bad scenario file.\n");
+}
+
+struct Options
+{
+    QString subcommand;
+    QString scenarioPath;
+    QMap<QString, QString> values;
+    QString error;
+};
+
+Options parseOptions(const QStringList &args, const QStringList &allowed)
+{
+    Options o;
+    o.subcommand = args.value(1);
+    for (int i = 2; i < args.size(); ++i) {
+        const QString a = args[i];
+        if (a.startsWith(QLatin1String("--"))) {
+            QString name = a.mid(2), value;
+            if (const int eq = name.indexOf(QLatin1Char('=')); eq >= 0) {
+                value = name.mid(eq + 1);
+                name = name.left(eq);
+            } else if (i + 1 < args.size()) {
+                value = args[++i];
+            } else {
+                o.error = QStringLiteral("option --%1 needs a value").arg(name);
+                return o;
+            }
+            if (!allowed.contains(name)) {
+                o.error = QStringLiteral("unknown option --%1 for %2 (allowed: --%3)")
+                              .arg(name, o.subcommand, allowed.join(QLatin1String(", --")));
+                return o;
+            }
+            o.values.insert(name, value);
+        } else if (o.scenarioPath.isEmpty()) {
+            o.scenarioPath = a;
+        } else {
+            o.error = QStringLiteral("unexpected argument \"%1\"").arg(a);
+            return o;
+        }
+    }
+    if (o.scenarioPath.isEmpty())
+        o.error = QStringLiteral("%1 needs a scenario file").arg(o.subcommand);
+    return o;
+}
+
+bool parseRange(const QString &text, Dimension d, double *first, double *last, QString *error)
+{
+    const QStringList parts = text.split(QStringLiteral(".."));
+    if (parts.size() > 2 || parts.isEmpty()) {
+        *error = QStringLiteral("\"%1\" is not a range FIRST..LAST").arg(text);
+        return false;
+    }
+    if (!parseQuantity(parts.first(), d, first, error))
+        return false;
+    *last = *first;
+    if (parts.size() == 2 && !parseQuantity(parts.last(), d, last, error))
+        return false;
+    if (!(*first > 0) || *last < *first) {
+        *error = QStringLiteral("range \"%1\" must be positive and increasing").arg(text);
+        return false;
+    }
+    return true;
+}
+
+void writeJson(QTextStream &out, const QJsonValue &value)
+{
+    out << (value.isArray() ? QJsonDocument(value.toArray()) : QJsonDocument(value.toObject())).toJson(QJsonDocument::Indented);
+}
+
+QString formatOf(const Options &o, QString *error, const QString &fallback)
+{
+    const QString f = o.values.value(QStringLiteral("format"), fallback);
+    if (f != QLatin1String("json") && f != QLatin1String("text") && f != QLatin1String("csv"))
+        *error = QStringLiteral("--format must be json, text or csv (got \"%1\")").arg(f);
+    return f;
+}
+
+int runEval(const Options &o, const LoadedScenario &loaded, QTextStream &out, QTextStream &err)
+{
+    QString error;
+    const QString format = formatOf(o, &error, QStringLiteral("json"));
+    if (!error.isEmpty()) {
+        err << "trainscope: " << error << "\n";
+        return kExitUsage;
+    }
+    const Evaluation e = evaluate(loaded.scenario);
+    if (format == QLatin1String("json"))
+        writeJson(out, evaluationToJson(loaded.scenario, e, loaded.notes));
+    else if (format == QLatin1String("csv"))
+        out << evaluationCsv(loaded.scenario, e);
+    else
+        out << evaluationText(loaded.scenario, e, loaded.name, loaded.notes);
+    if (!e.feasible) {
+        err << "trainscope: infeasible plan: " << QString::fromStdString(e.problem.field) << ": "
+            << QString::fromStdString(e.problem.message) << "\n";
+        return kExitInfeasible;
+    }
+    return kExitOk;
+}
+
+int runSweep(const Options &o, const LoadedScenario &loaded, QTextStream &out, QTextStream &err)
+{
+    QString error;
+    const QString format = formatOf(o, &error, QStringLiteral("text"));
+    double first = 0, last = 0;
+    if (error.isEmpty()) {
+        const QString gpus = o.values.value(QStringLiteral("gpus"));
+        if (gpus.isEmpty())
+            error = QStringLiteral("sweep needs --gpus FIRST..LAST, e.g. --gpus 8..16384");
+        else if (parseRange(gpus, Dimension::Count, &first, &last, &error) && last > 1e7)
+            error = QStringLiteral("--gpus goes up to 10000000");
+    }
+    const QString modeText = o.values.value(QStringLiteral("mode"), QStringLiteral("weak"));
+    if (error.isEmpty() && modeText != QLatin1String("weak") && modeText != QLatin1String("strong"))
+        error = QStringLiteral("--mode must be weak or strong (got \"%1\")").arg(modeText);
+    if (!error.isEmpty()) {
+        err << "trainscope: " << error << "\n";
+        return kExitUsage;
+    }
+    const ScalingMode mode = modeText == QLatin1String("strong") ? ScalingMode::Strong : ScalingMode::Weak;
+    const auto points = scalingSweep(loaded.scenario, gpuCountsBetween(int(first), int(last)), mode);
+    double commShare = 0;
+    for (const ScalingPoint &p : points)
+        if (p.feasible) {
+            commShare = p.communicationFraction;
+            break;
+        }
+    if (format == QLatin1String("json")) {
+        QJsonArray rows;
+        for (const ScalingPoint &p : points) {
+            QJsonObject row{{QStringLiteral("gpus"), p.gpus}, {QStringLiteral("dp"), p.dp}, {QStringLiteral("feasible"), p.feasible}};
+            if (!p.feasible) {
+                row.insert(QStringLiteral("error"), QString::fromStdString(p.problem));
+            } else {
+                row.insert(QStringLiteral("step_time_s"), p.stepSeconds);
+                row.insert(QStringLiteral("tokens_per_s"), p.tokensPerSecond);
+                row.insert(QStringLiteral("speedup"), p.speedup);
+                row.insert(QStringLiteral("efficiency"), p.efficiency);
+                row.insert(QStringLiteral("communication_fraction"), p.communicationFraction);
+                row.insert(QStringLiteral("gustafson_efficiency"), gustafsonEfficiency(commShare, double(p.gpus) / points.front().gpus));
+                row.insert(QStringLiteral("mfu"), p.mfu);
+                row.insert(QStringLiteral("memory_per_gpu_bytes"), p.memoryPerGpuBytes);
+                row.insert(QStringLiteral("fits_in_memory"), p.fitsInMemory);
+            }
+            rows.append(row);
+        }
+        writeJson(out, QJsonObject{{QStringLiteral("mode"), modeText}, {QStringLiteral("points"), rows}});
+    } else if (format == QLatin1String("csv")) {
+        out << "gpus,dp,feasible,step_time_s,tokens_per_s,speedup,efficiency,communication_fraction,mfu,memory_per_gpu_bytes,fits_in_memory\n";
+        for (const ScalingPoint &p : points)
+            out << p.gpus << ',' << p.dp << ',' << (p.feasible ? 1 : 0) << ',' << p.stepSeconds << ',' << p.tokensPerSecond << ','
+                << p.speedup << ',' << p.efficiency << ',' << p.communicationFraction << ',' << p.mfu << ','
+                << p.memoryPerGpuBytes << ',' << (p.fitsInMemory ? 1 : 0) << '\n';
+    } else {
+        out << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8\n")
+                   .arg(QStringLiteral("GPUs"), 8).arg(QStringLiteral("DP"), 7).arg(QStringLiteral("step"), 11)
+                   .arg(QStringLiteral("tokens/s"), 10).arg(QStringLiteral("speedup"), 9).arg(QStringLiteral("effic."), 8)
+                   .arg(QStringLiteral("comm"), 7).arg(QStringLiteral("memory/GPU"), 22);
+        for (const ScalingPoint &p : points) {
+            if (!p.feasible) {
+                out << QStringLiteral("%1 %2  %3\n").arg(p.gpus, 8).arg(p.dp, 7).arg(QString::fromStdString(p.problem));
+                continue;
+            }
+            out << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8%9\n")
+                       .arg(p.gpus, 8).arg(p.dp, 7).arg(fmt::seconds(p.stepSeconds), 11).arg(fmt::count(p.tokensPerSecond), 10)
+                       .arg(p.speedup, 9, 'f', 1).arg(fmt::percent(p.efficiency), 8).arg(fmt::percent(p.communicationFraction), 7)
+                       .arg(fmt::bytes(p.memoryPerGpuBytes), 22).arg(p.fitsInMemory ? QString() : QStringLiteral(" (does not fit)"));
+        }
+    }
+    return kExitOk;
+}
+
+int runCollectives(const Options &o, const LoadedScenario &loaded, QTextStream &out, QTextStream &err)
+{
+    QString error;
+    const QString format = formatOf(o, &error, QStringLiteral("text"));
+    double first = 1e6, last = 8e9;
+    if (error.isEmpty() && o.values.contains(QStringLiteral("size")))
+        parseRange(o.values.value(QStringLiteral("size")), Dimension::Bytes, &first, &last, &error);
+    if (error.isEmpty() && last > 1e13)
+        error = QStringLiteral("--size goes up to 10 TB");
+    const Cluster &cl = loaded.scenario.cluster;
+    int ranks = cl.gpus;
+    if (error.isEmpty() && o.values.contains(QStringLiteral("ranks"))) {
+        bool ok = false;
+        ranks = o.values.value(QStringLiteral("ranks")).toInt(&ok);
+        if (!ok || ranks < 2 || ranks > cl.gpus)
+            error = QStringLiteral("--ranks must be a whole number between 2 and cluster.gpus (%1)").arg(cl.gpus);
+    }
+    QList<Collective> ops;
+    const QString op = o.values.value(QStringLiteral("op"), QStringLiteral("all"));
+    for (Collective c : kAllCollectives)
+        if (op == QLatin1String("all") || op == QLatin1String(toString(c)))
+            ops << c;
+    if (error.isEmpty() && ops.isEmpty())
+        error = QStringLiteral("--op must be all or one of all_reduce, all_gather, reduce_scatter, broadcast, reduce, alltoall, sendrecv");
+    QList<Algorithm> algorithms;
+    const QString alg = o.values.value(QStringLiteral("algorithm"), QStringLiteral("all"));
+    for (Algorithm a : {Algorithm::Ring, Algorithm::Tree, Algorithm::Hierarchical, Algorithm::InNetwork, Algorithm::Auto})
+        if (alg == QLatin1String(toString(a)) || (alg == QLatin1String("all") && a != Algorithm::Auto))
+            algorithms << a;
+    if (error.isEmpty() && algorithms.isEmpty())
+        error = QStringLiteral("--algorithm must be ring, tree, hierarchical, in_network, auto or all");
+    if (!error.isEmpty()) {
+        err << "trainscope: " << error << "\n";
+        return kExitUsage;
+    }
+    if (cl.gpus < 2) {
+        err << "trainscope: cluster.gpus is 1: collectives need at least 2 ranks\n";
+        return kExitInfeasible;
+    }
+    if (auto problem = validate(loaded.scenario)) {
+        err << "trainscope: infeasible scenario: " << QString::fromStdString(problem->field) << ": "
+            << QString::fromStdString(problem->message) << "\n";
+        return kExitInfeasible;
+    }
+    const Fabric fabric = fabricOf(cl);
+    const Group group = groupOf(ranks, 1, cl.gpusPerNode);
+    QJsonArray rows;
+    if (format == QLatin1String("csv"))
+        out << "collective,algorithm,ranks,size_bytes,time_s,algbw_bytes_per_s,busbw_bytes_per_s\n";
+    for (Collective c : ops) {
+        if (format == QLatin1String("text"))
+            out << QStringLiteral("# %1 on %2 ranks (%3 per node)\n").arg(QLatin1String(toString(c))).arg(ranks).arg(group.ranksPerNode)
+                << QStringLiteral("#%1 %2 %3 %4 %5\n").arg(QStringLiteral("size (B)"), 14).arg(QStringLiteral("algorithm"), 13)
+                       .arg(QStringLiteral("time (us)"), 13).arg(QStringLiteral("algbw (GB/s)"), 13).arg(QStringLiteral("busbw (GB/s)"), 13);
+        for (double size = first; size <= last * (1 + 1e-9); size *= 2) {
+            for (Algorithm a : algorithms) {
+                const CollectiveTime t = collectiveTime(c, a, size, group, fabric);
+                if (!t.applicable)
+                    continue;
+                if (format == QLatin1String("json")) {
+                    rows.append(QJsonObject{{QStringLiteral("collective"), QLatin1String(toString(c))},
+                                            {QStringLiteral("algorithm"), QLatin1String(toString(t.algorithm))},
+                                            {QStringLiteral("ranks"), ranks},
+                                            {QStringLiteral("size_bytes"), size},
+                                            {QStringLiteral("time_s"), t.seconds},
+                                            {QStringLiteral("algbw_bytes_per_s"), t.algBytesPerSecond},
+                                            {QStringLiteral("busbw_bytes_per_s"), t.busBytesPerSecond}});
+                } else if (format == QLatin1String("csv")) {
+                    out << toString(c) << ',' << toString(t.algorithm) << ',' << ranks << ',' << size << ',' << t.seconds << ','
+                        << t.algBytesPerSecond << ',' << t.busBytesPerSecond << '\n';
+                } else {
+                    out << QStringLiteral(" %1 %2 %3 %4 %5\n").arg(size, 14, 'f', 0).arg(QLatin1String(toString(t.algorithm)), 13)
+                               .arg(t.seconds * 1e6, 13, 'f', 2).arg(t.algBytesPerSecond / 1e9, 13, 'f', 2)
+                               .arg(t.busBytesPerSecond / 1e9, 13, 'f', 2);
+                }
+            }
+        }
+    }
+    if (format == QLatin1String("json"))
+        writeJson(out, QJsonObject{{QStringLiteral("ranks"), ranks},
+                                   {QStringLiteral("ranks_per_node"), group.ranksPerNode},
+                                   {QStringLiteral("results"), rows}});
+    return kExitOk;
+}
+
+} // namespace
+
+bool isCommandLineInvocation(const QStringList &arguments)
+{
+    return arguments.size() > 1 && kSubcommands.contains(arguments[1]);
+}
+
+int runCommandLine(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    const QString sub = args.value(1);
+    if (sub == QLatin1String("help") || sub == QLatin1String("--help") || sub == QLatin1String("-h")) {
+        out << usage();
+        return kExitOk;
+    }
+    if (sub == QLatin1String("--version")) {
+        out << "trainscope " << TRAINSCOPE_VERSION << "\n";
+        return kExitOk;
+    }
+    QStringList allowed{QStringLiteral("format")};
+    if (sub == QLatin1String("sweep"))
+        allowed << QStringLiteral("gpus") << QStringLiteral("mode");
+    if (sub == QLatin1String("collectives"))
+        allowed << QStringLiteral("size") << QStringLiteral("ranks") << QStringLiteral("op") << QStringLiteral("algorithm");
+    const Options o = parseOptions(args, allowed);
+    if (!o.error.isEmpty()) {
+        err << "trainscope: " << o.error << "\n" << usage();
+        return kExitUsage;
+    }
+    ScenarioError error;
+    const auto loaded = loadScenarioFile(o.scenarioPath, &error);
+    if (!loaded) {
+        err << "trainscope: " << o.scenarioPath << ": " << error.text() << "\n";
+        return kExitUsage;
+    }
+    if (sub == QLatin1String("eval"))
+        return runEval(o, *loaded, out, err);
+    if (sub == QLatin1String("sweep"))
+        return runSweep(o, *loaded, out, err);
+    return runCollectives(o, *loaded, out, err);
+}
+
+} // namespace ts

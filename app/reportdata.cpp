@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: MIT
+#include "reportdata.h"
+
+#include "evaluate.h"
+#include "formatting.h"
+#include "pipeline.h"
+#include "scaling.h"
+
+#include <QJsonArray>
+
+namespace ts {
+
+namespace {
+
+constexpr double kTargetPipelineEfficiency = 0.8;
+constexpr double kCommEqualsComputeFraction = 0.5;
+
+struct Extras
+{
+    long long microBatchesFor80 = 0;
+    int maxStagesFor80 = 0;
+    double p2pBytesPerSecondForCompute = 0;   // move one step's boundary traffic within the compute time
+    BandwidthRequirement bandwidthForCommLeCompute;
+};
+
+Extras extrasOf(const Scenario &sc, const Evaluation &e)
+{
+    Extras x;
+    StageTimes st{e.stageForwardSeconds, e.stageBackwardSeconds, e.stageWeightGradSeconds, e.p2pSecondsPerTransfer};
+    const int v = sc.plan.schedule == Schedule::Interleaved ? sc.plan.virtualStages : 1;
+    if (sc.plan.pp > 1) {
+        x.microBatchesFor80 = requiredMicroBatches(sc.plan.schedule, sc.plan.pp, v, kTargetPipelineEfficiency, st);
+        x.maxStagesFor80 = maxStagesForEfficiency(sc.plan.schedule, e.microBatches, v, kTargetPipelineEfficiency, st);
+        if (e.breakdown.computeSeconds > 0)
+            x.p2pBytesPerSecondForCompute = e.ppTransferBytesPerStep / e.breakdown.computeSeconds;
+    }
+    x.bandwidthForCommLeCompute = requiredBandwidth(sc, kCommEqualsComputeFraction);
+    return x;
+}
+
+} // namespace
+
+QList<ReportRow> evaluationRows(const Scenario &sc, const Evaluation &e)
+{
+    const Breakdown &b = e.breakdown;
+    const MemoryBreakdown &m = e.memory;
+    return {
+        {QStringLiteral("step_time_s"), b.stepSeconds, QStringLiteral("s"), QStringLiteral("Step time (mean)")},
+        {QStringLiteral("step_time_median_s"), e.stepMedianSeconds, QStringLiteral("s"), QStringLiteral("Step time, median")},
+        {QStringLiteral("step_time_p99_s"), e.stepP99Seconds, QStringLiteral("s"), QStringLiteral("Step time, p99")},
+        {QStringLiteral("compute_s"), b.computeSeconds, QStringLiteral("s"), QStringLiteral("Compute")},
+        {QStringLiteral("tp_comm_s"), b.tpCommSeconds, QStringLiteral("s"), QStringLiteral("TP communication, total")},
+        {QStringLiteral("tp_comm_exposed_s"), b.tpCommExposedSeconds, QStringLiteral("s"), QStringLiteral("TP communication, exposed")},
+        {QStringLiteral("cp_comm_s"), b.cpCommSeconds, QStringLiteral("s"), QStringLiteral("CP communication, total")},
+        {QStringLiteral("cp_comm_exposed_s"), b.cpCommExposedSeconds, QStringLiteral("s"), QStringLiteral("CP communication, exposed")},
+        {QStringLiteral("pp_bubble_s"), b.ppBubbleSeconds, QStringLiteral("s"), QStringLiteral("Pipeline bubble")},
+        {QStringLiteral("pp_p2p_s"), b.ppP2pSeconds, QStringLiteral("s"), QStringLiteral("Pipeline p2p, total")},
+        {QStringLiteral("pp_p2p_exposed_s"), b.ppP2pExposedSeconds, QStringLiteral("s"), QStringLiteral("Pipeline p2p, exposed")},
+        {QStringLiteral("dp_comm_s"), b.dpCommSeconds, QStringLiteral("s"), QStringLiteral("DP gradient sync, total")},
+        {QStringLiteral("dp_comm_exposed_s"), b.dpCommExposedSeconds, QStringLiteral("s"), QStringLiteral("DP gradient sync, exposed")},
+        {QStringLiteral("optimizer_s"), b.optimizerSeconds, QStringLiteral("s"), QStringLiteral("Optimizer step")},
+        {QStringLiteral("straggler_s"), b.stragglerSeconds, QStringLiteral("s"), QStringLiteral("Straggler allowance")},
+        {QStringLiteral("pp_bubble_fraction"), e.ppBubbleFraction, QStringLiteral("1"), QStringLiteral("Bubble, share of pipeline time")},
+        {QStringLiteral("pp_bubble_fraction_of_ideal"), e.ppBubbleFractionOfIdeal, QStringLiteral("1"), QStringLiteral("Bubble, share of ideal time")},
+        {QStringLiteral("pipeline_efficiency"), e.pipelineEfficiency, QStringLiteral("1"), QStringLiteral("Pipeline efficiency")},
+        {QStringLiteral("communication_fraction"), e.communicationFraction, QStringLiteral("1"), QStringLiteral("Exposed communication share")},
+        {QStringLiteral("mfu"), e.mfu, QStringLiteral("1"), QStringLiteral("MFU (model FLOPs)")},
+        {QStringLiteral("hfu"), e.hfu, QStringLiteral("1"), QStringLiteral("HFU (hardware FLOPs, with recompute)")},
+        {QStringLiteral("model_tflops_per_gpu"), e.modelFlopsPerSecondPerGpu / 1e12, QStringLiteral("TFLOP/s"), QStringLiteral("Model TFLOP/s per GPU")},
+        {QStringLiteral("hardware_tflops_per_gpu"), e.hardwareFlopsPerSecondPerGpu / 1e12, QStringLiteral("TFLOP/s"), QStringLiteral("Hardware TFLOP/s per GPU (SC21 Eq. 3)")},
+        {QStringLiteral("tokens_per_s"), e.tokensPerSecond, QStringLiteral("1/s"), QStringLiteral("Tokens per second")},
+        {QStringLiteral("train_time_s"), e.trainSeconds, QStringLiteral("s"), QStringLiteral("Time to train the token budget")},
+        {QStringLiteral("train_gpu_hours"), e.gpuHours, QStringLiteral("GPU h"), QStringLiteral("GPU-hours to train")},
+        {QStringLiteral("parameters"), e.parameters, QStringLiteral("1"), QStringLiteral("Parameters")},
+        {QStringLiteral("micro_batches"), double(e.microBatches), QStringLiteral("1"), QStringLiteral("Micro-batches per step (m)")},
+        {QStringLiteral("gradient_bytes_per_gpu"), e.gradientBytesPerGpu, QStringLiteral("B"), QStringLiteral("Gradient bytes per GPU")},
+        {QStringLiteral("memory_per_gpu_bytes"), m.totalBytes, QStringLiteral("B"), QStringLiteral("Memory per GPU")},
+        {QStringLiteral("memory_capacity_bytes"), m.capacityBytes, QStringLiteral("B"), QStringLiteral("HBM per GPU")},
+    };
+    Q_UNUSED(sc);
+}
+
+QJsonObject evaluationToJson(const Scenario &sc, const Evaluation &e, const QStringList &notes)
+{
+    QJsonObject o;
+    o.insert(QStringLiteral("feasible"), e.feasible);
+    if (!notes.isEmpty())
+        o.insert(QStringLiteral("notes"), QJsonArray::fromStringList(notes));
+    if (!e.feasible) {
+        o.insert(QStringLiteral("error"), QJsonObject{{QStringLiteral("key"), QString::fromStdString(e.problem.field)},
+                                                      {QStringLiteral("message"), QString::fromStdString(e.problem.message)}});
+        return o;
+    }
+    for (const ReportRow &r : evaluationRows(sc, e))
+        o.insert(r.key, r.value);
+    o.insert(QStringLiteral("steps_to_train"), e.stepsToTrain);
+    o.insert(QStringLiteral("tokens_per_step"), e.tokensPerStep);
+    o.insert(QStringLiteral("model_flops_per_step"), e.modelFlopsPerStep);
+    o.insert(QStringLiteral("hardware_flops_per_step"), e.hardwareFlopsPerStep);
+    o.insert(QStringLiteral("peak_flops_per_gpu"), e.peakFlopsPerGpu);
+    o.insert(QStringLiteral("kernel_efficiency"), e.kernelEfficiency);
+    o.insert(QStringLiteral("fits_in_memory"), e.memory.fits);
+    const MemoryBreakdown &m = e.memory;
+    o.insert(QStringLiteral("memory"), QJsonObject{{QStringLiteral("weights_bytes"), m.weightsBytes},
+                                                   {QStringLiteral("gradients_bytes"), m.gradientsBytes},
+                                                   {QStringLiteral("optimizer_bytes"), m.optimizerBytes},
+                                                   {QStringLiteral("activations_bytes"), m.activationsBytes},
+                                                   {QStringLiteral("buffers_bytes"), m.buffersBytes},
+                                                   {QStringLiteral("total_bytes"), m.totalBytes},
+                                                   {QStringLiteral("capacity_bytes"), m.capacityBytes},
+                                                   {QStringLiteral("in_flight_micro_batches"), m.inFlightMicroBatches}});
+    const Extras x = extrasOf(sc, e);
+    QJsonObject pipeline{{QStringLiteral("stage_forward_s"), e.stageForwardSeconds},
+                         {QStringLiteral("stage_backward_s"), e.stageBackwardSeconds},
+                         {QStringLiteral("stage_weight_grad_s"), e.stageWeightGradSeconds},
+                         {QStringLiteral("p2p_s"), e.p2pSecondsPerTransfer},
+                         {QStringLiteral("boundary_bytes"), e.ppBoundaryBytes},
+                         {QStringLiteral("transfer_bytes_per_step"), e.ppTransferBytesPerStep},
+                         {QStringLiteral("stashed_boundary_bytes"), e.ppStashedBoundaryBytes},
+                         {QStringLiteral("bandwidth_to_hide_transfers_bytes_per_s"), x.p2pBytesPerSecondForCompute}};
+    if (sc.plan.pp > 1) {
+        pipeline.insert(QStringLiteral("micro_batches_for_80pct"), double(x.microBatchesFor80));
+        pipeline.insert(QStringLiteral("max_stages_for_80pct"), x.maxStagesFor80);
+    }
+    o.insert(QStringLiteral("pipeline"), pipeline);
+    o.insert(QStringLiteral("tensor_parallel"), QJsonObject{{QStringLiteral("bytes_per_collective"), e.tpBytesPerCollective},
+                                                            {QStringLiteral("collectives_per_layer"), e.tpCollectivesPerLayer},
+                                                            {QStringLiteral("algorithm"), QLatin1String(toString(e.tpAlgorithm))}});
+    o.insert(QStringLiteral("data_parallel"), QJsonObject{{QStringLiteral("buckets"), e.dpBuckets},
+                                                          {QStringLiteral("bucket_s"), e.dpBucketSeconds},
+                                                          {QStringLiteral("algorithm"), QLatin1String(toString(e.dpAlgorithm))}});
+    QJsonObject requirements{{QStringLiteral("tier"), QString::fromStdString(x.bandwidthForCommLeCompute.tier)},
+                             {QStringLiteral("reachable"), x.bandwidthForCommLeCompute.reachable}};
+    if (x.bandwidthForCommLeCompute.reachable)
+        requirements.insert(QStringLiteral("bandwidth_for_comm_le_compute_bytes_per_s"),
+                            x.bandwidthForCommLeCompute.bytesPerSecond);
+    else
+        requirements.insert(QStringLiteral("reason"), QString::fromStdString(x.bandwidthForCommLeCompute.reason));
+    o.insert(QStringLiteral("requirements"), requirements);
+    QJsonArray warnings;
+    for (int i = 0; i < e.warningCount; ++i) {
+        const Warning &w = e.warnings[size_t(i)];
+        const WarningText text = describe(w, sc);
+        QJsonArray changes;
+        for (int c = 0; c < w.changeCount; ++c)
+            changes.append(QJsonObject{{QStringLiteral("key"), QLatin1String(knobKey(w.changes[size_t(c)].knob))},
+                                       {QStringLiteral("value"), w.changes[size_t(c)].value}});
+        warnings.append(QJsonObject{{QStringLiteral("code"), QString::fromStdString(text.code)},
+                                    {QStringLiteral("message"), QString::fromStdString(text.message)},
+                                    {QStringLiteral("recommendation"), QString::fromStdString(text.recommendation)},
+                                    {QStringLiteral("changes"), changes}});
+    }
+    o.insert(QStringLiteral("warnings"), warnings);
+    return o;
+}
+
+QString evaluationCsv(const Scenario &sc, const Evaluation &e)
+{
+    QString out = QStringLiteral("key,value,unit\n");
+    if (!e.feasible)
+        return out + QStringLiteral("error,\"%1: %2\",\n").arg(QString::fromStdString(e.problem.field),
+                                                            QString::fromStdString(e.problem.message).replace(QLatin1Char('"'), QStringLiteral("\"\"")));
+    for (const ReportRow &r : evaluationRows(sc, e))
+        out += QStringLiteral("%1,%2,%3\n").arg(r.key).arg(r.value, 0, 'g', 10).arg(r.unit);
+    out += QStringLiteral("fits_in_memory,%1,\n").arg(e.memory.fits ? 1 : 0);
+    return out;
+}
+
+QString evaluationText(const Scenario &sc, const Evaluation &e, const QString &name, const QStringList &notes)
+{
+    QString out;
+    if (!name.isEmpty())
+        out += name + QLatin1Char('\n');
+    for (const QString &n : notes)
+        out += QStringLiteral("note: ") + n + QLatin1Char('\n');
+    if (!e.feasible)
+        return out + QStringLiteral("infeasible: %1: %2\n").arg(QString::fromStdString(e.problem.field),
+                                                               QString::fromStdString(e.problem.message));
+    const Breakdown &b = e.breakdown;
+    auto line = [&](const QString &label, const QString &value) {
+        out += QStringLiteral("  %1 %2\n").arg(label + QLatin1Char(':'), -34).arg(value);
+    };
+    out += QStringLiteral("Step time breakdown\n");
+    line(QStringLiteral("compute"), fmt::seconds(b.computeSeconds));
+    line(QStringLiteral("TP comm (exposed / total)"), fmt::seconds(b.tpCommExposedSeconds) + QStringLiteral(" / ") + fmt::seconds(b.tpCommSeconds));
+    line(QStringLiteral("CP comm (exposed / total)"), fmt::seconds(b.cpCommExposedSeconds) + QStringLiteral(" / ") + fmt::seconds(b.cpCommSeconds));
+    line(QStringLiteral("pipeline bubble"), fmt::seconds(b.ppBubbleSeconds));
+    line(QStringLiteral("pipeline p2p (exposed / total)"), fmt::seconds(b.ppP2pExposedSeconds) + QStringLiteral(" / ") + fmt::seconds(b.ppP2pSeconds));
+    line(QStringLiteral("DP sync (exposed / total)"), fmt::seconds(b.dpCommExposedSeconds) + QStringLiteral(" / ") + fmt::seconds(b.dpCommSeconds));
+    line(QStringLiteral("optimizer"), fmt::seconds(b.optimizerSeconds));
+    line(QStringLiteral("straggler allowance"), fmt::seconds(b.stragglerSeconds));
+    line(QStringLiteral("step (mean / median / p99)"), fmt::seconds(b.stepSeconds) + QStringLiteral(" / ") + fmt::seconds(e.stepMedianSeconds)
+                                                           + QStringLiteral(" / ") + fmt::seconds(e.stepP99Seconds));
+    out += QStringLiteral("Throughput\n");
+    line(QStringLiteral("MFU (model FLOPs)"), fmt::percent(e.mfu));
+    line(QStringLiteral("HFU (hardware FLOPs)"), fmt::percent(e.hfu));
+    line(QStringLiteral("model FLOP/s per GPU"), fmt::flops(e.modelFlopsPerSecondPerGpu));
+    line(QStringLiteral("hardware FLOP/s per GPU (Eq. 3)"), fmt::flops(e.hardwareFlopsPerSecondPerGpu));
+    line(QStringLiteral("tokens per second"), fmt::count(e.tokensPerSecond));
+    line(QStringLiteral("communication share"), fmt::percent(e.communicationFraction));
+    line(QStringLiteral("pipeline efficiency"), fmt::percent(e.pipelineEfficiency) + QStringLiteral(" (bubble ") + fmt::percent(e.ppBubbleFraction)
+                                                    + QStringLiteral(" of pipeline time, ") + fmt::percent(e.ppBubbleFractionOfIdeal)
+                                                    + QStringLiteral(" of ideal)"));
+    line(QStringLiteral("time to train"), fmt::duration(e.trainSeconds) + QStringLiteral(", ") + fmt::count(e.gpuHours) + QStringLiteral(" GPU-hours"));
+    out += QStringLiteral("Sizes\n");
+    line(QStringLiteral("parameters"), fmt::count(e.parameters));
+    line(QStringLiteral("gradient bytes per GPU"), fmt::bytes(e.gradientBytesPerGpu));
+    line(QStringLiteral("micro-batches per step"), QString::number(e.microBatches));
+    const MemoryBreakdown &m = e.memory;
+    out += QStringLiteral("Memory per GPU\n");
+    line(QStringLiteral("weights"), fmt::bytes(m.weightsBytes));
+    line(QStringLiteral("gradients"), fmt::bytes(m.gradientsBytes));
+    line(QStringLiteral("optimizer states"), fmt::bytes(m.optimizerBytes));
+    line(QStringLiteral("activations"), fmt::bytes(m.activationsBytes));
+    line(QStringLiteral("buffers"), fmt::bytes(m.buffersBytes));
+    line(QStringLiteral("total / HBM"), fmt::bytes(m.totalBytes) + QStringLiteral(" / ") + fmt::bytes(m.capacityBytes)
+                                            + (m.fits ? QStringLiteral(" (fits)") : QStringLiteral(" (DOES NOT FIT)")));
+    const Extras x = extrasOf(sc, e);
+    out += QStringLiteral("Requirements\n");
+    if (x.bandwidthForCommLeCompute.reachable)
+        line(QStringLiteral("bandwidth for comm <= compute"), fmt::bandwidth(x.bandwidthForCommLeCompute.bytesPerSecond)
+                                                                  + QStringLiteral(" per GPU, ") + QString::fromStdString(x.bandwidthForCommLeCompute.tier));
+    else
+        line(QStringLiteral("bandwidth for comm <= compute"), QString::fromStdString(x.bandwidthForCommLeCompute.reason));
+    if (sc.plan.pp > 1) {
+        line(QStringLiteral("boundary activation"), fmt::bytes(e.ppBoundaryBytes));
+        line(QStringLiteral("per boundary per step"), fmt::bytes(e.ppTransferBytesPerStep));
+        line(QStringLiteral("to move it within compute"), fmt::bandwidth(x.p2pBytesPerSecondForCompute));
+        line(QStringLiteral("micro-batches for 80% efficiency"), QString::number(x.microBatchesFor80));
+        line(QStringLiteral("max stages for 80% at this m"), QString::number(x.maxStagesFor80));
+    }
+    if (e.warningCount) {
+        out += QStringLiteral("Warnings\n");
+        for (int i = 0; i < e.warningCount; ++i) {
+            const WarningText t = describe(e.warnings[size_t(i)], sc);
+            out += QStringLiteral("  [%1] %2\n    -> %3\n").arg(QString::fromStdString(t.code), QString::fromStdString(t.message),
+                                                             QString::fromStdString(t.recommendation));
+        }
+    }
+    return out;
+}
+
+} // namespace ts

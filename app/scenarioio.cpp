@@ -1,0 +1,555 @@
+// SPDX-License-Identifier: MIT
+#include "scenarioio.h"
+
+#include "presets.h"
+#include "quantity.h"
+#include "shape.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSaveFile>
+#include <QSet>
+
+#include <cmath>
+#include <limits>
+
+namespace ts {
+
+namespace {
+
+const QLatin1String kMeta[] = {QLatin1String("name"), QLatin1String("label"), QLatin1String("source"),
+                               QLatin1String("tier")};
+
+bool isMeta(const QString &key)
+{
+    for (const QLatin1String &m : kMeta)
+        if (key == m)
+            return true;
+    return false;
+}
+
+// Reads one JSON object (a section, or a preset merged under it) with a key prefix for messages,
+// and reports the first unknown key.
+class Section
+{
+public:
+    Section(QJsonObject object, QString prefix, ScenarioError *error)
+        : m_object(std::move(object)), m_prefix(std::move(prefix)), m_error(error)
+    {}
+
+    bool has(const char *key) const { return m_object.contains(QLatin1String(key)); }
+    QJsonValue value(const char *key) const { return m_object.value(QLatin1String(key)); }
+    QString key(const char *k) const { return m_prefix + QLatin1String(k); }
+    bool failed() const { return m_failed; }
+
+    bool fail(const QString &k, const QString &message)
+    {
+        if (!m_failed) {
+            m_error->key = k;
+            m_error->message = message;
+        }
+        m_failed = true;
+        return false;
+    }
+
+    template<typename T>
+    void integer(const char *k, T *out, double max = 1e12)
+    {
+        m_known.insert(QLatin1String(k));
+        if (!has(k) || m_failed)
+            return;
+        double x = 0;
+        QString why;
+        if (!parseQuantity(value(k), Dimension::Count, &x, &why)) {
+            fail(key(k), why);
+            return;
+        }
+        if (x != std::floor(x) || std::abs(x) > max) {
+            fail(key(k), QStringLiteral("must be a whole number up to %1 (got %2)").arg(max).arg(x));
+            return;
+        }
+        *out = T(x);
+    }
+    void quantity(const char *k, Dimension d, double *out)
+    {
+        m_known.insert(QLatin1String(k));
+        if (!has(k) || m_failed)
+            return;
+        QString why;
+        if (!parseQuantity(value(k), d, out, &why))
+            fail(key(k), why);
+    }
+    void boolean(const char *k, bool *out)
+    {
+        m_known.insert(QLatin1String(k));
+        if (!has(k) || m_failed)
+            return;
+        if (!value(k).isBool()) {
+            fail(key(k), QStringLiteral("must be true or false"));
+            return;
+        }
+        *out = value(k).toBool();
+    }
+    template<typename E, size_t N>
+    void choice(const char *k, const std::pair<const char *, E> (&options)[N], E *out)
+    {
+        m_known.insert(QLatin1String(k));
+        if (!has(k) || m_failed)
+            return;
+        const QString text = value(k).toString();
+        QStringList allowed;
+        for (const auto &[name, e] : options) {
+            if (text == QLatin1String(name)) {
+                *out = e;
+                return;
+            }
+            allowed << QLatin1String(name);
+        }
+        fail(key(k), QStringLiteral("must be one of %1 (got %2)")
+                         .arg(allowed.join(QLatin1String("|")),
+                              value(k).isString() ? QStringLiteral("\"%1\"").arg(text)
+                                                  : QString::fromUtf8(QJsonDocument(QJsonArray{value(k)}).toJson(QJsonDocument::Compact))));
+    }
+    void known(const char *k) { m_known.insert(QLatin1String(k)); }
+    bool checkUnknown()
+    {
+        if (m_failed)
+            return false;
+        for (auto it = m_object.begin(); it != m_object.end(); ++it)
+            if (!m_known.contains(it.key()) && !isMeta(it.key()))
+                return fail(m_prefix + it.key(), QStringLiteral("unknown key (allowed: %1)").arg(allowedKeys()));
+        return true;
+    }
+    QString allowedKeys() const
+    {
+        QStringList keys(m_known.begin(), m_known.end());
+        keys.sort();
+        return keys.join(QLatin1String(", "));
+    }
+
+private:
+    QJsonObject m_object;
+    QString m_prefix;
+    ScenarioError *m_error;
+    QSet<QString> m_known;
+    bool m_failed = false;
+};
+
+// A section with an optional "preset": the preset's fields first, the section's on top.
+std::optional<QJsonObject> withPreset(const QJsonObject &section, Presets::Kind kind, const QString &key,
+                                      ScenarioError *error)
+{
+    const QJsonValue preset = section.value(QLatin1String("preset"));
+    if (preset.isUndefined())
+        return section;
+    const QString name = preset.toString();
+    const QJsonObject base = Presets::builtin().find(kind, name);
+    if (!preset.isString() || base.isEmpty()) {
+        *error = {key, QStringLiteral("unknown %1 preset \"%2\" (known: %3)")
+                           .arg(Presets::kindLabel(kind), name,
+                                Presets::builtin().names(kind).join(QLatin1String(", ")))};
+        return std::nullopt;
+    }
+    QJsonObject merged = base;
+    for (auto it = section.begin(); it != section.end(); ++it)
+        if (it.key() != QLatin1String("preset"))
+            merged.insert(it.key(), it.value());
+    return merged;
+}
+
+const std::pair<const char *, MlpKind> kMlp[] = {{"gelu", MlpKind::Gelu}, {"swiglu", MlpKind::SwiGlu}};
+const std::pair<const char *, Precision> kPrecision[] = {
+    {"fp32", Precision::Fp32}, {"bf16", Precision::Bf16}, {"fp16", Precision::Fp16}, {"fp8", Precision::Fp8}};
+const std::pair<const char *, Recompute> kRecompute[] = {
+    {"none", Recompute::None}, {"selective", Recompute::Selective}, {"full", Recompute::Full}};
+const std::pair<const char *, Schedule> kSchedule[] = {{"gpipe", Schedule::GPipe},
+                                                       {"1f1b", Schedule::OneFOneB},
+                                                       {"interleaved", Schedule::Interleaved},
+                                                       {"zb-h1", Schedule::ZeroBubbleH1}};
+const std::pair<const char *, Transport> kTransport[] = {{"rdma", Transport::Rdma}, {"tcp", Transport::Tcp}};
+
+bool readWorkload(const QJsonValue &value, LoadedScenario *out, ScenarioError *error)
+{
+    const QString prefix = QStringLiteral("workload.");
+    if (!value.isObject()) {
+        *error = {QStringLiteral("workload"), QStringLiteral("must be an object")};
+        return false;
+    }
+    const QJsonObject raw = value.toObject();
+    auto merged = withPreset(raw, Presets::Models, prefix + QLatin1String("preset"), error);
+    if (!merged)
+        return false;
+    Section s(*merged, prefix, error);
+    s.known("preset");
+    Workload &w = out->scenario.workload;
+    if (raw.contains(QLatin1String("preset")))
+        w.name = raw.value(QLatin1String("preset")).toString().toStdString();
+    double parameters = 0;
+    s.quantity("parameters", Dimension::Count, &parameters);
+    s.integer("vocab", &w.vocab);
+    s.integer("seq_len", &w.seqLen);
+    const bool shapeGiven = merged->contains(QLatin1String("layers")) || merged->contains(QLatin1String("hidden"));
+    if (!s.failed() && parameters > 0 && !shapeGiven) {
+        if (!(parameters >= 1e6 && parameters <= 1e14))
+            return s.fail(s.key("parameters"), QStringLiteral("must be between 1e6 and 1e14 to derive a shape (got %1)")
+                                                   .arg(parameters));
+        const DerivedShape derived = deriveShape(parameters, w.vocab, w.seqLen);
+        w = derived.workload;
+        out->notes << QString::fromStdString(derived.description);
+    } else if (!s.failed() && parameters < 0) {
+        return s.fail(s.key("parameters"), QStringLiteral("must be positive"));
+    }
+    s.integer("layers", &w.layers);
+    s.integer("hidden", &w.hidden);
+    s.integer("heads", &w.heads);
+    const bool kvGiven = merged->contains(QLatin1String("kv_heads"));
+    s.integer("kv_heads", &w.kvHeads);
+    if (!kvGiven && merged->contains(QLatin1String("heads")))
+        w.kvHeads = w.heads;
+    const bool ffnGiven = merged->contains(QLatin1String("ffn_hidden"));
+    s.integer("ffn_hidden", &w.ffnHidden);
+    if (!ffnGiven && merged->contains(QLatin1String("hidden")))
+        w.ffnHidden = 4 * w.hidden;
+    s.choice("mlp", kMlp, &w.mlp);
+    s.boolean("tied_embeddings", &w.tiedEmbeddings);
+    s.boolean("learned_positions", &w.learnedPositions);
+    return s.checkUnknown();
+}
+
+bool readTraining(const QJsonValue &value, Training *tr, ScenarioError *error)
+{
+    if (!value.isObject()) {
+        *error = {QStringLiteral("training"), QStringLiteral("must be an object")};
+        return false;
+    }
+    Section s(value.toObject(), QStringLiteral("training."), error);
+    s.integer("global_batch", &tr->globalBatch);
+    s.integer("micro_batch", &tr->microBatch);
+    s.choice("precision", kPrecision, &tr->precision);
+    s.choice("recompute", kRecompute, &tr->recompute);
+    s.quantity("tokens", Dimension::Count, &tr->tokens);
+    s.quantity("compute_time", Dimension::Seconds, &tr->computeSecondsOverride);
+    return s.checkUnknown();
+}
+
+bool readGpu(const QJsonValue &value, Gpu *gpu, const QString &key, ScenarioError *error)
+{
+    QJsonObject object;
+    if (value.isString()) {
+        object = Presets::builtin().find(Presets::Gpus, value.toString());
+        if (object.isEmpty()) {
+            *error = {key, QStringLiteral("unknown GPU preset \"%1\" (known: %2)")
+                               .arg(value.toString(), Presets::builtin().names(Presets::Gpus).join(QLatin1String(", ")))};
+            return false;
+        }
+    } else if (value.isObject()) {
+        auto merged = withPreset(value.toObject(), Presets::Gpus, key + QLatin1String(".preset"), error);
+        if (!merged)
+            return false;
+        object = *merged;
+    } else {
+        *error = {key, QStringLiteral("must be a GPU preset name or an object with peak_flops, memory, memory_bandwidth")};
+        return false;
+    }
+    Section s(object, key + QLatin1Char('.'), error);
+    s.known("preset");
+    gpu->name = object.value(QLatin1String("name")).toString(QStringLiteral("custom")).toStdString();
+    // A custom object starts from nothing but what it gives: no silent defaults for its figures.
+    if (!object.contains(QLatin1String("peak_flops")) || !object.contains(QLatin1String("memory"))
+        || !object.contains(QLatin1String("memory_bandwidth")))
+        return s.fail(key, QStringLiteral("a GPU needs peak_flops, memory and memory_bandwidth"));
+    gpu->peakFlops8 = 0;
+    gpu->peakFlops32 = 0;
+    s.quantity("peak_flops", Dimension::FlopsPerSecond, &gpu->peakFlops16);
+    s.quantity("peak_flops_fp8", Dimension::FlopsPerSecond, &gpu->peakFlops8);
+    s.quantity("peak_flops_fp32", Dimension::FlopsPerSecond, &gpu->peakFlops32);
+    s.quantity("memory", Dimension::Bytes, &gpu->memoryBytes);
+    s.quantity("memory_bandwidth", Dimension::BytesPerSecond, &gpu->memoryBytesPerSecond);
+    return s.checkUnknown();
+}
+
+bool readLink(const QJsonValue &value, Link *link, std::optional<Transport> *transport, const QString &key,
+              ScenarioError *error)
+{
+    QJsonObject object;
+    if (value.isString()) {
+        object = Presets::builtin().find(Presets::Links, value.toString());
+        if (object.isEmpty()) {
+            *error = {key, QStringLiteral("unknown link preset \"%1\" (known: %2)")
+                               .arg(value.toString(), Presets::builtin().names(Presets::Links).join(QLatin1String(", ")))};
+            return false;
+        }
+    } else if (value.isObject()) {
+        auto merged = withPreset(value.toObject(), Presets::Links, key + QLatin1String(".preset"), error);
+        if (!merged)
+            return false;
+        object = *merged;
+    } else {
+        *error = {key, QStringLiteral("must be a link preset name or an object with bandwidth, latency, efficiency")};
+        return false;
+    }
+    Section s(object, key + QLatin1Char('.'), error);
+    s.known("preset");
+    link->name = object.value(QLatin1String("name")).toString(QStringLiteral("custom")).toStdString();
+    if (!object.contains(QLatin1String("bandwidth")))
+        return s.fail(key, QStringLiteral("a link needs a bandwidth (per direction), e.g. \"400 Gb/s\""));
+    link->latencySeconds = 0;
+    link->efficiency = 1;
+    s.quantity("bandwidth", Dimension::BytesPerSecond, &link->bytesPerSecond);
+    s.quantity("latency", Dimension::Seconds, &link->latencySeconds);
+    s.quantity("efficiency", Dimension::Ratio, &link->efficiency);
+    Transport t = Transport::Rdma;
+    if (object.contains(QLatin1String("transport"))) {
+        s.choice("transport", kTransport, &t);
+        *transport = t;
+    } else {
+        s.known("transport");
+    }
+    return s.checkUnknown();
+}
+
+bool readCluster(const QJsonValue &value, Cluster *cl, ScenarioError *error)
+{
+    const QString prefix = QStringLiteral("cluster.");
+    if (!value.isObject()) {
+        *error = {QStringLiteral("cluster"), QStringLiteral("must be an object")};
+        return false;
+    }
+    auto merged = withPreset(value.toObject(), Presets::Clusters, prefix + QLatin1String("preset"), error);
+    if (!merged)
+        return false;
+    Section s(*merged, prefix, error);
+    s.known("preset");
+    if (value.toObject().contains(QLatin1String("preset")))
+        cl->name = value.toObject().value(QLatin1String("preset")).toString().toStdString();
+    s.known("gpu");
+    if (merged->contains(QLatin1String("gpu")) && !readGpu(merged->value(QLatin1String("gpu")), &cl->gpu, s.key("gpu"), error))
+        return false;
+    s.integer("gpus", &cl->gpus);
+    s.integer("gpus_per_node", &cl->gpusPerNode);
+    std::optional<Transport> linkTransport, ignored;
+    s.known("intra_node");
+    s.known("inter_node");
+    if (merged->contains(QLatin1String("intra_node"))
+        && !readLink(merged->value(QLatin1String("intra_node")), &cl->intraNode, &ignored, s.key("intra_node"), error))
+        return false;
+    if (merged->contains(QLatin1String("inter_node"))
+        && !readLink(merged->value(QLatin1String("inter_node")), &cl->interNode, &linkTransport, s.key("inter_node"), error))
+        return false;
+    if (linkTransport)
+        cl->transport = *linkTransport;   // a TCP link preset implies TCP unless the section says otherwise
+    const bool railsGiven = merged->contains(QLatin1String("rails"));
+    s.integer("rails", &cl->rails);
+    if (!railsGiven && merged->contains(QLatin1String("gpus_per_node")))
+        cl->rails = cl->gpusPerNode;
+    s.quantity("oversubscription", Dimension::Ratio, &cl->oversubscription);
+    s.boolean("in_network_reduction", &cl->inNetworkReduction);
+    s.choice("transport", kTransport, &cl->transport);
+    return s.checkUnknown();
+}
+
+bool readPlan(const QJsonValue &value, Scenario *sc, ScenarioError *error)
+{
+    if (!value.isObject()) {
+        *error = {QStringLiteral("plan"), QStringLiteral("must be an object")};
+        return false;
+    }
+    Plan &pl = sc->plan;
+    Section s(value.toObject(), QStringLiteral("plan."), error);
+    s.integer("tp", &pl.tp);
+    s.integer("pp", &pl.pp);
+    s.integer("cp", &pl.cp);
+    const bool dpGiven = s.has("dp");
+    s.integer("dp", &pl.dp);
+    if (!dpGiven && !s.failed()) {
+        // dp may be left out: it is what the GPUs leave over (documented in README).
+        const long long modelParallel = (long long)pl.tp * pl.pp * pl.cp;
+        if (modelParallel <= 0 || sc->cluster.gpus % modelParallel != 0)
+            return s.fail(QStringLiteral("plan.dp"), QStringLiteral("not given, and cluster.gpus (%1) is not a multiple of "
+                                                                    "tp x pp x cp (%2)")
+                                                         .arg(sc->cluster.gpus)
+                                                         .arg(modelParallel));
+        pl.dp = int(sc->cluster.gpus / modelParallel);
+    }
+    s.boolean("sequence_parallel", &pl.sequenceParallel);
+    s.choice("schedule", kSchedule, &pl.schedule);
+    s.integer("virtual_stages", &pl.virtualStages);
+    s.integer("zero", &pl.zeroStage);
+    s.boolean("overlap_dp", &pl.overlapDp);
+    s.boolean("tp_overlap", &pl.tpOverlap);
+    s.quantity("bucket", Dimension::Bytes, &pl.bucketBytes);
+    s.quantity("compression", Dimension::Ratio, &pl.compression);
+    s.quantity("jitter", Dimension::Ratio, &pl.jitter);
+    s.integer("local_sgd", &pl.localSgdInterval);
+    return s.checkUnknown();
+}
+
+} // namespace
+
+std::optional<LoadedScenario> parseScenario(const QByteArray &json, ScenarioError *error)
+{
+    if (json.size() > kMaxScenarioFileBytes) {
+        *error = {{}, QStringLiteral("scenario is %1 bytes; at most 1 MiB is accepted").arg(json.size())};
+        return std::nullopt;
+    }
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
+    if (doc.isNull()) {
+        const int line = int(json.left(parseError.offset).count('\n')) + 1;
+        *error = {{}, QStringLiteral("not valid JSON: %1 at line %2 (offset %3)")
+                          .arg(parseError.errorString())
+                          .arg(line)
+                          .arg(parseError.offset)};
+        return std::nullopt;
+    }
+    if (!doc.isObject()) {
+        *error = {{}, QStringLiteral("the top level must be a JSON object")};
+        return std::nullopt;
+    }
+    const QJsonObject root = doc.object();
+    const QJsonValue format = root.value(QLatin1String("format"));
+    if (format.toString() != QLatin1String(kScenarioFormat)) {
+        *error = {QStringLiteral("format"), format.isUndefined()
+                                                ? QStringLiteral("missing; must be \"%1\"").arg(QLatin1String(kScenarioFormat))
+                                                : QStringLiteral("must be \"%1\" (got %2)")
+                                                      .arg(QLatin1String(kScenarioFormat), format.toVariant().toString())};
+        return std::nullopt;
+    }
+    static const QStringList kTopLevel = {QStringLiteral("format"),   QStringLiteral("name"),
+                                          QStringLiteral("description"), QStringLiteral("workload"),
+                                          QStringLiteral("training"), QStringLiteral("cluster"),
+                                          QStringLiteral("plan")};
+    for (auto it = root.begin(); it != root.end(); ++it)
+        if (!kTopLevel.contains(it.key())) {
+            *error = {it.key(), QStringLiteral("unknown key (allowed: %1)").arg(kTopLevel.join(QLatin1String(", ")))};
+            return std::nullopt;
+        }
+    for (const char *section : {"workload", "training", "cluster", "plan"})
+        if (!root.contains(QLatin1String(section))) {
+            *error = {QLatin1String(section), QStringLiteral("missing section")};
+            return std::nullopt;
+        }
+    LoadedScenario out;
+    if (root.contains(QLatin1String("name")) && !root.value(QLatin1String("name")).isString()) {
+        *error = {QStringLiteral("name"), QStringLiteral("must be a string")};
+        return std::nullopt;
+    }
+    out.name = root.value(QLatin1String("name")).toString();
+    out.description = root.value(QLatin1String("description")).toString();
+    if (!readWorkload(root.value(QLatin1String("workload")), &out, error)
+        || !readTraining(root.value(QLatin1String("training")), &out.scenario.training, error)
+        || !readCluster(root.value(QLatin1String("cluster")), &out.scenario.cluster, error)
+        || !readPlan(root.value(QLatin1String("plan")), &out.scenario, error))
+        return std::nullopt;
+    return out;
+}
+
+std::optional<LoadedScenario> loadScenarioFile(const QString &path, ScenarioError *error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = {{}, QStringLiteral("cannot open %1: %2").arg(path, file.errorString())};
+        return std::nullopt;
+    }
+    if (file.size() > kMaxScenarioFileBytes) {
+        *error = {{}, QStringLiteral("%1 is %2 bytes; scenario files are at most 1 MiB").arg(path).arg(file.size())};
+        return std::nullopt;
+    }
+    return parseScenario(file.read(kMaxScenarioFileBytes + 1), error);
+}
+
+QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QString &description)
+{
+    auto str = [](const std::string &s) { return QString::fromStdString(s); };
+    auto link = [&](const Link &l) {
+        return QJsonObject{{QStringLiteral("name"), str(l.name)},
+                           {QStringLiteral("bandwidth"), l.bytesPerSecond},
+                           {QStringLiteral("latency"), l.latencySeconds},
+                           {QStringLiteral("efficiency"), l.efficiency}};
+    };
+    const Workload &w = sc.workload;
+    QJsonObject workload{{QStringLiteral("layers"), w.layers},
+                         {QStringLiteral("hidden"), w.hidden},
+                         {QStringLiteral("heads"), w.heads},
+                         {QStringLiteral("kv_heads"), w.kvHeads},
+                         {QStringLiteral("ffn_hidden"), w.ffnHidden},
+                         {QStringLiteral("mlp"), QLatin1String(toString(w.mlp))},
+                         {QStringLiteral("tied_embeddings"), w.tiedEmbeddings},
+                         {QStringLiteral("learned_positions"), w.learnedPositions},
+                         {QStringLiteral("vocab"), w.vocab},
+                         {QStringLiteral("seq_len"), w.seqLen}};
+    if (!w.name.empty())
+        workload.insert(QStringLiteral("name"), str(w.name));
+    const Training &tr = sc.training;
+    QJsonObject training{{QStringLiteral("global_batch"), double(tr.globalBatch)},
+                         {QStringLiteral("micro_batch"), tr.microBatch},
+                         {QStringLiteral("precision"), QLatin1String(toString(tr.precision))},
+                         {QStringLiteral("recompute"), QLatin1String(toString(tr.recompute))},
+                         {QStringLiteral("tokens"), tr.tokens}};
+    if (tr.computeSecondsOverride > 0)
+        training.insert(QStringLiteral("compute_time"), tr.computeSecondsOverride);
+    const Cluster &cl = sc.cluster;
+    QJsonObject gpu{{QStringLiteral("name"), str(cl.gpu.name)},
+                    {QStringLiteral("peak_flops"), cl.gpu.peakFlops16},
+                    {QStringLiteral("memory"), cl.gpu.memoryBytes},
+                    {QStringLiteral("memory_bandwidth"), cl.gpu.memoryBytesPerSecond}};
+    if (cl.gpu.peakFlops8 > 0)
+        gpu.insert(QStringLiteral("peak_flops_fp8"), cl.gpu.peakFlops8);
+    if (cl.gpu.peakFlops32 > 0)
+        gpu.insert(QStringLiteral("peak_flops_fp32"), cl.gpu.peakFlops32);
+    QJsonObject cluster{{QStringLiteral("gpu"), gpu},
+                        {QStringLiteral("gpus"), cl.gpus},
+                        {QStringLiteral("gpus_per_node"), cl.gpusPerNode},
+                        {QStringLiteral("intra_node"), link(cl.intraNode)},
+                        {QStringLiteral("inter_node"), link(cl.interNode)},
+                        {QStringLiteral("rails"), cl.rails},
+                        {QStringLiteral("oversubscription"), cl.oversubscription},
+                        {QStringLiteral("in_network_reduction"), cl.inNetworkReduction},
+                        {QStringLiteral("transport"), QLatin1String(toString(cl.transport))}};
+    if (!cl.name.empty())
+        cluster.insert(QStringLiteral("name"), str(cl.name));
+    const Plan &pl = sc.plan;
+    QJsonObject plan{{QStringLiteral("tp"), pl.tp},
+                     {QStringLiteral("pp"), pl.pp},
+                     {QStringLiteral("dp"), pl.dp},
+                     {QStringLiteral("cp"), pl.cp},
+                     {QStringLiteral("sequence_parallel"), pl.sequenceParallel},
+                     {QStringLiteral("schedule"), QLatin1String(toString(pl.schedule))},
+                     {QStringLiteral("virtual_stages"), pl.virtualStages},
+                     {QStringLiteral("zero"), pl.zeroStage},
+                     {QStringLiteral("overlap_dp"), pl.overlapDp},
+                     {QStringLiteral("tp_overlap"), pl.tpOverlap},
+                     {QStringLiteral("bucket"), pl.bucketBytes},
+                     {QStringLiteral("compression"), pl.compression},
+                     {QStringLiteral("jitter"), pl.jitter},
+                     {QStringLiteral("local_sgd"), pl.localSgdInterval}};
+    QJsonObject root{{QStringLiteral("format"), QLatin1String(kScenarioFormat)},
+                     {QStringLiteral("workload"), workload},
+                     {QStringLiteral("training"), training},
+                     {QStringLiteral("cluster"), cluster},
+                     {QStringLiteral("plan"), plan}};
+    if (!name.isEmpty())
+        root.insert(QStringLiteral("name"), name);
+    if (!description.isEmpty())
+        root.insert(QStringLiteral("description"), description);
+    return root;
+}
+
+bool saveScenarioFile(const QString &path, const QJsonObject &json, QString *error)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        *error = file.errorString();
+        return false;
+    }
+    file.write(QJsonDocument(json).toJson(QJsonDocument::Indented));
+    if (!file.commit()) {
+        *error = file.errorString();
+        return false;
+    }
+    return true;
+}
+
+} // namespace ts

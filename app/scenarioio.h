@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+// Scenario files: JSON with "format": "trainscope-scenario/1" and sections workload, training,
+// cluster and plan. Sections may name a preset and override its fields. Keys: README.md.
+#pragma once
+
+#include "inputs.h"
+
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace ts {
+
+inline constexpr char kScenarioFormat[] = "trainscope-scenario/1";
+inline constexpr qint64 kMaxScenarioFileBytes = 1 << 20;
+
+struct ScenarioError
+{
+    QString key;       // "plan.tp", or empty for whole-file problems
+    QString message;
+    QString text() const { return key.isEmpty() ? message : key + QStringLiteral(": ") + message; }
+};
+
+struct LoadedScenario
+{
+    Scenario scenario;
+    QString name;
+    QString description;
+    QStringList notes;   // what was derived (e.g. a shape from a parameter count)
+};
+
+std::optional<LoadedScenario> parseScenario(const QByteArray &json, ScenarioError *error);
+std::optional<LoadedScenario> loadScenarioFile(const QString &path, ScenarioError *error);
+
+/// Every input written out explicitly (no preset references), so that it reads back identically.
+QJsonObject scenarioToJson(const Scenario &scenario, const QString &name = {}, const QString &description = {});
+/// Atomic save (QSaveFile).
+bool saveScenarioFile(const QString &path, const QJsonObject &json, QString *error);
+
+} // namespace ts

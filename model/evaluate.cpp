@@ -1,0 +1,636 @@
+// SPDX-License-Identifier: MIT
+// The analytical cost model. Sources for each formula are cited where it is used:
+//  [SC21]  Narayanan et al. 2021, Efficient Large-Scale LM Training on GPU Clusters, arXiv:2104.04473
+//  [K22]   Korthikanti et al. 2022, Reducing Activation Recomputation, arXiv:2205.05198
+//  [ZeRO]  Rajbhandari et al. 2020, ZeRO, arXiv:1910.02054
+//  [ZB]    Qi et al. 2023, Zero Bubble Pipeline Parallelism, arXiv:2401.10241
+//  [NCCL]  nccl-tests doc/PERFORMANCE.md (algbw, busbw)
+//  [DDP]   Li et al. 2020, PyTorch Distributed, arXiv:2006.15704 (buckets, overlap)
+//
+// Modelling assumptions, in one place:
+//  - Ranks are ordered TP innermost, then CP, DP, PP (Megatron-LM), which decides which groups
+//    cross node boundaries.
+//  - The critical stage holds ceil(L/p) layers plus the embedding or LM head.
+//  - GEMM efficiency saturates with the per-GPU GEMM size: eff = e_max * x/(x+x0) * y/(y+y0),
+//    x = h/t, y = tokens per micro-batch per GPU. Memory-bound kernels (norms, dropout, softmax,
+//    activations) move elementwiseTrafficFactor times the activation bytes of [K22] through HBM.
+//    The defaults reproduce Megatron SC21 Table 1 within 10% per row (tests/model/tst_validation).
+//  - Backward costs twice the forward; the weight-gradient half of the GEMM work is W [ZB].
+//  - TP collectives are not overlapped with compute unless plan.tpOverlap; DP buckets overlap only
+//    with the last micro-batch's backward (gradient accumulation syncs once per step) [DDP].
+#include "evaluate.h"
+
+#include "collectives.h"
+#include "pipeline.h"
+#include "shape.h"
+#include "units.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace ts {
+
+namespace {
+
+bool finitePositive(double x) { return std::isfinite(x) && x > 0; }
+bool finiteNonNegative(double x) { return std::isfinite(x) && x >= 0; }
+
+// Acklam's rational approximation of the standard normal quantile, written for the upper tail
+// so that p = 1 - tail stays accurate when tail is tiny (|relative error| < 1.2e-9).
+double normalQuantileUpper(double tail)
+{
+    static constexpr double c[] = {-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
+                                   -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00};
+    static constexpr double d[] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
+                                   3.754408661907416e+00};
+    static constexpr double a[] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+                                   1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00};
+    static constexpr double b[] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
+                                   6.680131188771972e+01, -1.328068155288572e+01};
+    if (tail <= 0)
+        return 40.0;
+    if (tail >= 1)
+        return -40.0;
+    constexpr double kLow = 0.02425;
+    if (tail < kLow) {
+        const double q = std::sqrt(-2 * std::log(tail));
+        return -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5])
+               / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+    }
+    if (tail > 1 - kLow) {
+        const double q = std::sqrt(-2 * std::log(1 - tail));
+        return (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5])
+               / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+    }
+    const double q = (1 - tail) - 0.5, r = q * q;
+    return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q
+           / (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+}
+
+// Quantile of the maximum of n iid standard normals: Phi^-1(q^(1/n)), upper tail 1 - q^(1/n).
+double maxOfNormalsQuantile(double q, double n) { return normalQuantileUpper(-std::expm1(std::log(q) / n)); }
+
+double peakMatrixFlops(const Gpu &gpu, Precision precision)
+{
+    switch (precision) {
+    case Precision::Fp32: return gpu.peakFlops32 > 0 ? gpu.peakFlops32 : gpu.peakFlops16 / 2;
+    case Precision::Fp8: return gpu.peakFlops8 > 0 ? gpu.peakFlops8 : gpu.peakFlops16;
+    case Precision::Bf16:
+    case Precision::Fp16: return gpu.peakFlops16;
+    }
+    return gpu.peakFlops16;
+}
+
+double activationElementBytes(Precision precision) { return precision == Precision::Fp32 ? 4.0 : 2.0; }
+double gradientElementBytes(Precision precision) { return precision == Precision::Fp32 ? 4.0 : 2.0; }
+
+// [K22] Table 2: activation bytes of one layer for one micro-batch, 16-bit activations.
+// sbh = (s/c) b h; asOverH = a s / h with the full sequence (keys span all of s under CP).
+double layerActivationBytes(double sbh, double asOverH, int t, bool sp, Recompute recompute)
+{
+    switch (recompute) {
+    case Recompute::Full:
+        return sp ? 2 * sbh / t : 2 * sbh;
+    case Recompute::Selective:
+        return sp || t == 1 ? 34 * sbh / t : sbh * (10 + 24.0 / t);
+    case Recompute::None:
+        break;
+    }
+    if (t == 1)
+        return sbh * (34 + 5 * asOverH);
+    return sp ? sbh / t * (34 + 5 * asOverH) : sbh * (10 + 24.0 / t + 5 * asOverH / t);
+}
+
+std::vector<int> divisorsOf(int n)
+{
+    std::vector<int> out;
+    for (int i = 1; (long long)i * i <= n; ++i) {
+        if (n % i == 0) {
+            out.push_back(i);
+            if (i != n / i)
+                out.push_back(n / i);
+        }
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+Problem problem(std::string field, const char *format, double a = 0, double b = 0, double c = 0)
+{
+    char text[320];
+    std::snprintf(text, sizeof text, format, a, b, c);
+    return {std::move(field), text};
+}
+
+void addWarning(Evaluation &e, WarningCode code, double value, double threshold, Change first = {},
+                Change second = {})
+{
+    if (e.warningCount >= kMaxWarnings)
+        return;
+    Warning &w = e.warnings[size_t(e.warningCount++)];
+    w.code = code;
+    w.value = value;
+    w.threshold = threshold;
+    w.changes = {first, second};
+    w.changeCount = (first.knob != Knob::None) + (second.knob != Knob::None);
+}
+
+constexpr double kCommunicationWarnFraction = 0.5;
+constexpr double kPipelineEfficiencyWarn = 0.8;
+constexpr double kSlowTpLinkBytesPerSecond = 100e9;  // below NVLink class: PCIe
+constexpr double kLatencyBoundShare = 0.5;           // alpha share of one bucket's time
+constexpr double kSlowZero3LinkBytesPerSecond = 40e9;
+constexpr double kStragglerWarnFraction = 0.05;
+constexpr double kMaxParameters = 1e15;
+
+} // namespace
+
+const ComputeDefaults &computeDefaults()
+{
+    static const ComputeDefaults defaults;
+    return defaults;
+}
+
+const char *toString(Precision p)
+{
+    switch (p) {
+    case Precision::Fp32: return "fp32";
+    case Precision::Bf16: return "bf16";
+    case Precision::Fp16: return "fp16";
+    case Precision::Fp8: return "fp8";
+    }
+    return "?";
+}
+const char *toString(Recompute r)
+{
+    switch (r) {
+    case Recompute::None: return "none";
+    case Recompute::Selective: return "selective";
+    case Recompute::Full: return "full";
+    }
+    return "?";
+}
+const char *toString(Schedule s)
+{
+    switch (s) {
+    case Schedule::GPipe: return "gpipe";
+    case Schedule::OneFOneB: return "1f1b";
+    case Schedule::Interleaved: return "interleaved";
+    case Schedule::ZeroBubbleH1: return "zb-h1";
+    }
+    return "?";
+}
+const char *toString(MlpKind m) { return m == MlpKind::SwiGlu ? "swiglu" : "gelu"; }
+const char *toString(Transport t) { return t == Transport::Tcp ? "tcp" : "rdma"; }
+
+std::optional<Problem> validate(const Scenario &sc)
+{
+    const Workload &w = sc.workload;
+    const Training &tr = sc.training;
+    const Cluster &cl = sc.cluster;
+    const Plan &pl = sc.plan;
+    if (w.layers < 1 || w.layers > 100000)
+        return problem("workload.layers", "layers must be between 1 and 100000 (got %g)", w.layers);
+    if (w.hidden < 1 || w.hidden > 1000000)
+        return problem("workload.hidden", "hidden must be between 1 and 1000000 (got %g)", w.hidden);
+    if (w.heads < 1 || w.hidden % w.heads != 0)
+        return problem("workload.heads", "heads must be at least 1 and divide hidden %g (got %g)", w.hidden, w.heads);
+    if (w.kvHeads < 1 || w.heads % w.kvHeads != 0)
+        return problem("workload.kv_heads", "kv_heads must be at least 1 and divide heads %g (got %g)", w.heads,
+                       w.kvHeads);
+    if (w.ffnHidden < 1 || w.ffnHidden > 10000000)
+        return problem("workload.ffn_hidden", "ffn_hidden must be between 1 and 10000000 (got %g)", w.ffnHidden);
+    if (w.vocab < 1 || w.vocab > 100000000)
+        return problem("workload.vocab", "vocab must be between 1 and 100000000 (got %g)", w.vocab);
+    if (w.seqLen < 1 || w.seqLen > 100000000)
+        return problem("workload.seq_len", "seq_len must be between 1 and 100000000 (got %g)", w.seqLen);
+    if (const double params = countShape(w).totalParams; !(params <= kMaxParameters))
+        return problem("workload.hidden", "the shape has %.3g parameters; at most %.0g are modelled", params,
+                       kMaxParameters);
+    if (tr.globalBatch < 1 || tr.globalBatch > 1000000000LL)
+        return problem("training.global_batch", "global_batch must be between 1 and 1e9 sequences (got %g)",
+                       double(tr.globalBatch));
+    if (tr.microBatch < 1 || tr.microBatch > tr.globalBatch)
+        return problem("training.micro_batch", "micro_batch must be between 1 and global_batch %g (got %g)",
+                       double(tr.globalBatch), tr.microBatch);
+    if (!finitePositive(tr.tokens) || tr.tokens > 1e18)
+        return problem("training.tokens", "tokens must be a positive number up to 1e18 (got %g)", tr.tokens);
+    if (!finiteNonNegative(tr.computeSecondsOverride) || tr.computeSecondsOverride > 1e6)
+        return problem("training.compute_time", "compute_time must be between 0 (computed) and 1e6 s (got %g)",
+                       tr.computeSecondsOverride);
+    if (cl.gpus < 1 || cl.gpus > 10000000)
+        return problem("cluster.gpus", "gpus must be between 1 and 10000000 (got %g)", cl.gpus);
+    if (cl.gpusPerNode < 1 || cl.gpusPerNode > 1024)
+        return problem("cluster.gpus_per_node", "gpus_per_node must be between 1 and 1024 (got %g)", cl.gpusPerNode);
+    if (cl.gpus > cl.gpusPerNode && cl.gpus % cl.gpusPerNode != 0)
+        return problem("cluster.gpus", "gpus (%g) must be a multiple of gpus_per_node (%g)", cl.gpus, cl.gpusPerNode);
+    if (!finitePositive(cl.gpu.peakFlops16) || cl.gpu.peakFlops16 > 1e18)
+        return problem("cluster.gpu.peak_flops", "peak_flops must be positive and below 1e18 FLOP/s (got %g)",
+                       cl.gpu.peakFlops16);
+    if (!finiteNonNegative(cl.gpu.peakFlops8) || !finiteNonNegative(cl.gpu.peakFlops32))
+        return problem("cluster.gpu.peak_flops_fp8", "peak_flops_fp8 and peak_flops_fp32 must be >= 0 (0 = unknown)");
+    if (!finitePositive(cl.gpu.memoryBytes) || cl.gpu.memoryBytes > 1e15)
+        return problem("cluster.gpu.memory", "memory must be positive and below 1 PB (got %g bytes)", cl.gpu.memoryBytes);
+    if (!finitePositive(cl.gpu.memoryBytesPerSecond) || cl.gpu.memoryBytesPerSecond > 1e15)
+        return problem("cluster.gpu.memory_bandwidth", "memory_bandwidth must be positive (got %g B/s)",
+                       cl.gpu.memoryBytesPerSecond);
+    for (auto [link, key] : {std::pair{&cl.intraNode, "cluster.intra_node"}, std::pair{&cl.interNode, "cluster.inter_node"}}) {
+        if (!finitePositive(link->bytesPerSecond) || link->bytesPerSecond > 1e15)
+            return problem(std::string(key) + ".bandwidth", "bandwidth must be positive and below 1 PB/s (got %g B/s)",
+                           link->bytesPerSecond);
+        if (!finiteNonNegative(link->latencySeconds) || link->latencySeconds > 1)
+            return problem(std::string(key) + ".latency", "latency must be between 0 and 1 s (got %g s)",
+                           link->latencySeconds);
+        if (!(link->efficiency > 0 && link->efficiency <= 1))
+            return problem(std::string(key) + ".efficiency", "efficiency must be in (0, 1] (got %g)", link->efficiency);
+    }
+    if (cl.rails < 1 || cl.rails > 1024)
+        return problem("cluster.rails", "rails must be between 1 and 1024 (got %g)", cl.rails);
+    if (!(cl.oversubscription >= 1 && cl.oversubscription <= 1000))
+        return problem("cluster.oversubscription", "oversubscription must be between 1 (non-blocking) and 1000 (got %g)",
+                       cl.oversubscription);
+    if (pl.tp < 1 || pl.pp < 1 || pl.dp < 1 || pl.cp < 1)
+        return problem(pl.tp < 1 ? "plan.tp" : pl.pp < 1 ? "plan.pp" : pl.dp < 1 ? "plan.dp" : "plan.cp",
+                       "parallel degrees must be at least 1");
+    if ((long long)pl.tp * pl.pp * pl.dp * pl.cp != cl.gpus)
+        return problem("plan.dp", "tp x pp x dp x cp = %g must equal cluster.gpus = %g; dp would be %g",
+                       double((long long)pl.tp * pl.pp * pl.dp * pl.cp), cl.gpus,
+                       double(cl.gpus) / (double(pl.tp) * pl.pp * pl.cp));
+    if (w.heads % pl.tp != 0)
+        return problem("plan.tp", "tp (%g) must divide the %g attention heads", pl.tp, w.heads);
+    if (w.kvHeads % pl.tp != 0 && pl.tp % w.kvHeads != 0)
+        return problem("plan.tp", "tp (%g) must divide kv_heads (%g) or be a multiple of it", pl.tp, w.kvHeads);
+    if (pl.pp > w.layers)
+        return problem("plan.pp", "pp (%g) cannot exceed the %g layers", pl.pp, w.layers);
+    if (w.seqLen % pl.cp != 0)
+        return problem("plan.cp", "cp (%g) must divide seq_len (%g)", pl.cp, w.seqLen);
+    const long long perStep = (long long)tr.microBatch * pl.dp;
+    if (tr.globalBatch % perStep != 0)
+        return problem("training.global_batch", "global_batch (%g) must be a multiple of micro_batch x dp = %g",
+                       double(tr.globalBatch), double(perStep));
+    if (pl.zeroStage < 0 || pl.zeroStage > 3)
+        return problem("plan.zero", "zero must be 0, 1, 2 or 3 (got %g)", pl.zeroStage);
+    if (pl.virtualStages < 1 || pl.virtualStages > 1024)
+        return problem("plan.virtual_stages", "virtual_stages must be between 1 and 1024 (got %g)", pl.virtualStages);
+    const long long m = tr.globalBatch / perStep;
+    if (pl.schedule == Schedule::Interleaved) {
+        if (w.layers % (pl.pp * pl.virtualStages) != 0)
+            return problem("plan.virtual_stages", "interleaved needs layers (%g) divisible by pp x virtual_stages = %g",
+                           w.layers, double(pl.pp * pl.virtualStages));
+        if (pl.pp > 1 && m % pl.pp != 0)
+            return problem("training.global_batch",
+                           "interleaved needs micro-batches (%g) to be a multiple of pp (%g)", double(m), pl.pp);
+    }
+    if (!finiteNonNegative(pl.bucketBytes) || pl.bucketBytes > 1e13)
+        return problem("plan.bucket", "bucket must be between 0 (one bucket) and 10 TB (got %g bytes)", pl.bucketBytes);
+    if (!(pl.compression >= 1 && pl.compression <= 1000))
+        return problem("plan.compression", "compression must be a ratio between 1 and 1000 (got %g)", pl.compression);
+    if (!(pl.jitter >= 0 && pl.jitter <= 1))
+        return problem("plan.jitter", "jitter must be a fraction between 0 and 1 (got %g)", pl.jitter);
+    if (pl.localSgdInterval < 1 || pl.localSgdInterval > 1000000)
+        return problem("plan.local_sgd", "local_sgd must be an interval of at least 1 step (got %g)", pl.localSgdInterval);
+    return std::nullopt;
+}
+
+Evaluation evaluate(const Scenario &sc)
+{
+    Evaluation e;
+    if (auto p = validate(sc)) {
+        e.problem = std::move(*p);
+        return e;
+    }
+    const ComputeDefaults &k = computeDefaults();
+    const Workload &w = sc.workload;
+    const Training &tr = sc.training;
+    const Cluster &cl = sc.cluster;
+    const Plan &pl = sc.plan;
+    const int t = pl.tp, p = pl.pp, d = pl.dp, c = pl.cp;
+    const int v = pl.schedule == Schedule::Interleaved ? pl.virtualStages : 1;
+    const int N = cl.gpus;
+    const int b = tr.microBatch;
+    const long long m = tr.globalBatch / ((long long)b * d);
+    const bool sp = pl.sequenceParallel && t > 1;
+    const double h = w.hidden, s = w.seqLen;
+    const Fabric fabric = fabricOf(cl);
+    const ShapeCounts counts = countShape(w);
+    e.microBatches = m;
+    e.parameters = counts.totalParams;
+
+    // ---- Compute per layer per micro-batch on one GPU ----
+    const double tokensPerGpu = double(b) * s / c;               // tokens of one micro-batch on one GPU
+    const double peakMatrix = peakMatrixFlops(cl.gpu, tr.precision);
+    const double peakAttention = tr.precision == Precision::Fp32 ? peakMatrix : cl.gpu.peakFlops16;
+    e.peakFlopsPerGpu = peakMatrix;
+    const double x = h / t;
+    const double eff = k.gemmEfficiencyMax * x / (x + k.gemmHalfWidth) * tokensPerGpu / (tokensPerGpu + k.gemmHalfTokens);
+    e.kernelEfficiency = eff;
+    const double actScale = activationElementBytes(tr.precision) / 2.0;   // [K22] counts 16-bit
+    const double sbh = tokensPerGpu * h;
+    const double asOverH = double(w.heads) * s / h;
+    const double matrixSeconds = counts.layerMatrixFlopsPerToken * tokensPerGpu / t / (peakMatrix * eff);
+    const double attentionSeconds = counts.layerAttentionFlopsPerToken * tokensPerGpu / t / (peakAttention * eff);
+    const double hbm = cl.gpu.memoryBytesPerSecond;
+    const double elementwiseSeconds =
+        k.elementwiseTrafficFactor * layerActivationBytes(sbh, asOverH, t, sp, Recompute::None) * actScale / hbm;
+    const double softmaxSeconds = k.elementwiseTrafficFactor * 5 * asOverH * sbh / t * actScale / hbm;
+    const double layerForward = matrixSeconds + attentionSeconds + elementwiseSeconds;
+    double layerRecompute = 0;   // extra forward work done during backward
+    if (tr.recompute == Recompute::Full)
+        layerRecompute = layerForward;
+    else if (tr.recompute == Recompute::Selective)
+        layerRecompute = attentionSeconds + softmaxSeconds;   // [K22] Sec. 4.2: attention core only
+
+    const int layersPerStage = (w.layers + p - 1) / p;
+    const double headForward = counts.headFlopsPerToken * tokensPerGpu / t / (peakMatrix * eff);
+    double stageFc = layersPerStage * layerForward + headForward;
+    double stageBc = layersPerStage * (2 * layerForward + layerRecompute) + 2 * headForward;
+    double stageW = layersPerStage * matrixSeconds + headForward;   // weight-gradient GEMMs
+    double optimizerSeconds = 0;
+    {
+        const double stageParams = layersPerStage * (counts.layerMatrixParams + counts.layerOtherParams)
+                                   + (p == 1 ? counts.embeddingParams + counts.headParams
+                                             : std::max(counts.embeddingParams,
+                                                        w.tiedEmbeddings ? double(w.vocab) * h : counts.headParams));
+        const double paramsPerGpu = stageParams / t;
+        const int shards = d * c;
+        // ---- Memory per GPU [ZeRO] Sec. 3 and [K22] ----
+        const bool mixed = tr.precision != Precision::Fp32;
+        const double weightBytes = mixed ? 2 : 4, gradBytes = gradientElementBytes(tr.precision);
+        const double optimizerBytes = mixed ? 12 : 8;   // fp32 master + m + v, or m + v
+        MemoryBreakdown &mem = e.memory;
+        mem.weightsBytes = paramsPerGpu * weightBytes / (pl.zeroStage >= 3 ? shards : 1);
+        mem.gradientsBytes = paramsPerGpu * gradBytes / (pl.zeroStage >= 2 ? shards : 1);
+        mem.optimizerBytes = paramsPerGpu * optimizerBytes / (pl.zeroStage >= 1 ? shards : 1);
+        mem.inFlightMicroBatches = p > 1 ? inFlightMicroBatches(pl.schedule, p, m) : 1.0;
+        const double perLayer = layerActivationBytes(sbh, asOverH, t, sp, tr.recompute) * actScale;
+        const double layersOnFirst = layersPerStage;
+        mem.activationsBytes = perLayer * layersOnFirst * mem.inFlightMicroBatches;
+        if (tr.recompute == Recompute::Full)   // one layer is recomputed at a time [K22] Sec. 5
+            mem.activationsBytes += layerActivationBytes(sbh, asOverH, t, sp, Recompute::None) * actScale;
+        e.gradientBytesPerGpu = paramsPerGpu * gradBytes / pl.compression;
+        e.ppBoundaryBytes = tokensPerGpu * h * activationElementBytes(tr.precision) / (t > 1 ? t : 1);  // [SC21] scatter/gather
+        const double dpBucketBuffer = shards > 1 ? 2 * std::min(pl.bucketBytes > 0 ? pl.bucketBytes : e.gradientBytesPerGpu,
+                                                                e.gradientBytesPerGpu)
+                                                 : 0.0;
+        const double zero3Gather = pl.zeroStage >= 3 ? 2 * (counts.layerMatrixParams / t) * weightBytes : 0.0;
+        mem.buffersBytes = k.runtimeReserveBytes + dpBucketBuffer + (p > 1 ? 2 * e.ppBoundaryBytes : 0.0) + zero3Gather;
+        mem.totalBytes = mem.weightsBytes + mem.gradientsBytes + mem.optimizerBytes + mem.activationsBytes + mem.buffersBytes;
+        mem.capacityBytes = cl.gpu.memoryBytes;
+        mem.fits = mem.totalBytes <= mem.capacityBytes;
+        optimizerSeconds = paramsPerGpu / (pl.zeroStage >= 1 ? shards : 1) * k.optimizerBytesPerParam / hbm;
+    }
+
+    // A given compute time replaces all on-GPU work of the step (the seeds' input), so the
+    // optimizer is inside it.
+    if (tr.computeSecondsOverride > 0) {
+        const double scale = tr.computeSecondsOverride / (double(m) * (stageFc + stageBc));
+        stageFc *= scale;
+        stageBc *= scale;
+        stageW *= scale;
+        optimizerSeconds = 0;
+    }
+
+    // ---- Tensor parallel [SC21] Sec. 3.2: 2 all-reduces forward, 2 backward, per layer ----
+    const double actBytes = activationElementBytes(tr.precision);
+    double tpFwd = 0, tpBwd = 0;
+    if (t > 1) {
+        e.tpBytesPerCollective = double(b) * (s / c) * h * actBytes;
+        const CollectiveTime ct = collectiveTime(Collective::AllReduce, Algorithm::Auto, e.tpBytesPerCollective,
+                                                 groupOf(t, 1, cl.gpusPerNode), fabric);
+        e.tpAlgorithm = ct.algorithm;
+        const int recomputeCollectives = tr.recompute == Recompute::Full ? 2 : 0;
+        e.tpCollectivesPerLayer = 4 + recomputeCollectives;
+        tpFwd = layersPerStage * 2 * ct.seconds;
+        tpBwd = layersPerStage * (2 + recomputeCollectives) * ct.seconds;
+    }
+    double tpFwdExposed = tpFwd, tpBwdExposed = tpBwd;
+    if (pl.tpOverlap) {   // overlap with the layer's GEMMs (Megatron-Core tp-comm-overlap)
+        tpFwdExposed = std::max(0.0, tpFwd - layersPerStage * matrixSeconds);
+        tpBwdExposed = std::max(0.0, tpBwd - 2 * layersPerStage * matrixSeconds);
+    }
+
+    // ---- Context parallel: ring attention passes K and V around the CP ring, hidden behind
+    // the attention of the block in hand (Liu et al. 2023, arXiv:2310.01889) ----
+    double cpFwd = 0, cpBwd = 0, cpFwdExposed = 0, cpBwdExposed = 0;
+    if (c > 1) {
+        const double kvBytes = 2.0 * b * (s / c) * (h * w.kvHeads / w.heads) * actBytes;
+        const CollectiveTime hop = collectiveTime(Collective::SendRecv, Algorithm::Ring, kvBytes,
+                                                  groupOf(c, t, cl.gpusPerNode), fabric);
+        cpFwd = layersPerStage * (c - 1) * hop.seconds;
+        cpBwd = 2 * cpFwd + (tr.recompute == Recompute::Full ? cpFwd : 0.0);
+        cpFwdExposed = std::max(0.0, cpFwd - layersPerStage * attentionSeconds);
+        cpBwdExposed = std::max(0.0, cpBwd - 2 * layersPerStage * attentionSeconds);
+    }
+
+    // ---- Pipeline [SC21] Sec. 2.2, [ZB] ----
+    StageTimes st;
+    st.forwardSeconds = stageFc + tpFwdExposed + cpFwdExposed;
+    st.backwardSeconds = stageBc + tpBwdExposed + cpBwdExposed;
+    st.weightGradSeconds = std::min(stageW, st.backwardSeconds);
+    if (p > 1) {
+        const Tier tier = double(t) * c * d >= cl.gpusPerNode ? fabric.inter : fabric.intra;
+        st.p2pSeconds = tier.latencySeconds + e.ppBoundaryBytes / tier.bytesPerSecond;
+    }
+    e.stageForwardSeconds = st.forwardSeconds;
+    e.stageBackwardSeconds = st.backwardSeconds;
+    e.stageWeightGradSeconds = st.weightGradSeconds;
+    e.p2pSecondsPerTransfer = st.p2pSeconds;
+    const double busy = double(m) * (st.forwardSeconds + st.backwardSeconds);
+    const double bubble = p > 1 ? pipelineBubbleSeconds(pl.schedule, p, v, st) : 0.0;
+    const double p2pExposed = p > 1 ? pipelineP2pExposedSeconds(pl.schedule, p, v, st) : 0.0;
+    e.ppTransferBytesPerStep = p > 1 ? 2.0 * double(m) * v * e.ppBoundaryBytes : 0.0;
+    e.ppStashedBoundaryBytes = p > 1 ? inFlightMicroBatches(pl.schedule == Schedule::GPipe ? Schedule::GPipe
+                                                                                            : Schedule::OneFOneB,
+                                                            p, m) * e.ppBoundaryBytes
+                                     : 0.0;
+    const double pipelineSeconds = busy + bubble + p2pExposed;
+    e.ppBubbleFraction = bubble / (busy + bubble);
+    e.ppBubbleFractionOfIdeal = bubble / busy;
+    e.pipelineEfficiency = 1.0 - e.ppBubbleFraction;
+
+    // ---- Data-parallel gradient sync [DDP], [ZeRO] Sec. 7 ----
+    const int dpRanks = d * c;   // gradients are reduced over DP x CP
+    double dpTotal = 0, dpExposed = 0;
+    if (dpRanks > 1) {
+        const Group group = groupOf(dpRanks, t, cl.gpusPerNode);
+        const double G = e.gradientBytesPerGpu;
+        const long long buckets = pl.bucketBytes > 0 ? std::max(1LL, (long long)std::ceil(G / pl.bucketBytes)) : 1;
+        const double bucketBytes = G / double(buckets);
+        e.dpBuckets = int(std::min<long long>(buckets, 1 << 30));
+        const double backwardWindow = stageBc;   // last micro-batch's backward on this stage
+        if (pl.zeroStage < 3) {
+            const CollectiveTime ct = collectiveTime(Collective::AllReduce, Algorithm::Auto, bucketBytes, group, fabric);
+            e.dpAlgorithm = ct.algorithm;
+            e.dpBucketSeconds = ct.seconds;
+            dpTotal = double(buckets) * ct.seconds;
+            // Bucket i is ready at i/n of the backward; buckets go one after another:
+            // finish = max(B/n + n T, B + T)  =>  exposed = max(T, n T - (n-1)/n B).
+            dpExposed = pl.overlapDp ? std::max(ct.seconds, dpTotal - (double(buckets) - 1) / double(buckets) * backwardWindow)
+                                     : dpTotal;
+        } else {
+            // ZeRO-3: per micro-batch, all-gather the parameters for forward and for backward and
+            // reduce-scatter the gradients: 3 x the parameter bytes (1.5 x plain DP at m = 1).
+            const double paramBytes = G * pl.compression / gradientElementBytes(tr.precision)
+                                      * (tr.precision == Precision::Fp32 ? 4.0 : 2.0) / double(buckets);
+            const CollectiveTime ag = collectiveTime(Collective::AllGather, Algorithm::Auto, paramBytes, group, fabric);
+            const CollectiveTime rs = collectiveTime(Collective::ReduceScatter, Algorithm::Auto, bucketBytes, group, fabric);
+            e.dpAlgorithm = rs.algorithm;
+            e.dpBucketSeconds = rs.seconds;
+            const double perMicroBatch = double(buckets) * (2 * ag.seconds + rs.seconds);
+            dpTotal = double(m) * perMicroBatch;
+            dpExposed = pl.overlapDp ? double(m) * std::max(0.0, perMicroBatch - (stageFc + stageBc)) + rs.seconds
+                                     : dpTotal;
+        }
+        dpTotal /= pl.localSgdInterval;
+        dpExposed /= pl.localSgdInterval;
+    }
+
+    // ---- Stragglers: a synchronous step waits for the slowest of N (Blom's approximation of
+    // the expected maximum of N normals; ~sqrt(2 ln N) for large N) ----
+    const double sigma = pl.jitter * pipelineSeconds;
+    double stragglerSeconds = 0, medianExtra = 0, p99Extra = 0;
+    if (N > 1 && sigma > 0) {
+        stragglerSeconds = sigma * normalQuantileUpper(1.0 - (N - 0.375) / (N + 0.25));
+        medianExtra = sigma * maxOfNormalsQuantile(0.5, N);
+        p99Extra = sigma * maxOfNormalsQuantile(0.99, N);
+    }
+
+    Breakdown &bd = e.breakdown;
+    bd.computeSeconds = double(m) * (stageFc + stageBc);
+    bd.tpCommSeconds = double(m) * (tpFwd + tpBwd);
+    bd.tpCommExposedSeconds = double(m) * (tpFwdExposed + tpBwdExposed);
+    bd.cpCommSeconds = double(m) * (cpFwd + cpBwd);
+    bd.cpCommExposedSeconds = double(m) * (cpFwdExposed + cpBwdExposed);
+    bd.ppBubbleSeconds = bubble;
+    bd.ppP2pSeconds = p > 1 ? 2.0 * double(m) * v * st.p2pSeconds : 0.0;
+    bd.ppP2pExposedSeconds = p2pExposed;
+    bd.dpCommSeconds = dpTotal;
+    bd.dpCommExposedSeconds = dpExposed;
+    bd.optimizerSeconds = optimizerSeconds;
+    bd.stragglerSeconds = stragglerSeconds;
+    const double baseSeconds = pipelineSeconds + dpExposed + optimizerSeconds;
+    bd.stepSeconds = baseSeconds + stragglerSeconds;
+    e.stepMedianSeconds = baseSeconds + medianExtra;
+    e.stepP99Seconds = baseSeconds + p99Extra;
+
+    // ---- Throughput [SC21] Eq. 3 ----
+    e.tokensPerStep = double(tr.globalBatch) * s;
+    const double forwardPerToken = forwardFlopsPerToken(counts, w.layers);
+    e.modelFlopsPerStep = 3.0 * forwardPerToken * e.tokensPerStep;
+    double recomputePerToken = 0;
+    if (tr.recompute == Recompute::Full)
+        recomputePerToken = w.layers * (counts.layerMatrixFlopsPerToken + counts.layerAttentionFlopsPerToken);
+    else if (tr.recompute == Recompute::Selective)
+        recomputePerToken = w.layers * counts.layerAttentionFlopsPerToken;
+    e.hardwareFlopsPerStep = e.modelFlopsPerStep + recomputePerToken * e.tokensPerStep;
+    const double step = bd.stepSeconds;
+    e.modelFlopsPerSecondPerGpu = e.modelFlopsPerStep / (N * step);
+    e.hardwareFlopsPerSecondPerGpu = e.hardwareFlopsPerStep / (N * step);
+    e.mfu = e.modelFlopsPerSecondPerGpu / peakMatrix;
+    e.hfu = e.hardwareFlopsPerSecondPerGpu / peakMatrix;
+    e.tokensPerSecond = e.tokensPerStep / step;
+    e.stepsToTrain = tr.tokens / e.tokensPerStep;
+    e.trainSeconds = e.stepsToTrain * step;
+    e.gpuHours = e.trainSeconds * N / units::kSecondsPerHour;
+    const double exposedComm = bd.tpCommExposedSeconds + bd.cpCommExposedSeconds + bd.ppP2pExposedSeconds + dpExposed;
+    e.communicationFraction = exposedComm / step;
+    e.feasible = true;
+
+    // ---- Warnings, each with the change that fixes it ----
+    if (e.communicationFraction > kCommunicationWarnFraction) {
+        Change fix;
+        if (dpExposed >= bd.tpCommExposedSeconds && dpExposed >= bd.cpCommExposedSeconds) {
+            if (!pl.overlapDp)
+                fix = {Knob::OverlapDp, 1};
+            else if (cl.inNetworkReduction == false && cl.transport == Transport::Rdma && N > cl.gpusPerNode)
+                fix = {Knob::InNetworkReduction, 1};
+            else
+                fix = {Knob::GlobalBatch, double(tr.globalBatch) * 4};   // more compute per sync
+        } else if (bd.tpCommExposedSeconds >= bd.cpCommExposedSeconds && t > 1) {
+            fix = {Knob::Tp, double(std::max(1, t / 2))};
+        } else {
+            fix = {Knob::GlobalBatch, double(tr.globalBatch) * 4};
+        }
+        Change second;
+        if (fix.knob == Knob::Tp)   // keep the GPU count: what TP gives up goes to DP
+            second = {Knob::Dp, double(d) * 2};
+        addWarning(e, WarningCode::CommunicationDominates, e.communicationFraction, kCommunicationWarnFraction, fix,
+                   second);
+    }
+    if (p > 1 && m < p) {
+        addWarning(e, WarningCode::FewMicroBatches, double(m), double(p),
+                   {Knob::GlobalBatch, double(p) * b * d});
+    } else if (p > 1 && e.pipelineEfficiency < kPipelineEfficiencyWarn) {
+        const long long need = requiredMicroBatches(pl.schedule, p, v, kPipelineEfficiencyWarn, st);
+        addWarning(e, WarningCode::LowPipelineEfficiency, e.pipelineEfficiency, kPipelineEfficiencyWarn,
+                   {Knob::GlobalBatch, double(need) * b * d});
+    }
+    if (t > cl.gpusPerNode)
+        addWarning(e, WarningCode::TpSpansNodes, t, cl.gpusPerNode, {Knob::Tp, double(cl.gpusPerNode)},
+                   {Knob::Pp, double(p) * t / cl.gpusPerNode});
+    else if (t > 1 && cl.intraNode.bytesPerSecond < kSlowTpLinkBytesPerSecond)
+        addWarning(e, WarningCode::TpOverSlowLink, cl.intraNode.bytesPerSecond, kSlowTpLinkBytesPerSecond,
+                   {Knob::Tp, 1}, {Knob::Dp, double(d) * t});
+    if (c > 1 && double(t) * c > cl.gpusPerNode && bd.cpCommExposedSeconds > 0)
+    {
+        const int cpInNode = std::max(1, cl.gpusPerNode / t);
+        addWarning(e, WarningCode::CpSpansNodes, double(t) * c, cl.gpusPerNode, {Knob::Cp, double(cpInNode)},
+                   {Knob::Dp, double(d) * c / cpInNode});
+    }
+    if (!e.memory.fits) {
+        Change fix;
+        if (pl.zeroStage < 3 && d * c > 1)
+            fix = {Knob::Zero, double(pl.zeroStage + 1)};
+        else if (tr.recompute != Recompute::Full)
+            fix = {Knob::Recompute, double(int(Recompute::Full))};
+        else if (d % 2 == 0 && w.layers >= 2 * p)
+            fix = {Knob::Pp, double(p) * 2};
+        Change second;
+        if (fix.knob == Knob::Pp)
+            second = {Knob::Dp, double(d / 2)};
+        addWarning(e, WarningCode::DoesNotFitMemory, e.memory.totalBytes, e.memory.capacityBytes, fix, second);
+    }
+    if (cl.transport == Transport::Tcp && N > cl.gpusPerNode)
+        addWarning(e, WarningCode::TcpTransport, 0, 0, {Knob::Transport, double(int(Transport::Rdma))});
+    if (!pl.overlapDp && dpTotal > 0.05 * step && e.communicationFraction <= kCommunicationWarnFraction)
+        addWarning(e, WarningCode::DpNotOverlapped, dpTotal / step, 0.05, {Knob::OverlapDp, 1});
+    if (dpRanks > 1 && e.dpBuckets > 1 && e.dpBucketSeconds > 0) {
+        const Group group = groupOf(dpRanks, t, cl.gpusPerNode);
+        const double alphaShare = 1.0 - collectiveTime(Collective::AllReduce, e.dpAlgorithm, e.gradientBytesPerGpu / e.dpBuckets,
+                                                       group, Fabric{{fabric.intra.bytesPerSecond, 0}, {fabric.inter.bytesPerSecond, 0}, fabric.inNetworkReduction})
+                                              .seconds / e.dpBucketSeconds;
+        if (alphaShare > kLatencyBoundShare && dpExposed > 0.02 * step)
+            addWarning(e, WarningCode::LatencyBoundBuckets, alphaShare, kLatencyBoundShare,
+                       {Knob::BucketBytes, pl.bucketBytes * 8});
+    }
+    if (cl.oversubscription > 1 && dpRanks > 1 && d * double(t) * c > cl.gpusPerNode && dpExposed > 0.1 * step)
+        addWarning(e, WarningCode::OversubscribedFabric, cl.oversubscription, 1, {Knob::Oversubscription, 1});
+    if (pl.zeroStage == 3 && N > cl.gpusPerNode && fabric.inter.bytesPerSecond < kSlowZero3LinkBytesPerSecond
+        && dpExposed > 0.1 * step)
+        addWarning(e, WarningCode::ZeroThreeOnSlowFabric, fabric.inter.bytesPerSecond, kSlowZero3LinkBytesPerSecond,
+                   {Knob::Zero, 1});
+    if (stragglerSeconds > kStragglerWarnFraction * step)
+        addWarning(e, WarningCode::Stragglers, (e.stepP99Seconds - e.stepMedianSeconds) / e.stepMedianSeconds,
+                   kStragglerWarnFraction);
+    return e;
+}
+
+ValidDegrees validDegrees(const Workload &w, int gpus, int /*gpusPerNode*/)
+{
+    ValidDegrees out;
+    if (gpus < 1)
+        return out;
+    for (int x : divisorsOf(gpus)) {
+        if (w.heads % x == 0 && (w.kvHeads % x == 0 || x % std::max(1, w.kvHeads) == 0))
+            out.tp.push_back(x);
+        if (x <= w.layers)
+            out.pp.push_back(x);
+        if (w.seqLen % x == 0)
+            out.cp.push_back(x);
+        out.dp.push_back(x);
+    }
+    return out;
+}
+
+} // namespace ts

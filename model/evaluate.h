@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+// The cost model's entry points: validate a scenario, evaluate it, explain its warnings.
+#pragma once
+
+#include "evaluation.h"
+#include "inputs.h"
+
+#include <optional>
+#include <vector>
+
+namespace ts {
+
+/// Documented defaults of the compute model (see evaluate.cpp for their sources).
+struct ComputeDefaults
+{
+    double gemmEfficiencyMax = 0.70;   // best achievable fraction of dense peak for large GEMMs
+    double gemmHalfWidth = 128;        // per-GPU hidden width h/t at which GEMMs reach half of max
+    double gemmHalfTokens = 64;        // tokens per micro-batch per GPU at which GEMMs reach half of max
+    double elementwiseTrafficFactor = 2.0;  // memory-bound bytes moved per byte of stored activation
+    double optimizerBytesPerParam = 28;     // Adam step: read+write fp32 master, m, v; read grad; write bf16
+    double runtimeReserveBytes = 1.0 * 1024 * 1024 * 1024;  // CUDA context, NCCL and cuBLAS workspaces
+};
+
+const ComputeDefaults &computeDefaults();
+
+/// Why the scenario cannot be evaluated (first problem found), or nothing when it is valid.
+std::optional<Problem> validate(const Scenario &scenario);
+
+/// Full evaluation. Never throws; an invalid scenario gives feasible = false and the problem.
+Evaluation evaluate(const Scenario &scenario);
+
+/// Message, recommendation and a stable code for a warning, with its numbers filled in.
+WarningText describe(const Warning &warning, const Scenario &scenario);
+
+/// The scenario key a knob changes ("plan.tp") and a scenario with a change applied.
+const char *knobKey(Knob knob);
+Scenario applyChange(Scenario scenario, const Change &change);
+Scenario applyWarning(const Scenario &scenario, const Warning &warning);
+
+/// Degrees that divide the GPU count and respect the shape (heads by TP, layers by PP,
+/// sequence by CP), for sliders to snap to.
+struct ValidDegrees
+{
+    std::vector<int> tp, pp, cp, dp;
+};
+ValidDegrees validDegrees(const Workload &workload, int gpus, int gpusPerNode);
+
+} // namespace ts

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+// Output value types of the cost model. All quantities in SI base units.
+#pragma once
+
+#include "collectives.h"
+#include "inputs.h"
+
+#include <array>
+#include <string>
+
+namespace ts {
+
+/// Why a scenario cannot be evaluated. `field` is the scenario key ("plan.tp").
+struct Problem
+{
+    std::string field;
+    std::string message;
+};
+
+/// Where one step's time goes on the critical path. The *Exposed* and plain
+/// terms that are summed make stepSeconds exactly (see evaluate.cpp).
+struct Breakdown
+{
+    double computeSeconds = 0;        // forward + backward (+ recompute) of all micro-batches
+    double tpCommSeconds = 0;         // tensor-parallel collectives, total
+    double tpCommExposedSeconds = 0;  // ... on the critical path
+    double cpCommSeconds = 0;         // context-parallel K/V exchange, total
+    double cpCommExposedSeconds = 0;
+    double ppBubbleSeconds = 0;       // pipeline fill and drain idle time
+    double ppP2pSeconds = 0;          // boundary send/recv per step, total per stage
+    double ppP2pExposedSeconds = 0;
+    double dpCommSeconds = 0;         // gradient synchronisation, total (per step, after local SGD)
+    double dpCommExposedSeconds = 0;
+    double optimizerSeconds = 0;
+    double stragglerSeconds = 0;      // expected wait for the slowest of N GPUs
+    double stepSeconds = 0;
+};
+
+struct MemoryBreakdown
+{
+    double weightsBytes = 0;
+    double gradientsBytes = 0;
+    double optimizerBytes = 0;
+    double activationsBytes = 0;
+    double buffersBytes = 0;
+    double totalBytes = 0;
+    double capacityBytes = 0;
+    double inFlightMicroBatches = 0;  // on the first stage, the one that holds the most
+    bool fits = true;
+};
+
+/// A change to one input; a warning's recommendation is one or two of these.
+enum class Knob {
+    None, GlobalBatch, Tp, Pp, Dp, Cp, Schedule, VirtualStages, Zero, OverlapDp, Recompute,
+    BucketBytes, Transport, InNetworkReduction, Oversubscription, SequenceParallel
+};
+struct Change
+{
+    Knob knob = Knob::None;
+    double value = 0;   // enums and bools as their integer value
+};
+
+enum class WarningCode {
+    CommunicationDominates,  // exposed communication > 50% of the step
+    LowPipelineEfficiency,   // pipeline efficiency < 80%
+    FewMicroBatches,         // m < p: stages idle most of the step
+    TpSpansNodes,            // TP group crosses the node boundary
+    TpOverSlowLink,          // TP over PCIe-class intra-node links
+    CpSpansNodes,            // context-parallel ring crosses nodes
+    DoesNotFitMemory,        // per-GPU memory > HBM
+    TcpTransport,            // TCP instead of RDMA
+    DpNotOverlapped,         // overlap off while gradient sync is significant
+    LatencyBoundBuckets,     // DP buckets so small that alpha dominates
+    OversubscribedFabric,    // DP traffic crosses an oversubscribed spine
+    ZeroThreeOnSlowFabric,   // ZeRO-3 parameter gathers on a slow inter-node link
+    Stragglers,              // p99 step noticeably above median
+};
+
+struct Warning
+{
+    WarningCode code = WarningCode::CommunicationDominates;
+    double value = 0;       // the measured quantity (fraction, bytes, ...), see describe()
+    double threshold = 0;   // the limit it crossed
+    std::array<Change, 2> changes{};
+    int changeCount = 0;
+};
+
+struct WarningText
+{
+    std::string code;            // stable snake_case id for scripts
+    std::string message;
+    std::string recommendation;
+};
+
+inline constexpr int kMaxWarnings = 16;
+
+struct Evaluation
+{
+    bool feasible = false;
+    Problem problem;              // set when !feasible
+
+    Breakdown breakdown;
+    MemoryBreakdown memory;
+
+    // Derived quantities.
+    long long microBatches = 0;         // m = B / (b * DP)
+    double parameters = 0;              // total parameter count
+    double tokensPerStep = 0;
+    double modelFlopsPerStep = 0;       // 3 x forward FLOPs (no recompute)
+    double hardwareFlopsPerStep = 0;    // includes recompute (Megatron SC21 Eq. 3 with full recompute)
+    double mfu = 0;                     // model FLOPs / (N * peak * step)
+    double hfu = 0;                     // hardware FLOPs / (N * peak * step)
+    double modelFlopsPerSecondPerGpu = 0;
+    double hardwareFlopsPerSecondPerGpu = 0;
+    double peakFlopsPerGpu = 0;
+    double tokensPerSecond = 0;
+    double stepsToTrain = 0;
+    double trainSeconds = 0;
+    double gpuHours = 0;
+    double stepMedianSeconds = 0;
+    double stepP99Seconds = 0;
+    double communicationFraction = 0;   // exposed communication / step
+    double ppBubbleFraction = 0;        // idle share of pipeline time: (p-1)/(m+p-1) for 1F1B
+    double ppBubbleFractionOfIdeal = 0; // bubble / ideal time: (p-1)/m for 1F1B
+    double pipelineEfficiency = 1;      // 1 - ppBubbleFraction
+
+    // Per micro-batch, per stage (the critical stage).
+    double stageForwardSeconds = 0;     // compute + exposed TP/CP comm
+    double stageBackwardSeconds = 0;    // includes recompute
+    double stageWeightGradSeconds = 0;  // the W part of backward (zero-bubble schedules)
+    double p2pSecondsPerTransfer = 0;
+    double ppBoundaryBytes = 0;         // activation per boundary per micro-batch, one way
+    double ppTransferBytesPerStep = 0;  // per boundary, forward + backward, all micro-batches
+    double ppStashedBoundaryBytes = 0;  // boundary activations kept on stage 1
+    double tpBytesPerCollective = 0;
+    int tpCollectivesPerLayer = 0;      // per micro-batch, forward + backward (+ recompute)
+    double gradientBytesPerGpu = 0;     // DP sync volume per GPU per sync
+    int dpBuckets = 0;
+    double dpBucketSeconds = 0;
+    Algorithm dpAlgorithm = Algorithm::Ring;
+    Algorithm tpAlgorithm = Algorithm::Ring;
+    double kernelEfficiency = 0;        // GEMM efficiency used for compute time
+
+    std::array<Warning, kMaxWarnings> warnings{};
+    int warningCount = 0;
+};
+
+} // namespace ts

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: MIT
+// Input value types of the cost model: workload, training, cluster, plan.
+// Plain structs with defaults; all quantities in SI base units (see units.h).
+#pragma once
+
+#include <string>
+
+namespace ts {
+
+enum class MlpKind { Gelu, SwiGlu };                 // GeLU: two h x ffn matrices; SwiGLU: three
+enum class Precision { Fp32, Bf16, Fp16, Fp8 };
+enum class Recompute { None, Selective, Full };
+enum class Schedule { GPipe, OneFOneB, Interleaved, ZeroBubbleH1 };
+enum class Transport { Rdma, Tcp };
+
+/// Transformer shape. Megatron SC21 notation: L layers, h hidden, a heads, V vocabulary, s sequence.
+struct Workload
+{
+    std::string name;
+    int layers = 32;
+    int hidden = 4096;
+    int heads = 32;
+    int kvHeads = 32;            // grouped-query attention when < heads
+    int ffnHidden = 16384;
+    MlpKind mlp = MlpKind::Gelu;
+    bool tiedEmbeddings = true;  // LM head shares the input embedding matrix
+    bool learnedPositions = false; // GPT-style learned position embeddings (s x h parameters)
+    int vocab = 51200;
+    int seqLen = 2048;
+};
+
+struct Training
+{
+    long long globalBatch = 512;    // sequences per optimizer step
+    int microBatch = 1;             // sequences per micro-batch (b)
+    Precision precision = Precision::Bf16;
+    Recompute recompute = Recompute::None;
+    double tokens = 300e9;          // training budget in tokens
+    double computeSecondsOverride = 0.0; // > 0: replaces the computed on-GPU time of one step
+};
+
+struct Gpu
+{
+    std::string name;
+    double peakFlops16 = 312e12;     // dense BF16/FP16 tensor FLOP/s
+    double peakFlops8 = 0.0;         // dense FP8 FLOP/s; 0 = not supported (falls back to 16-bit)
+    double peakFlops32 = 0.0;        // FP32 training FLOP/s; 0 = unknown (uses peakFlops16 / 2)
+    double memoryBytes = 80.0 * 1024 * 1024 * 1024;
+    double memoryBytesPerSecond = 2.039e12;
+};
+
+/// One tier of the fabric, per GPU and per direction.
+struct Link
+{
+    std::string name;
+    double bytesPerSecond = 50e9;    // nominal, per direction
+    double latencySeconds = 5e-6;    // alpha per algorithm step
+    double efficiency = 0.9;         // achievable fraction of the nominal bandwidth
+};
+
+struct Cluster
+{
+    std::string name;
+    Gpu gpu;
+    int gpus = 8;
+    int gpusPerNode = 8;
+    Link intraNode{"nvlink3", 300e9, 3e-6, 0.9};
+    Link interNode{"ib-hdr", 25e9, 5e-6, 0.9};
+    int rails = 8;                   // NICs per node; each GPU's share is rails / gpusPerNode
+    double oversubscription = 1.0;   // above-leaf oversubscription (1 = non-blocking)
+    bool inNetworkReduction = false; // SHARP-style switch aggregation for all-reduce
+    Transport transport = Transport::Rdma;
+};
+
+struct Plan
+{
+    int tp = 1;
+    int pp = 1;
+    int dp = 8;
+    int cp = 1;
+    bool sequenceParallel = false;
+    Schedule schedule = Schedule::OneFOneB;
+    int virtualStages = 1;           // v, model chunks per stage for the interleaved schedule
+    int zeroStage = 0;               // 0..3
+    bool overlapDp = true;           // bucketed all-reduce overlaps the last backward
+    bool tpOverlap = false;          // TP collectives overlapped with GEMMs (Megatron-Core comm overlap)
+    double bucketBytes = 25e6;       // PyTorch DDP default bucket_cap_mb = 25
+    double compression = 1.0;       // gradient compression ratio (>= 1: bytes divided by it)
+    double jitter = 0.0;             // per-GPU step-time jitter, coefficient of variation
+    int localSgdInterval = 1;        // K: gradients synchronised every K steps
+};
+
+struct Scenario
+{
+    Workload workload;
+    Training training;
+    Cluster cluster;
+    Plan plan;
+};
+
+const char *toString(Precision);
+const char *toString(Recompute);
+const char *toString(Schedule);
+const char *toString(MlpKind);
+const char *toString(Transport);
+
+} // namespace ts

@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: MIT
+#include "pipeline.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <queue>
+
+namespace ts {
+
+namespace {
+
+constexpr double kNever = std::numeric_limits<double>::infinity();
+constexpr long long kMaxSimulatedOps = 4'000'000;   // p * m * v bound for simulatePipeline
+
+struct OpRef
+{
+    PipelineOp op;
+    int chunk;
+    int microBatch;
+};
+
+// Static per-stage orders (Megatron-LM schedules.py).
+std::vector<OpRef> staticOrder(Schedule schedule, int p, int m, int v, int s)
+{
+    std::vector<OpRef> order;
+    switch (schedule) {
+    case Schedule::GPipe:
+        for (int j = 0; j < m; ++j)
+            order.push_back({PipelineOp::Forward, 0, j});
+        for (int j = 0; j < m; ++j)
+            order.push_back({PipelineOp::Backward, 0, j});
+        break;
+    case Schedule::OneFOneB: {
+        const int warmup = std::min(p - 1 - s, m);
+        for (int j = 0; j < warmup; ++j)
+            order.push_back({PipelineOp::Forward, 0, j});
+        for (int i = 0; i < m - warmup; ++i) {
+            order.push_back({PipelineOp::Forward, 0, warmup + i});
+            order.push_back({PipelineOp::Backward, 0, i});
+        }
+        for (int j = m - warmup; j < m; ++j)
+            order.push_back({PipelineOp::Backward, 0, j});
+        break;
+    }
+    case Schedule::Interleaved: {
+        // Forward op k works on chunk (k mod pv) / p of micro-batch (k / pv) p + k mod p;
+        // backward op k on chunk v-1-(k mod pv)/p. Warm-up: 2(p-s-1) + (v-1) p forwards.
+        const int total = m * v;
+        const int warmup = std::min(total, 2 * (p - s - 1) + (v - 1) * p);
+        auto ref = [&](PipelineOp op, int k) {
+            const int group = k % (p * v);
+            const int chunk = op == PipelineOp::Forward ? group / p : v - 1 - group / p;
+            return OpRef{op, chunk, (k / (p * v)) * p + k % p};
+        };
+        for (int k = 0; k < warmup; ++k)
+            order.push_back(ref(PipelineOp::Forward, k));
+        for (int k = 0; k < total - warmup; ++k) {
+            order.push_back(ref(PipelineOp::Forward, warmup + k));
+            order.push_back(ref(PipelineOp::Backward, k));
+        }
+        for (int k = total - warmup; k < total; ++k)
+            order.push_back(ref(PipelineOp::Backward, k));
+        break;
+    }
+    case Schedule::ZeroBubbleH1:
+        break;   // decided at run time, see pickZeroBubble
+    }
+    return order;
+}
+
+} // namespace
+
+std::string pipelineProblem(Schedule schedule, int p, long long m, int v)
+{
+    if (p < 1)
+        return "pipeline stages must be at least 1";
+    if (m < 1)
+        return "micro-batches must be at least 1";
+    if (schedule == Schedule::Interleaved) {
+        if (v < 1)
+            return "virtual stages must be at least 1";
+        if (p > 1 && m % p != 0)
+            return "the interleaved schedule needs micro-batches to be a multiple of the pipeline stages";
+    }
+    return {};
+}
+
+PipelineSimulation simulatePipeline(Schedule schedule, int p, int m, int vIn, const StageTimes &t)
+{
+    PipelineSimulation sim;
+    const int v = schedule == Schedule::Interleaved ? vIn : 1;
+    if (std::string problem = pipelineProblem(schedule, p, m, v); !problem.empty()) {
+        sim.error = problem;
+        return sim;
+    }
+    if (double(p) * m * v > double(kMaxSimulatedOps)) {
+        sim.error = "schedule too large to simulate (stages x micro-batches x chunks above 4 million)";
+        return sim;
+    }
+    if (!(t.forwardSeconds >= 0) || !(t.backwardSeconds >= 0) || !(t.weightGradSeconds >= 0)
+        || !(t.p2pSeconds >= 0) || t.weightGradSeconds > t.backwardSeconds) {
+        sim.error = "stage times must be finite, non-negative, and W no longer than B";
+        return sim;
+    }
+    const bool splitW = schedule == Schedule::ZeroBubbleH1;
+    const double durF = t.forwardSeconds / v;
+    const double durB = (splitW ? t.backwardSeconds - t.weightGradSeconds : t.backwardSeconds) / v;
+    const double durW = t.weightGradSeconds / v;
+
+    const size_t cells = size_t(p) * v * m;
+    auto idx = [&](int chunk, int stage, int mb) { return (size_t(chunk) * p + stage) * m + mb; };
+    std::vector<double> fReady(cells, kNever), bReady(cells, kNever), fEnd(cells, kNever);
+    for (int j = 0; j < m; ++j)
+        fReady[idx(0, 0, j)] = 0;
+
+    std::vector<std::vector<OpRef>> orders(p);
+    std::vector<size_t> position(p, 0);
+    for (int s = 0; s < p; ++s)
+        orders[s] = staticOrder(schedule, p, m, v, s);
+    // Zero-bubble bookkeeping: next F, next B, next W micro-batch per stage.
+    std::vector<int> nextF(p, 0), nextB(p, 0), nextW(p, 0);
+    std::vector<double> busyUntil(p, 0);
+    std::vector<int> inFlight(p, 0);
+    sim.peakInFlight.assign(p, 0);
+
+    const long long totalOps = (long long)(splitW ? 3 : 2) * p * m * v;
+    sim.events.reserve(size_t(totalOps));
+    std::priority_queue<double, std::vector<double>, std::greater<>> times;
+    times.push(0);
+
+    auto available = [&](const OpRef &o, int s, double now) {
+        if (o.op == PipelineOp::Forward)
+            return fReady[idx(o.chunk, s, o.microBatch)] <= now;
+        if (o.op == PipelineOp::Backward)
+            return bReady[idx(o.chunk, s, o.microBatch)] <= now && fEnd[idx(o.chunk, s, o.microBatch)] <= now;
+        return true;
+    };
+    // ZB-H1 (Qi et al. 2023): B first, then F while fewer than p-s micro-batches are in flight
+    // (the 1F1B memory bound), and W only to fill time that would otherwise be idle.
+    auto pickZeroBubble = [&](int s, double now, OpRef &out) {
+        if (nextB[s] < m && available({PipelineOp::Backward, 0, nextB[s]}, s, now)) {
+            out = {PipelineOp::Backward, 0, nextB[s]};
+            return true;
+        }
+        if (nextF[s] < m && nextF[s] - nextW[s] < p - s && available({PipelineOp::Forward, 0, nextF[s]}, s, now)) {
+            out = {PipelineOp::Forward, 0, nextF[s]};
+            return true;
+        }
+        if (nextW[s] < nextB[s]) {
+            out = {PipelineOp::WeightGrad, 0, nextW[s]};
+            return true;
+        }
+        return false;
+    };
+
+    long long scheduled = 0;
+    double now = -1;
+    while (scheduled < totalOps) {
+        if (times.empty()) {
+            sim.error = "pipeline schedule deadlocked";   // a bug in an order, not a user error
+            return sim;
+        }
+        const double time = times.top();
+        times.pop();
+        if (time <= now)
+            continue;
+        now = time;
+        for (int s = 0; s < p; ++s) {
+            if (busyUntil[s] > now)
+                continue;
+            OpRef o{};
+            if (splitW) {
+                if (!pickZeroBubble(s, now, o))
+                    continue;
+            } else {
+                if (position[s] >= orders[s].size() || !available(orders[s][position[s]], s, now))
+                    continue;
+                o = orders[s][position[s]++];
+            }
+            const double dur = o.op == PipelineOp::Forward ? durF : o.op == PipelineOp::Backward ? durB : durW;
+            const double end = now + dur;
+            sim.events.push_back({s, o.microBatch, o.chunk, o.op, now, end});
+            busyUntil[s] = end;
+            times.push(end);
+            ++scheduled;
+            const size_t here = idx(o.chunk, s, o.microBatch);
+            if (o.op == PipelineOp::Forward) {
+                fEnd[here] = end;
+                ++inFlight[s];
+                sim.peakInFlight[s] = std::max(sim.peakInFlight[s], inFlight[s]);
+                ++nextF[s];
+                double ready;
+                size_t next;
+                if (s < p - 1) {
+                    next = idx(o.chunk, s + 1, o.microBatch);
+                    ready = end + t.p2pSeconds;
+                } else if (o.chunk < v - 1) {
+                    next = idx(o.chunk + 1, 0, o.microBatch);
+                    ready = end + (p > 1 ? t.p2pSeconds : 0.0);
+                } else {
+                    next = here;   // loss: backward starts on the same stage
+                    ready = end;
+                    bReady[next] = ready;
+                    times.push(ready);
+                    continue;
+                }
+                fReady[next] = ready;
+                times.push(ready);
+            } else if (o.op == PipelineOp::Backward) {
+                ++nextB[s];
+                if (!splitW)
+                    --inFlight[s];
+                size_t next;
+                if (s > 0)
+                    next = idx(o.chunk, s - 1, o.microBatch);
+                else if (o.chunk > 0)
+                    next = idx(o.chunk - 1, p - 1, o.microBatch);
+                else
+                    continue;
+                bReady[next] = end + (p > 1 ? t.p2pSeconds : 0.0);
+                times.push(bReady[next]);
+            } else {
+                ++nextW[s];
+                --inFlight[s];   // weight gradients need the stashed activations until W
+            }
+        }
+    }
+    for (const PipelineEvent &e : sim.events)
+        sim.makespanSeconds = std::max(sim.makespanSeconds, e.endSeconds);
+    sim.busySecondsPerStage = double(m) * (t.forwardSeconds + t.backwardSeconds);
+    sim.bubbleFraction = sim.makespanSeconds > 0 ? 1.0 - sim.busySecondsPerStage / sim.makespanSeconds : 0.0;
+    sim.ok = true;
+    return sim;
+}
+
+double pipelineBubbleSeconds(Schedule schedule, int p, int v, const StageTimes &t)
+{
+    const double F = t.forwardSeconds, B = t.backwardSeconds, W = t.weightGradSeconds;
+    switch (schedule) {
+    case Schedule::GPipe:
+    case Schedule::OneFOneB:
+        return (p - 1) * (F + B);
+    case Schedule::Interleaved:
+        return (p - 1) * (F + B) / std::max(1, v);
+    case Schedule::ZeroBubbleH1:
+        return (p - 1) * std::max(0.0, F + (B - W) - W);
+    }
+    return 0;
+}
+
+double pipelineP2pExposedSeconds(Schedule schedule, int p, int v, const StageTimes &t)
+{
+    if (p <= 1)
+        return 0;
+    const int hops = schedule == Schedule::Interleaved ? std::max(1, v) * (p - 1) : (p - 1);
+    return 2.0 * hops * t.p2pSeconds;
+}
+
+double inFlightMicroBatches(Schedule schedule, int p, long long m)
+{
+    const double mm = double(m);
+    switch (schedule) {
+    case Schedule::GPipe:
+        return mm;
+    case Schedule::OneFOneB:
+    case Schedule::ZeroBubbleH1:
+        return std::min(double(p), mm);
+    case Schedule::Interleaved:
+        return std::min(double(p), mm) * (1.0 + (p - 1) / (double(p) * mm));
+    }
+    return 1;
+}
+
+long long requiredMicroBatches(Schedule schedule, int p, int v, double e, const StageTimes &t)
+{
+    // efficiency = m (F+B) / (m (F+B) + bubble)  =>  m >= bubble e / ((F+B)(1-e))
+    const double perMicroBatch = t.forwardSeconds + t.backwardSeconds;
+    if (p <= 1 || perMicroBatch <= 0)
+        return 1;
+    if (!(e > 0 && e < 1))
+        return -1;
+    const double bubble = pipelineBubbleSeconds(schedule, p, v, t);
+    long long m = std::max(1LL, (long long)std::ceil(bubble * e / (perMicroBatch * (1 - e)) - 1e-9));
+    if (schedule == Schedule::Interleaved && m % p != 0)
+        m += p - m % p;
+    return m;
+}
+
+int maxStagesForEfficiency(Schedule schedule, long long m, int v, double e, const StageTimes &t)
+{
+    const double perMicroBatch = t.forwardSeconds + t.backwardSeconds;
+    if (!(e > 0 && e < 1) || perMicroBatch <= 0)
+        return 1;
+    // bubble per extra stage, from the closed form at p = 2
+    const double bubblePerStage = pipelineBubbleSeconds(schedule, 2, v, t);
+    if (bubblePerStage <= 0)
+        return std::numeric_limits<int>::max();
+    const double allowed = m * perMicroBatch * (1 - e) / e;
+    return 1 + int(std::floor(allowed / bubblePerStage + 1e-9));
+}
+
+} // namespace ts

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+// Pipeline schedules: closed-form bubbles and a discrete-event simulation that lists who runs
+// the forward (F), backward (B) and weight-gradient (W) work of which micro-batch, and when.
+// The event list is the ground truth; the closed forms are its tests and the fast path.
+#pragma once
+
+#include "inputs.h"
+
+#include <string>
+#include <vector>
+
+namespace ts {
+
+enum class PipelineOp { Forward, Backward, WeightGrad };
+
+/// Per micro-batch, per stage (all v chunks together), in seconds.
+struct StageTimes
+{
+    double forwardSeconds = 1;
+    double backwardSeconds = 2;     // full backward, including the weight-gradient part W
+    double weightGradSeconds = 1;   // W: used by zero-bubble schedules, which run it separately
+    double p2pSeconds = 0;          // one boundary transfer (activation or its gradient)
+};
+
+struct PipelineEvent
+{
+    int stage = 0;
+    int microBatch = 0;
+    int chunk = 0;                  // model chunk (0..v-1) for interleaved schedules
+    PipelineOp op = PipelineOp::Forward;
+    double startSeconds = 0;
+    double endSeconds = 0;
+};
+
+struct PipelineSimulation
+{
+    bool ok = false;
+    std::string error;
+    std::vector<PipelineEvent> events;  // in order of start time
+    double makespanSeconds = 0;
+    double busySecondsPerStage = 0;     // m * (F + B)
+    double bubbleFraction = 0;          // measured idle share: 1 - busy / makespan (per stage)
+    std::vector<int> peakInFlight;      // per stage, micro-batch chunks whose activations are held
+};
+
+/// Why (schedule, p, m, v) is not a valid pipeline, or empty when it is.
+std::string pipelineProblem(Schedule schedule, int stages, long long microBatches, int virtualStages);
+
+/// Simulated schedule. Cost grows as p * m * v; intended for views and tests (p * m * v <= 4e6).
+PipelineSimulation simulatePipeline(Schedule schedule, int stages, int microBatches, int virtualStages,
+                                    const StageTimes &times);
+
+/// Closed-form idle time of one stage per step, without p2p:
+///   GPipe, 1F1B: (p-1)(F+B)            (Huang et al. 2019; Narayanan et al. 2021 Sec. 2.2)
+///   interleaved: (p-1)(F+B)/v          (Narayanan et al. 2021 Sec. 2.2.2)
+///   ZB-H1:       (p-1)(F+B_in-W), B_in = B - W   (Qi et al. 2023, arXiv:2401.10241 Sec. 3)
+double pipelineBubbleSeconds(Schedule schedule, int stages, int virtualStages, const StageTimes &times);
+
+/// Closed-form p2p time on the critical path: the fill and the drain each cross p-1 boundaries
+/// (v(p-1) chunk boundaries for interleaved); steady-state transfers overlap with compute.
+double pipelineP2pExposedSeconds(Schedule schedule, int stages, int virtualStages, const StageTimes &times);
+
+/// Micro-batches held in flight on stage 1 (the largest), for activation memory:
+/// GPipe m; 1F1B and ZB-H1 min(p, m); interleaved min(p,m) * (1 + (p-1)/(p m)) (Korthikanti 2022).
+double inFlightMicroBatches(Schedule schedule, int stages, long long microBatches);
+
+/// Smallest m with pipeline efficiency m/(m + bubble) >= target (1F1B: m >= (p-1) e / (1-e)).
+long long requiredMicroBatches(Schedule schedule, int stages, int virtualStages, double targetEfficiency,
+                               const StageTimes &times);
+
+/// Largest p with efficiency >= target at m micro-batches (1F1B: p <= 1 + m (1-e)/e).
+int maxStagesForEfficiency(Schedule schedule, long long microBatches, int virtualStages,
+                           double targetEfficiency, const StageTimes &times);
+
+} // namespace ts

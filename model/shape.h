@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+// Parameter and FLOP counts of a transformer shape, and a shape derived from a parameter count.
+#pragma once
+
+#include "inputs.h"
+
+#include <string>
+
+namespace ts {
+
+struct ShapeCounts
+{
+    double layerMatrixParams = 0;  // Q, K, V, O and FFN matrices of one layer
+    double layerOtherParams = 0;   // biases and layer norms of one layer
+    double embeddingParams = 0;    // V x h (+ s x h with learned positions)
+    double headParams = 0;         // untied LM head V x h (0 when tied)
+    double totalParams = 0;
+    // Forward FLOPs per token (one multiply-add = 2 FLOP).
+    double layerMatrixFlopsPerToken = 0;    // 2 x layer matrix params
+    double layerAttentionFlopsPerToken = 0; // Q K^T and A V: 4 s h (counted unmasked, as Megatron)
+    double headFlopsPerToken = 0;           // 2 h V
+};
+
+/// Counts the actual matrices (Narayanan et al. 2021, Eq. 2 generalised to GQA and SwiGLU).
+/// For multi-head attention, GeLU, ffn = 4h and learned positions this equals
+/// P = 12 L h^2 (1 + 13/(12h) + (V+s)/(12 L h)).
+ShapeCounts countShape(const Workload &workload);
+
+/// Forward FLOPs of one token through the whole model.
+double forwardFlopsPerToken(const ShapeCounts &counts, int layers);
+
+struct DerivedShape
+{
+    Workload workload;
+    double parameters = 0;
+    std::string description;
+};
+
+/// A GPT-3-family shape with about `parameters` parameters: h a multiple of 128, head dim 128,
+/// ffn near 4h (sized so that P matches within ~1e-4), GeLU, tied embeddings, learned positions,
+/// and h/L as close to 128 as P allows
+/// (GPT-3 175B: 12288/96; Llama 2 7B: 4096/32). parameters in [1e6, 1e14].
+DerivedShape deriveShape(double parameters, int vocab, int seqLen);
+
+} // namespace ts

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: MIT
+// Text of the warnings and how their recommended changes apply to a scenario.
+#include "evaluate.h"
+#include "units.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace ts {
+
+namespace {
+
+template<typename... Args>
+std::string format(const char *fmt, Args... args)
+{
+    char text[512];
+    std::snprintf(text, sizeof text, fmt, args...);
+    return text;
+}
+
+std::string describeChange(const Change &c)
+{
+    switch (c.knob) {
+    case Knob::None: return {};
+    case Knob::GlobalBatch: return format("set training.global_batch to %.0f", c.value);
+    case Knob::Tp: return format("set plan.tp to %.0f", c.value);
+    case Knob::Pp: return format("set plan.pp to %.0f", c.value);
+    case Knob::Dp: return format("set plan.dp to %.0f", c.value);
+    case Knob::Cp: return format("set plan.cp to %.0f", c.value);
+    case Knob::Schedule: return format("set plan.schedule to %s", toString(Schedule(int(c.value))));
+    case Knob::VirtualStages: return format("set plan.virtual_stages to %.0f", c.value);
+    case Knob::Zero: return format("set plan.zero to %.0f", c.value);
+    case Knob::OverlapDp: return c.value != 0 ? "turn plan.overlap_dp on" : "turn plan.overlap_dp off";
+    case Knob::Recompute: return format("set training.recompute to %s", toString(Recompute(int(c.value))));
+    case Knob::BucketBytes: return format("set plan.bucket to %.0f MB", c.value / units::kBytesPerMB);
+    case Knob::Transport: return format("set cluster.transport to %s", toString(Transport(int(c.value))));
+    case Knob::InNetworkReduction: return "turn cluster.in_network_reduction on (SHARP-capable switches)";
+    case Knob::Oversubscription: return format("use a fabric with oversubscription %.0f:1 (non-blocking)", c.value);
+    case Knob::SequenceParallel: return "turn plan.sequence_parallel on";
+    }
+    return {};
+}
+
+std::string changesText(const Warning &w)
+{
+    std::string out;
+    for (int i = 0; i < w.changeCount; ++i) {
+        if (i)
+            out += " and ";
+        out += describeChange(w.changes[size_t(i)]);
+    }
+    return out;
+}
+
+} // namespace
+
+const char *knobKey(Knob knob)
+{
+    switch (knob) {
+    case Knob::None: return "";
+    case Knob::GlobalBatch: return "training.global_batch";
+    case Knob::Tp: return "plan.tp";
+    case Knob::Pp: return "plan.pp";
+    case Knob::Dp: return "plan.dp";
+    case Knob::Cp: return "plan.cp";
+    case Knob::Schedule: return "plan.schedule";
+    case Knob::VirtualStages: return "plan.virtual_stages";
+    case Knob::Zero: return "plan.zero";
+    case Knob::OverlapDp: return "plan.overlap_dp";
+    case Knob::Recompute: return "training.recompute";
+    case Knob::BucketBytes: return "plan.bucket";
+    case Knob::Transport: return "cluster.transport";
+    case Knob::InNetworkReduction: return "cluster.in_network_reduction";
+    case Knob::Oversubscription: return "cluster.oversubscription";
+    case Knob::SequenceParallel: return "plan.sequence_parallel";
+    }
+    return "";
+}
+
+Scenario applyChange(Scenario s, const Change &c)
+{
+    const int i = int(std::lround(c.value));
+    switch (c.knob) {
+    case Knob::None: break;
+    case Knob::GlobalBatch: s.training.globalBatch = (long long)std::llround(c.value); break;
+    case Knob::Tp: s.plan.tp = i; break;
+    case Knob::Pp: s.plan.pp = i; break;
+    case Knob::Dp: s.plan.dp = i; break;
+    case Knob::Cp: s.plan.cp = i; break;
+    case Knob::Schedule: s.plan.schedule = Schedule(i); break;
+    case Knob::VirtualStages: s.plan.virtualStages = i; break;
+    case Knob::Zero: s.plan.zeroStage = i; break;
+    case Knob::OverlapDp: s.plan.overlapDp = i != 0; break;
+    case Knob::Recompute: s.training.recompute = Recompute(i); break;
+    case Knob::BucketBytes: s.plan.bucketBytes = c.value; break;
+    case Knob::Transport: s.cluster.transport = Transport(i); break;
+    case Knob::InNetworkReduction: s.cluster.inNetworkReduction = i != 0; break;
+    case Knob::Oversubscription: s.cluster.oversubscription = c.value; break;
+    case Knob::SequenceParallel: s.plan.sequenceParallel = i != 0; break;
+    }
+    return s;
+}
+
+Scenario applyWarning(const Scenario &scenario, const Warning &warning)
+{
+    Scenario s = scenario;
+    for (int i = 0; i < warning.changeCount; ++i)
+        s = applyChange(s, warning.changes[size_t(i)]);
+    return s;
+}
+
+WarningText describe(const Warning &w, const Scenario &sc)
+{
+    WarningText t;
+    const std::string fix = changesText(w);
+    switch (w.code) {
+    case WarningCode::CommunicationDominates:
+        t.code = "communication_dominates";
+        t.message = format("Communication is %.1f%% of the step (over %.0f%%): GPUs wait on the network.",
+                           100 * w.value, 100 * w.threshold);
+        t.recommendation = "Hide or shrink it: " + fix + ".";
+        break;
+    case WarningCode::LowPipelineEfficiency:
+        t.code = "low_pipeline_efficiency";
+        t.message = format("Pipeline efficiency is %.1f%% (under %.0f%%): the fill and drain bubble idles every stage.",
+                           100 * w.value, 100 * w.threshold);
+        t.recommendation = "Use more micro-batches per step: " + fix
+                           + " (or fewer stages, or the interleaved / zero-bubble schedule).";
+        break;
+    case WarningCode::FewMicroBatches:
+        t.code = "few_micro_batches";
+        t.message = format("Only %.0f micro-batches for %.0f pipeline stages (m < p): most stages idle most of the step.",
+                           w.value, w.threshold);
+        t.recommendation = "Give every stage work: " + fix + ".";
+        break;
+    case WarningCode::TpSpansNodes:
+        t.code = "tp_spans_nodes";
+        t.message = format("Tensor parallelism of %.0f spans nodes of %.0f GPUs: its per-layer all-reduces run over "
+                           "the inter-node network instead of NVLink.",
+                           w.value, w.threshold);
+        t.recommendation = "Keep TP inside a node and pipeline across nodes: " + fix + ".";
+        break;
+    case WarningCode::TpOverSlowLink:
+        t.code = "tp_over_slow_link";
+        t.message = format("Tensor parallelism runs over a %.0f GB/s intra-node link (below %.0f GB/s, PCIe class).",
+                           w.value / units::kBytesPerGB, w.threshold / units::kBytesPerGB);
+        t.recommendation = "Use data parallelism instead: " + fix + ".";
+        break;
+    case WarningCode::CpSpansNodes:
+        t.code = "cp_spans_nodes";
+        t.message = format("TP x CP = %.0f spans nodes of %.0f GPUs and the K/V ring is no longer hidden behind "
+                           "attention.",
+                           w.value, w.threshold);
+        t.recommendation = "Keep the context-parallel ring inside a node: " + fix + ".";
+        break;
+    case WarningCode::DoesNotFitMemory:
+        t.code = "does_not_fit_memory";
+        t.message = format("The plan needs %.1f GiB per GPU but the GPU has %.1f GiB (%.1f GB).",
+                           w.value / units::kBytesPerGiB, w.threshold / units::kBytesPerGiB,
+                           w.threshold / units::kBytesPerGB);
+        t.recommendation = w.changeCount ? "Shard or recompute: " + fix + "."
+                                         : "Use more GPUs or a GPU with more memory.";
+        break;
+    case WarningCode::TcpTransport:
+        t.code = "tcp_transport";
+        t.message = "Inter-node traffic uses TCP: the kernel stack halves achievable bandwidth and adds latency.";
+        t.recommendation = "Use RDMA (InfiniBand or RoCEv2 with GPUDirect): " + fix + ".";
+        break;
+    case WarningCode::DpNotOverlapped:
+        t.code = "dp_not_overlapped";
+        t.message = format("Gradient sync (%.1f%% of the step) waits for the whole backward pass.", 100 * w.value);
+        t.recommendation = "Overlap bucketed all-reduce with backward: " + fix + ".";
+        break;
+    case WarningCode::LatencyBoundBuckets:
+        t.code = "latency_bound_buckets";
+        t.message = format("Per-message latency is %.0f%% of each gradient bucket's all-reduce: buckets are too small.",
+                           100 * w.value);
+        t.recommendation = "Send fewer, larger buckets: " + fix + ".";
+        break;
+    case WarningCode::OversubscribedFabric:
+        t.code = "oversubscribed_fabric";
+        t.message = format("Gradient sync crosses a %.0f:1 oversubscribed fabric and is exposed.", w.value);
+        t.recommendation = "Keep DP rings on rails or buy bisection: " + fix + ".";
+        break;
+    case WarningCode::ZeroThreeOnSlowFabric:
+        t.code = "zero3_on_slow_fabric";
+        t.message = format("ZeRO-3 gathers parameters every micro-batch over a %.1f GB/s per-GPU inter-node link.",
+                           w.value / units::kBytesPerGB);
+        t.recommendation = "Shard only optimizer states and gradients: " + fix + ".";
+        break;
+    case WarningCode::Stragglers:
+        t.code = "stragglers";
+        t.message = format("With %d GPUs and the given jitter the p99 step is %.1f%% above the median step.",
+                           sc.cluster.gpus, 100 * w.value);
+        t.recommendation = "Find the slow GPUs (thermal, OS jitter, background work); synchronous training runs at "
+                           "the pace of the slowest.";
+        break;
+    }
+    return t;
+}
+
+} // namespace ts

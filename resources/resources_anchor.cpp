@@ -1,0 +1,1 @@
+// Anchor translation unit: the resources are linked in through this library.

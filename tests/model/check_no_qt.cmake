@@ -1,0 +1,10 @@
+# Fails when the model library references any Qt symbol.
+execute_process(COMMAND nm -C ${TARGET_FILE} OUTPUT_VARIABLE symbols RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "nm failed on ${TARGET_FILE}")
+endif()
+string(REGEX MATCH "Q(Widget|Application|Object|String|Painter)[^\n]*" hit "${symbols}")
+if(hit)
+  message(FATAL_ERROR "model library references Qt: ${hit}")
+endif()
+message(STATUS "model library references no Qt symbols")

@@ -1,0 +1,4 @@
+#include <QTest>
+class T : public QObject { Q_OBJECT private slots: void none() {} };
+QTEST_GUILESS_MAIN(T)
+#include "tst_evaluate.moc"

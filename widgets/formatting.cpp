@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+#include "formatting.h"
+
+#include "units.h"
+
+#include <cmath>
+
+namespace ts::fmt {
+
+namespace {
+QString number(double v, int significant = 4)
+{
+    if (!std::isfinite(v))
+        return QStringLiteral("—");
+    const double a = std::abs(v);
+    const int decimals = a >= 1000 ? 0 : a >= 100 ? std::max(0, significant - 3) : a >= 10 ? std::max(0, significant - 2)
+                                                                                      : std::max(0, significant - 1);
+    return QString::number(v, 'f', decimals);
+}
+} // namespace
+
+QString seconds(double s)
+{
+    if (!std::isfinite(s))
+        return QStringLiteral("—");
+    const double a = std::abs(s);
+    if (a == 0)
+        return QStringLiteral("0 s");
+    if (a < 1e-6)
+        return number(s * 1e9) + QStringLiteral(" ns");
+    if (a < 1e-3)
+        return number(s * 1e6) + QStringLiteral(" µs");
+    if (a < 1)
+        return number(s * 1e3) + QStringLiteral(" ms");
+    if (a < 600)
+        return number(s) + QStringLiteral(" s");
+    return duration(s);
+}
+
+QString duration(double s)
+{
+    if (!std::isfinite(s))
+        return QStringLiteral("—");
+    if (s < 600)
+        return seconds(s);
+    if (s < 2 * units::kSecondsPerHour)
+        return number(s / 60, 3) + QStringLiteral(" min");
+    if (s < 2 * units::kSecondsPerDay)
+        return number(s / units::kSecondsPerHour, 3) + QStringLiteral(" h");
+    return number(s / units::kSecondsPerDay, 3) + QStringLiteral(" days");
+}
+
+QString bytesDecimal(double b)
+{
+    const double a = std::abs(b);
+    if (a >= units::kBytesPerTB)
+        return number(b / units::kBytesPerTB, 3) + QStringLiteral(" TB");
+    if (a >= units::kBytesPerGB)
+        return number(b / units::kBytesPerGB, 3) + QStringLiteral(" GB");
+    if (a >= units::kBytesPerMB)
+        return number(b / units::kBytesPerMB, 3) + QStringLiteral(" MB");
+    if (a >= units::kBytesPerKB)
+        return number(b / units::kBytesPerKB, 3) + QStringLiteral(" kB");
+    return number(b, 3) + QStringLiteral(" B");
+}
+
+QString bytes(double b)
+{
+    const double a = std::abs(b);
+    QString binary;
+    if (a >= units::kBytesPerTiB)
+        binary = number(b / units::kBytesPerTiB) + QStringLiteral(" TiB");
+    else if (a >= units::kBytesPerGiB)
+        binary = number(b / units::kBytesPerGiB) + QStringLiteral(" GiB");
+    else if (a >= units::kBytesPerMiB)
+        binary = number(b / units::kBytesPerMiB) + QStringLiteral(" MiB");
+    else
+        return bytesDecimal(b);
+    return bytesDecimal(b) + QStringLiteral(" (") + binary + QLatin1Char(')');
+}
+
+QString bandwidth(double bps)
+{
+    if (!std::isfinite(bps))
+        return QStringLiteral("—");
+    const double gbit = units::bytesPerSecondToGigabitsPerSecond(bps);
+    return number(bps / units::kBytesPerGB) + QStringLiteral(" GB/s (") + number(gbit) + QStringLiteral(" Gb/s)");
+}
+
+QString flops(double f)
+{
+    if (f >= 1e15)
+        return number(f / 1e15) + QStringLiteral(" PFLOP/s");
+    if (f >= 1e12)
+        return number(f / 1e12) + QStringLiteral(" TFLOP/s");
+    return number(f / 1e9) + QStringLiteral(" GFLOP/s");
+}
+
+QString percent(double fraction, int decimals)
+{
+    if (!std::isfinite(fraction))
+        return QStringLiteral("—");
+    return QString::number(100 * fraction, 'f', decimals) + QLatin1Char('%');
+}
+
+QString count(double v)
+{
+    const double a = std::abs(v);
+    if (a >= 1e12)
+        return number(v / 1e12, 3) + QLatin1Char('T');
+    if (a >= 1e9)
+        return number(v / 1e9, 3) + QLatin1Char('B');
+    if (a >= 1e6)
+        return number(v / 1e6, 3) + QLatin1Char('M');
+    if (a >= 1e4)
+        return number(v / 1e3, 3) + QLatin1Char('k');
+    return QString::number(v, 'g', 6);
+}
+
+} // namespace ts::fmt

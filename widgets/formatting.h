@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: MIT
+// Display formatting at the edge: SI values in, human units out. Where GB and GiB may be
+// confused both are shown.
+#pragma once
+
+#include <QString>
+
+namespace ts::fmt {
+
+QString seconds(double seconds);              // "493.5 ms", "1.17 ms", "12.3 us", "4.2 days"
+QString bytes(double bytes);                  // "14.0 GB (13.04 GiB)"
+QString bytesDecimal(double bytes);           // "14.0 GB"
+QString bandwidth(double bytesPerSecond);     // "50.0 GB/s (400 Gb/s)"
+QString flops(double flopsPerSecond);         // "989 TFLOP/s"
+QString percent(double fraction, int decimals = 1);
+QString count(double value);                  // "7.00B", "1.3T", "512"
+QString duration(double seconds);             // long spans: "35.2 days"
+
+} // namespace ts::fmt
