@@ -438,7 +438,7 @@ Evaluation evaluate(const Scenario &sc)
     e.p2pSecondsPerTransfer = st.p2pSeconds;
     const double busy = double(m) * (st.forwardSeconds + st.backwardSeconds);
     const double bubble = p > 1 ? pipelineBubbleSeconds(pl.schedule, p, v, st) : 0.0;
-    const double p2pExposed = p > 1 ? pipelineP2pExposedSeconds(pl.schedule, p, v, st) : 0.0;
+    const double p2pExposed = p > 1 ? pipelineP2pExposedSeconds(pl.schedule, p, v, m, st) : 0.0;
     e.ppTransferBytesPerStep = p > 1 ? 2.0 * double(m) * v * e.ppBoundaryBytes : 0.0;
     e.ppStashedBoundaryBytes = p > 1 ? inFlightMicroBatches(pl.schedule == Schedule::GPipe ? Schedule::GPipe
                                                                                             : Schedule::OneFOneB,
@@ -610,6 +610,8 @@ Evaluation evaluate(const Scenario &sc)
         && dpExposed > 0.1 * step)
         addWarning(e, WarningCode::ZeroThreeOnSlowFabric, fabric.inter.bytesPerSecond, kSlowZero3LinkBytesPerSecond,
                    {Knob::Zero, 1});
+    if (tr.computeSecondsOverride > 0 && e.hfu > 1)
+        addWarning(e, WarningCode::ComputeAbovePeak, e.hfu, 1.0, {Knob::ComputeTime, 0});
     if (stragglerSeconds > kStragglerWarnFraction * step)
         addWarning(e, WarningCode::Stragglers, (e.stepP99Seconds - e.stepMedianSeconds) / e.stepMedianSeconds,
                    kStragglerWarnFraction);

@@ -52,7 +52,7 @@ struct MemoryBreakdown
 /// A change to one input; a warning's recommendation is one or two of these.
 enum class Knob {
     None, GlobalBatch, Tp, Pp, Dp, Cp, Schedule, VirtualStages, Zero, OverlapDp, Recompute,
-    BucketBytes, Transport, InNetworkReduction, Oversubscription, SequenceParallel
+    BucketBytes, Transport, InNetworkReduction, Oversubscription, SequenceParallel, ComputeTime
 };
 struct Change
 {
@@ -74,6 +74,7 @@ enum class WarningCode {
     OversubscribedFabric,    // DP traffic crosses an oversubscribed spine
     ZeroThreeOnSlowFabric,   // ZeRO-3 parameter gathers on a slow inter-node link
     Stragglers,              // p99 step noticeably above median
+    ComputeAbovePeak,        // a given compute time implies more than the GPUs' peak FLOP/s
 };
 
 struct Warning

@@ -137,18 +137,25 @@ PipelineSimulation simulatePipeline(Schedule schedule, int p, int m, int vIn, co
             return bReady[idx(o.chunk, s, o.microBatch)] <= now && fEnd[idx(o.chunk, s, o.microBatch)] <= now;
         return true;
     };
-    // ZB-H1 (Qi et al. 2023): B first, then F while fewer than p-s micro-batches are in flight
-    // (the 1F1B memory bound), and W only to fill time that would otherwise be idle.
+    // Zero-bubble (Qi et al. 2023): B first, then F while fewer than p-s micro-batches await their
+    // B (the 1F1B bound on the critical path), and W only to fill time that would otherwise be idle.
     auto pickZeroBubble = [&](int s, double now, OpRef &out) {
         if (nextB[s] < m && available({PipelineOp::Backward, 0, nextB[s]}, s, now)) {
             out = {PipelineOp::Backward, 0, nextB[s]};
             return true;
         }
-        if (nextF[s] < m && nextF[s] - nextW[s] < p - s && available({PipelineOp::Forward, 0, nextF[s]}, s, now)) {
+        if (nextF[s] < m && nextF[s] - nextB[s] < p - s && available({PipelineOp::Forward, 0, nextF[s]}, s, now)) {
             out = {PipelineOp::Forward, 0, nextF[s]};
             return true;
         }
-        if (nextW[s] < nextB[s]) {
+        // A W runs only if it ends before a B or F already on its way arrives (or none is).
+        const bool bComing = nextB[s] < m && bReady[idx(0, s, nextB[s])] < now + durW;
+        const bool fComing = nextF[s] < m && nextF[s] - nextB[s] < p - s && fReady[idx(0, s, nextF[s])] < now + durW;
+        if (nextW[s] < nextB[s] && !bComing && !fComing) {
+            out = {PipelineOp::WeightGrad, 0, nextW[s]};
+            return true;
+        }
+        if (nextW[s] < nextB[s] && nextB[s] >= m && nextF[s] >= m) {
             out = {PipelineOp::WeightGrad, 0, nextW[s]};
             return true;
         }
@@ -210,8 +217,7 @@ PipelineSimulation simulatePipeline(Schedule schedule, int p, int m, int vIn, co
                 times.push(ready);
             } else if (o.op == PipelineOp::Backward) {
                 ++nextB[s];
-                if (!splitW)
-                    --inFlight[s];
+                --inFlight[s];   // B consumes the stashed activations; W needs only its inputs' gradients
                 size_t next;
                 if (s > 0)
                     next = idx(o.chunk, s - 1, o.microBatch);
@@ -223,7 +229,6 @@ PipelineSimulation simulatePipeline(Schedule schedule, int p, int m, int vIn, co
                 times.push(bReady[next]);
             } else {
                 ++nextW[s];
-                --inFlight[s];   // weight gradients need the stashed activations until W
             }
         }
     }
@@ -245,17 +250,29 @@ double pipelineBubbleSeconds(Schedule schedule, int p, int v, const StageTimes &
     case Schedule::Interleaved:
         return (p - 1) * (F + B) / std::max(1, v);
     case Schedule::ZeroBubbleH1:
-        return (p - 1) * std::max(0.0, F + (B - W) - W);
+        return (p - 1) * std::max(B - W, F + (B - W) - W);
     }
     return 0;
 }
 
-double pipelineP2pExposedSeconds(Schedule schedule, int p, int v, const StageTimes &t)
+double pipelineP2pExposedSeconds(Schedule schedule, int p, int v, long long m, const StageTimes &t)
 {
     if (p <= 1)
         return 0;
-    const int hops = schedule == Schedule::Interleaved ? std::max(1, v) * (p - 1) : (p - 1);
-    return 2.0 * hops * t.p2pSeconds;
+    const double d = t.p2pSeconds;
+    switch (schedule) {
+    case Schedule::GPipe:
+        return 2.0 * (p - 1) * d;                      // fill and drain cross p-1 boundaries each way
+    case Schedule::Interleaved:
+        return 2.0 * (double(std::max(1, v)) * p - 1) * d;   // v(p-1) boundaries plus v-1 wrap-arounds, each way
+    case Schedule::OneFOneB:
+    case Schedule::ZeroBubbleH1:
+        // 1F1B alternates F and B, so each steady-state cycle waits on a round trip to the next
+        // stage: about (2 - 2/p) d per micro-batch, plus the fill and drain (fit to the simulation,
+        // tests/model/tst_pipeline.cpp).
+        return ((2.0 - 2.0 / p) * double(m) + 2.0 * (p - 2)) * d;
+    }
+    return 0;
 }
 
 double inFlightMicroBatches(Schedule schedule, int p, long long m)

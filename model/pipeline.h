@@ -53,12 +53,14 @@ PipelineSimulation simulatePipeline(Schedule schedule, int stages, int microBatc
 /// Closed-form idle time of one stage per step, without p2p:
 ///   GPipe, 1F1B: (p-1)(F+B)            (Huang et al. 2019; Narayanan et al. 2021 Sec. 2.2)
 ///   interleaved: (p-1)(F+B)/v          (Narayanan et al. 2021 Sec. 2.2.2)
-///   ZB-H1:       (p-1)(F+B_in-W), B_in = B - W   (Qi et al. 2023, arXiv:2401.10241 Sec. 3)
+///   ZB-H1:       (p-1)(F+B_in-W), B_in = B - W (Qi et al. 2023, arXiv:2401.10241 Sec. 3),
+///                and never below (p-1) B_in, the wait for the first input gradient
 double pipelineBubbleSeconds(Schedule schedule, int stages, int virtualStages, const StageTimes &times);
 
-/// Closed-form p2p time on the critical path: the fill and the drain each cross p-1 boundaries
-/// (v(p-1) chunk boundaries for interleaved); steady-state transfers overlap with compute.
-double pipelineP2pExposedSeconds(Schedule schedule, int stages, int virtualStages, const StageTimes &times);
+/// Closed-form p2p time on the critical path (exact for GPipe and interleaved, within a few
+/// percent of the simulation for 1F1B and zero-bubble when m >= 2p).
+double pipelineP2pExposedSeconds(Schedule schedule, int stages, int virtualStages, long long microBatches,
+                                 const StageTimes &times);
 
 /// Micro-batches held in flight on stage 1 (the largest), for activation memory:
 /// GPipe m; 1F1B and ZB-H1 min(p, m); interleaved min(p,m) * (1 + (p-1)/(p m)) (Korthikanti 2022).

@@ -37,6 +37,7 @@ std::string describeChange(const Change &c)
     case Knob::InNetworkReduction: return "turn cluster.in_network_reduction on (SHARP-capable switches)";
     case Knob::Oversubscription: return format("use a fabric with oversubscription %.0f:1 (non-blocking)", c.value);
     case Knob::SequenceParallel: return "turn plan.sequence_parallel on";
+    case Knob::ComputeTime: return "remove training.compute_time so that compute is derived from the shape and GPU";
     }
     return {};
 }
@@ -73,6 +74,7 @@ const char *knobKey(Knob knob)
     case Knob::InNetworkReduction: return "cluster.in_network_reduction";
     case Knob::Oversubscription: return "cluster.oversubscription";
     case Knob::SequenceParallel: return "plan.sequence_parallel";
+    case Knob::ComputeTime: return "training.compute_time";
     }
     return "";
 }
@@ -97,6 +99,7 @@ Scenario applyChange(Scenario s, const Change &c)
     case Knob::InNetworkReduction: s.cluster.inNetworkReduction = i != 0; break;
     case Knob::Oversubscription: s.cluster.oversubscription = c.value; break;
     case Knob::SequenceParallel: s.plan.sequenceParallel = i != 0; break;
+    case Knob::ComputeTime: s.training.computeSecondsOverride = c.value; break;
     }
     return s;
 }
@@ -194,6 +197,13 @@ WarningText describe(const Warning &w, const Scenario &sc)
                            sc.cluster.gpus, 100 * w.value);
         t.recommendation = "Find the slow GPUs (thermal, OS jitter, background work); synchronous training runs at "
                            "the pace of the slowest.";
+        break;
+    case WarningCode::ComputeAbovePeak:
+        t.code = "compute_above_peak";
+        t.message = format("The given compute time implies %.1fx the GPUs' peak FLOP/s for this shape: it cannot be "
+                           "right for this model, so MFU and time-to-train are not meaningful.",
+                           w.value);
+        t.recommendation = "Check training.compute_time or the model shape: " + fix + ".";
         break;
     }
     return t;

@@ -1,4 +1,171 @@
+// SPDX-License-Identifier: MIT
+// Closed-form bubbles against the simulated schedules, over a grid of p, m, v.
+#include "pipeline.h"
+
 #include <QTest>
-class T : public QObject { Q_OBJECT private slots: void none() {} };
-QTEST_GUILESS_MAIN(T)
+
+#include <map>
+
+using namespace ts;
+
+Q_DECLARE_METATYPE(ts::Schedule)
+
+namespace {
+constexpr double kRelTol = 1e-9;
+
+double idleOfStage(const PipelineSimulation &sim, int stage)
+{
+    double busy = 0;
+    for (const PipelineEvent &e : sim.events)
+        if (e.stage == stage)
+            busy += e.endSeconds - e.startSeconds;
+    return sim.makespanSeconds - busy;
+}
+} // namespace
+
+class TestPipeline : public QObject
+{
+    Q_OBJECT
+private slots:
+    void bubbleMatchesSimulation_data()
+    {
+        QTest::addColumn<Schedule>("schedule");
+        QTest::addColumn<int>("p");
+        QTest::addColumn<int>("m");
+        QTest::addColumn<int>("v");
+        QTest::addColumn<double>("forward");
+        QTest::addColumn<double>("backward");
+        QTest::addColumn<double>("weightGrad");
+        for (int p : {1, 2, 3, 4, 8, 16}) {
+            for (int m : {1, 2, 4, 8, 16, 32, 64}) {
+                for (auto [f, b, w] : {std::tuple{1.0, 2.0, 1.0}, std::tuple{1.3, 2.9, 1.2}}) {
+                    QTest::addRow("gpipe p%d m%d f%.1f", p, m, f) << Schedule::GPipe << p << m << 1 << f << b << w;
+                    QTest::addRow("1f1b p%d m%d f%.1f", p, m, f) << Schedule::OneFOneB << p << m << 1 << f << b << w;
+                    if (m >= p)
+                        QTest::addRow("zb-h1 p%d m%d f%.1f", p, m, f) << Schedule::ZeroBubbleH1 << p << m << 1 << f << b << w;
+                    if (m % p == 0)
+                        for (int v : {2, 3, 4})
+                            QTest::addRow("interleaved p%d m%d v%d f%.1f", p, m, v, f)
+                                << Schedule::Interleaved << p << m << v << f << b << w;
+                }
+            }
+        }
+    }
+    void bubbleMatchesSimulation()
+    {
+        QFETCH(Schedule, schedule);
+        QFETCH(int, p);
+        QFETCH(int, m);
+        QFETCH(int, v);
+        QFETCH(double, forward);
+        QFETCH(double, backward);
+        QFETCH(double, weightGrad);
+        const StageTimes t{forward, backward, weightGrad, 0.0};
+        const PipelineSimulation sim = simulatePipeline(schedule, p, m, v, t);
+        QVERIFY2(sim.ok, sim.error.c_str());
+        const double busy = m * (forward + backward);
+        const double bubble = pipelineBubbleSeconds(schedule, p, v, t);
+        QVERIFY(qAbs(sim.makespanSeconds - (busy + bubble)) <= kRelTol * (busy + bubble));
+        // Every stage is idle for exactly the bubble (uniform stages).
+        for (int s = 0; s < p; ++s)
+            QVERIFY(qAbs(idleOfStage(sim, s) - bubble) <= kRelTol * (busy + bubble));
+        // Bubble fraction of total: (p-1)/(m+p-1) for GPipe and 1F1B.
+        if (schedule == Schedule::OneFOneB || schedule == Schedule::GPipe)
+            QCOMPARE(sim.bubbleFraction + 1.0, double(p - 1) / (m + p - 1) + 1.0);
+    }
+
+    void eventsCoverAllWork_data() { bubbleMatchesSimulation_data(); }
+    void eventsCoverAllWork()
+    {
+        QFETCH(Schedule, schedule);
+        QFETCH(int, p);
+        QFETCH(int, m);
+        QFETCH(int, v);
+        QFETCH(double, forward);
+        QFETCH(double, backward);
+        QFETCH(double, weightGrad);
+        const PipelineSimulation sim = simulatePipeline(schedule, p, m, v, {forward, backward, weightGrad, 0.0});
+        QVERIFY(sim.ok);
+        const int chunks = schedule == Schedule::Interleaved ? v : 1;
+        const int opsPerItem = schedule == Schedule::ZeroBubbleH1 ? 3 : 2;
+        QCOMPARE(int(sim.events.size()), p * m * chunks * opsPerItem);
+        // Each (stage, chunk, micro-batch) runs F before B before W; no stage runs two things at once.
+        std::map<std::tuple<int, int, int, int>, double> end;
+        std::vector<std::vector<std::pair<double, double>>> perStage(p);
+        for (const PipelineEvent &e : sim.events) {
+            end[{e.stage, e.chunk, e.microBatch, int(e.op)}] = e.endSeconds;
+            perStage[e.stage].push_back({e.startSeconds, e.endSeconds});
+        }
+        for (const PipelineEvent &e : sim.events) {
+            if (e.op == PipelineOp::Backward)
+                QVERIFY(end.at({e.stage, e.chunk, e.microBatch, int(PipelineOp::Forward)}) <= e.startSeconds);
+            if (e.op == PipelineOp::WeightGrad)
+                QVERIFY(end.at({e.stage, e.chunk, e.microBatch, int(PipelineOp::Backward)}) <= e.startSeconds);
+        }
+        for (auto &intervals : perStage) {
+            std::sort(intervals.begin(), intervals.end());
+            for (size_t i = 1; i < intervals.size(); ++i)
+                QVERIFY(intervals[i - 1].second <= intervals[i].first + 1e-12);
+        }
+    }
+
+    void p2pExposure_data()
+    {
+        QTest::addColumn<Schedule>("schedule");
+        QTest::addColumn<int>("p");
+        QTest::addColumn<int>("m");
+        QTest::addColumn<int>("v");
+        for (int p : {2, 4, 8})
+            for (int m : {8, 16, 32}) {
+                QTest::addRow("gpipe p%d m%d", p, m) << Schedule::GPipe << p << m << 1;
+                QTest::addRow("1f1b p%d m%d", p, m) << Schedule::OneFOneB << p << m << 1;
+                QTest::addRow("interleaved p%d m%d v2", p, m) << Schedule::Interleaved << p << m << 2;
+            }
+    }
+    // With a small transfer time d, the simulated makespan grows by the closed-form exposed p2p.
+    void p2pExposure()
+    {
+        QFETCH(Schedule, schedule);
+        QFETCH(int, p);
+        QFETCH(int, m);
+        QFETCH(int, v);
+        StageTimes t{1.0, 2.0, 1.0, 0.01};
+        const PipelineSimulation sim = simulatePipeline(schedule, p, m, v, t);
+        QVERIFY(sim.ok);
+        const double expected = m * 3.0 + pipelineBubbleSeconds(schedule, p, v, t) + pipelineP2pExposedSeconds(schedule, p, v, m, t);
+        QVERIFY2(qAbs(sim.makespanSeconds - expected) < 1e-9 * expected,
+                 qPrintable(QStringLiteral("simulated %1, closed form %2").arg(sim.makespanSeconds, 0, 'g', 12).arg(expected, 0, 'g', 12)));
+    }
+
+    void inFlightPeaks()
+    {
+        // 1F1B holds at most p micro-batches on stage 1, GPipe holds m (seed 003: 4 vs 8).
+        const StageTimes t{1, 2, 1, 0};
+        QCOMPARE(simulatePipeline(Schedule::OneFOneB, 4, 8, 1, t).peakInFlight.front(), 4);
+        QCOMPARE(simulatePipeline(Schedule::GPipe, 4, 8, 1, t).peakInFlight.front(), 8);
+        QCOMPARE(simulatePipeline(Schedule::OneFOneB, 4, 8, 1, t).peakInFlight.back(), 1);
+        QCOMPARE(inFlightMicroBatches(Schedule::OneFOneB, 4, 8), 4.0);
+        QCOMPARE(inFlightMicroBatches(Schedule::GPipe, 4, 8), 8.0);
+    }
+
+    void requirements()
+    {
+        const StageTimes t{1, 2, 1, 0};
+        // Seed 003: efficiency >= 80% needs m >= 4(p-1) = 12 at p = 4, or p = 3 at m = 8.
+        QCOMPARE(requiredMicroBatches(Schedule::OneFOneB, 4, 1, 0.8, t), 12LL);
+        QCOMPARE(maxStagesForEfficiency(Schedule::OneFOneB, 8, 1, 0.8, t), 3);
+        QCOMPARE(requiredMicroBatches(Schedule::Interleaved, 4, 2, 0.8, t), 8LL);
+    }
+
+    void rejectsBadInput()
+    {
+        const StageTimes t{1, 2, 1, 0};
+        QVERIFY(!simulatePipeline(Schedule::Interleaved, 4, 6, 2, t).ok);   // m not a multiple of p
+        QVERIFY(!simulatePipeline(Schedule::OneFOneB, 0, 6, 1, t).ok);
+        QVERIFY(!simulatePipeline(Schedule::OneFOneB, 4, 6, 1, {1, 2, 3, 0}).ok);   // W > B
+        QVERIFY(!simulatePipeline(Schedule::OneFOneB, 4, 6, 1, {qQNaN(), 2, 1, 0}).ok);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPipeline)
 #include "tst_pipeline.moc"
