@@ -229,14 +229,14 @@ int runCollectives(const Options &o, const LoadedScenario &loaded, QTextStream &
     QList<Collective> ops;
     const QString op = o.values.value(QStringLiteral("op"), QStringLiteral("all"));
     for (Collective c : kAllCollectives)
-        if (op == QLatin1String("all") || op == QLatin1String(toString(c)))
+        if (op == QLatin1String("all") || op == QLatin1String(nameOf(c)))
             ops << c;
     if (error.isEmpty() && ops.isEmpty())
         error = QStringLiteral("--op must be all or one of all_reduce, all_gather, reduce_scatter, broadcast, reduce, alltoall, sendrecv");
     QList<Algorithm> algorithms;
     const QString alg = o.values.value(QStringLiteral("algorithm"), QStringLiteral("all"));
     for (Algorithm a : {Algorithm::Ring, Algorithm::Tree, Algorithm::Hierarchical, Algorithm::InNetwork, Algorithm::Auto})
-        if (alg == QLatin1String(toString(a)) || (alg == QLatin1String("all") && a != Algorithm::Auto))
+        if (alg == QLatin1String(nameOf(a)) || (alg == QLatin1String("all") && a != Algorithm::Auto))
             algorithms << a;
     if (error.isEmpty() && algorithms.isEmpty())
         error = QStringLiteral("--algorithm must be ring, tree, hierarchical, in_network, auto or all");
@@ -260,7 +260,7 @@ int runCollectives(const Options &o, const LoadedScenario &loaded, QTextStream &
         out << "collective,algorithm,ranks,size_bytes,time_s,algbw_bytes_per_s,busbw_bytes_per_s\n";
     for (Collective c : ops) {
         if (format == QLatin1String("text"))
-            out << QStringLiteral("# %1 on %2 ranks (%3 per node)\n").arg(QLatin1String(toString(c))).arg(ranks).arg(group.ranksPerNode)
+            out << QStringLiteral("# %1 on %2 ranks (%3 per node)\n").arg(QLatin1String(nameOf(c))).arg(ranks).arg(group.ranksPerNode)
                 << QStringLiteral("#%1 %2 %3 %4 %5\n").arg(QStringLiteral("size (B)"), 14).arg(QStringLiteral("algorithm"), 13)
                        .arg(QStringLiteral("time (us)"), 13).arg(QStringLiteral("algbw (GB/s)"), 13).arg(QStringLiteral("busbw (GB/s)"), 13);
         for (double size = first; size <= last * (1 + 1e-9); size *= 2) {
@@ -269,18 +269,18 @@ int runCollectives(const Options &o, const LoadedScenario &loaded, QTextStream &
                 if (!t.applicable)
                     continue;
                 if (format == QLatin1String("json")) {
-                    rows.append(QJsonObject{{QStringLiteral("collective"), QLatin1String(toString(c))},
-                                            {QStringLiteral("algorithm"), QLatin1String(toString(t.algorithm))},
+                    rows.append(QJsonObject{{QStringLiteral("collective"), QLatin1String(nameOf(c))},
+                                            {QStringLiteral("algorithm"), QLatin1String(nameOf(t.algorithm))},
                                             {QStringLiteral("ranks"), ranks},
                                             {QStringLiteral("size_bytes"), size},
                                             {QStringLiteral("time_s"), t.seconds},
                                             {QStringLiteral("algbw_bytes_per_s"), t.algBytesPerSecond},
                                             {QStringLiteral("busbw_bytes_per_s"), t.busBytesPerSecond}});
                 } else if (format == QLatin1String("csv")) {
-                    out << toString(c) << ',' << toString(t.algorithm) << ',' << ranks << ',' << size << ',' << t.seconds << ','
+                    out << nameOf(c) << ',' << nameOf(t.algorithm) << ',' << ranks << ',' << size << ',' << t.seconds << ','
                         << t.algBytesPerSecond << ',' << t.busBytesPerSecond << '\n';
                 } else {
-                    out << QStringLiteral(" %1 %2 %3 %4 %5\n").arg(size, 14, 'f', 0).arg(QLatin1String(toString(t.algorithm)), 13)
+                    out << QStringLiteral(" %1 %2 %3 %4 %5\n").arg(size, 14, 'f', 0).arg(QLatin1String(nameOf(t.algorithm)), 13)
                                .arg(t.seconds * 1e6, 13, 'f', 2).arg(t.algBytesPerSecond / 1e9, 13, 'f', 2)
                                .arg(t.busBytesPerSecond / 1e9, 13, 'f', 2);
                 }

@@ -125,10 +125,10 @@ QJsonObject evaluationToJson(const Scenario &sc, const Evaluation &e, const QStr
     o.insert(QStringLiteral("pipeline"), pipeline);
     o.insert(QStringLiteral("tensor_parallel"), QJsonObject{{QStringLiteral("bytes_per_collective"), e.tpBytesPerCollective},
                                                             {QStringLiteral("collectives_per_layer"), e.tpCollectivesPerLayer},
-                                                            {QStringLiteral("algorithm"), QLatin1String(toString(e.tpAlgorithm))}});
+                                                            {QStringLiteral("algorithm"), QLatin1String(nameOf(e.tpAlgorithm))}});
     o.insert(QStringLiteral("data_parallel"), QJsonObject{{QStringLiteral("buckets"), e.dpBuckets},
                                                           {QStringLiteral("bucket_s"), e.dpBucketSeconds},
-                                                          {QStringLiteral("algorithm"), QLatin1String(toString(e.dpAlgorithm))}});
+                                                          {QStringLiteral("algorithm"), QLatin1String(nameOf(e.dpAlgorithm))}});
     QJsonObject requirements{{QStringLiteral("tier"), QString::fromStdString(x.bandwidthForCommLeCompute.tier)},
                              {QStringLiteral("reachable"), x.bandwidthForCommLeCompute.reachable}};
     if (x.bandwidthForCommLeCompute.reachable)

@@ -475,7 +475,7 @@ QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QStrin
                          {QStringLiteral("heads"), w.heads},
                          {QStringLiteral("kv_heads"), w.kvHeads},
                          {QStringLiteral("ffn_hidden"), w.ffnHidden},
-                         {QStringLiteral("mlp"), QLatin1String(toString(w.mlp))},
+                         {QStringLiteral("mlp"), QLatin1String(nameOf(w.mlp))},
                          {QStringLiteral("tied_embeddings"), w.tiedEmbeddings},
                          {QStringLiteral("learned_positions"), w.learnedPositions},
                          {QStringLiteral("vocab"), w.vocab},
@@ -485,8 +485,8 @@ QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QStrin
     const Training &tr = sc.training;
     QJsonObject training{{QStringLiteral("global_batch"), double(tr.globalBatch)},
                          {QStringLiteral("micro_batch"), tr.microBatch},
-                         {QStringLiteral("precision"), QLatin1String(toString(tr.precision))},
-                         {QStringLiteral("recompute"), QLatin1String(toString(tr.recompute))},
+                         {QStringLiteral("precision"), QLatin1String(nameOf(tr.precision))},
+                         {QStringLiteral("recompute"), QLatin1String(nameOf(tr.recompute))},
                          {QStringLiteral("tokens"), tr.tokens}};
     if (tr.computeSecondsOverride > 0)
         training.insert(QStringLiteral("compute_time"), tr.computeSecondsOverride);
@@ -507,7 +507,7 @@ QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QStrin
                         {QStringLiteral("rails"), cl.rails},
                         {QStringLiteral("oversubscription"), cl.oversubscription},
                         {QStringLiteral("in_network_reduction"), cl.inNetworkReduction},
-                        {QStringLiteral("transport"), QLatin1String(toString(cl.transport))}};
+                        {QStringLiteral("transport"), QLatin1String(nameOf(cl.transport))}};
     if (!cl.name.empty())
         cluster.insert(QStringLiteral("name"), str(cl.name));
     const Plan &pl = sc.plan;
@@ -516,7 +516,7 @@ QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QStrin
                      {QStringLiteral("dp"), pl.dp},
                      {QStringLiteral("cp"), pl.cp},
                      {QStringLiteral("sequence_parallel"), pl.sequenceParallel},
-                     {QStringLiteral("schedule"), QLatin1String(toString(pl.schedule))},
+                     {QStringLiteral("schedule"), QLatin1String(nameOf(pl.schedule))},
                      {QStringLiteral("virtual_stages"), pl.virtualStages},
                      {QStringLiteral("zero"), pl.zeroStage},
                      {QStringLiteral("overlap_dp"), pl.overlapDp},

@@ -67,7 +67,7 @@ Cost ringCost(Collective c, double S, int n, const Tier &t)
 
 } // namespace
 
-const char *toString(Collective c)
+const char *nameOf(Collective c)
 {
     switch (c) {
     case Collective::AllReduce: return "all_reduce";
@@ -81,7 +81,7 @@ const char *toString(Collective c)
     return "?";
 }
 
-const char *toString(Algorithm a)
+const char *nameOf(Algorithm a)
 {
     switch (a) {
     case Algorithm::Ring: return "ring";

@@ -18,8 +18,8 @@ inline constexpr Collective kAllCollectives[] = {
     Collective::AllReduce, Collective::AllGather, Collective::ReduceScatter, Collective::Broadcast,
     Collective::Reduce, Collective::AllToAll, Collective::SendRecv};
 
-const char *toString(Collective);   // nccl-tests binary stem: "all_reduce", ...
-const char *toString(Algorithm);
+const char *nameOf(Collective);   // nccl-tests binary stem: "all_reduce", ...
+const char *nameOf(Algorithm);
 
 /// One tier as a collective sees it: achievable bytes/s per GPU per direction and alpha.
 struct Tier

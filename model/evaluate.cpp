@@ -152,7 +152,7 @@ const ComputeDefaults &computeDefaults()
     return defaults;
 }
 
-const char *toString(Precision p)
+const char *nameOf(Precision p)
 {
     switch (p) {
     case Precision::Fp32: return "fp32";
@@ -162,7 +162,7 @@ const char *toString(Precision p)
     }
     return "?";
 }
-const char *toString(Recompute r)
+const char *nameOf(Recompute r)
 {
     switch (r) {
     case Recompute::None: return "none";
@@ -171,7 +171,7 @@ const char *toString(Recompute r)
     }
     return "?";
 }
-const char *toString(Schedule s)
+const char *nameOf(Schedule s)
 {
     switch (s) {
     case Schedule::GPipe: return "gpipe";
@@ -181,8 +181,8 @@ const char *toString(Schedule s)
     }
     return "?";
 }
-const char *toString(MlpKind m) { return m == MlpKind::SwiGlu ? "swiglu" : "gelu"; }
-const char *toString(Transport t) { return t == Transport::Tcp ? "tcp" : "rdma"; }
+const char *nameOf(MlpKind m) { return m == MlpKind::SwiGlu ? "swiglu" : "gelu"; }
+const char *nameOf(Transport t) { return t == Transport::Tcp ? "tcp" : "rdma"; }
 
 std::optional<Problem> validate(const Scenario &sc)
 {

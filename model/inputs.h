@@ -98,10 +98,10 @@ struct Scenario
     Plan plan;
 };
 
-const char *toString(Precision);
-const char *toString(Recompute);
-const char *toString(Schedule);
-const char *toString(MlpKind);
-const char *toString(Transport);
+const char *nameOf(Precision);
+const char *nameOf(Recompute);
+const char *nameOf(Schedule);
+const char *nameOf(MlpKind);
+const char *nameOf(Transport);
 
 } // namespace ts

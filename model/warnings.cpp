@@ -27,13 +27,13 @@ std::string describeChange(const Change &c)
     case Knob::Pp: return format("set plan.pp to %.0f", c.value);
     case Knob::Dp: return format("set plan.dp to %.0f", c.value);
     case Knob::Cp: return format("set plan.cp to %.0f", c.value);
-    case Knob::Schedule: return format("set plan.schedule to %s", toString(Schedule(int(c.value))));
+    case Knob::Schedule: return format("set plan.schedule to %s", nameOf(Schedule(int(c.value))));
     case Knob::VirtualStages: return format("set plan.virtual_stages to %.0f", c.value);
     case Knob::Zero: return format("set plan.zero to %.0f", c.value);
     case Knob::OverlapDp: return c.value != 0 ? "turn plan.overlap_dp on" : "turn plan.overlap_dp off";
-    case Knob::Recompute: return format("set training.recompute to %s", toString(Recompute(int(c.value))));
+    case Knob::Recompute: return format("set training.recompute to %s", nameOf(Recompute(int(c.value))));
     case Knob::BucketBytes: return format("set plan.bucket to %.0f MB", c.value / units::kBytesPerMB);
-    case Knob::Transport: return format("set cluster.transport to %s", toString(Transport(int(c.value))));
+    case Knob::Transport: return format("set cluster.transport to %s", nameOf(Transport(int(c.value))));
     case Knob::InNetworkReduction: return "turn cluster.in_network_reduction on (SHARP-capable switches)";
     case Knob::Oversubscription: return format("use a fabric with oversubscription %.0f:1 (non-blocking)", c.value);
     case Knob::SequenceParallel: return "turn plan.sequence_parallel on";
