@@ -14,7 +14,7 @@ namespace ts {
 struct ComputeDefaults
 {
     double gemmEfficiencyMax = 0.70;   // best achievable fraction of dense peak for large GEMMs
-    double gemmHalfWidth = 128;        // per-GPU hidden width h/t at which GEMMs reach half of max
+    double gemmHalfWidth = 64;         // per-GPU hidden width h/t at which GEMMs reach half of max
     double gemmHalfTokens = 64;        // tokens per micro-batch per GPU at which GEMMs reach half of max
     double elementwiseTrafficFactor = 2.0;  // memory-bound bytes moved per byte of stored activation
     double optimizerBytesPerParam = 28;     // Adam step: read+write fp32 master, m, v; read grad; write bf16
