@@ -479,7 +479,8 @@ Evaluation evaluate(const Scenario &sc)
             e.dpBucketSeconds = rs.seconds;
             const double perMicroBatch = double(buckets) * (2 * ag.seconds + rs.seconds);
             dpTotal = double(m) * perMicroBatch;
-            dpExposed = pl.overlapDp ? double(m) * std::max(0.0, perMicroBatch - (stageFc + stageBc)) + rs.seconds
+            dpExposed = pl.overlapDp ? std::min(dpTotal, double(m) * std::max(0.0, perMicroBatch - (stageFc + stageBc))
+                                                             + rs.seconds)
                                      : dpTotal;
         }
         dpTotal /= pl.localSgdInterval;

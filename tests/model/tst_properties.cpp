@@ -1,4 +1,191 @@
+// SPDX-License-Identifier: MIT
+// Properties over many random plans: outputs finite and non-negative, the breakdown sums to the
+// step, more bandwidth is never slower, efficiency in (0, 1], the bubble share falls as m grows,
+// and random invalid inputs give a reason instead of a crash.
+#include "evaluate.h"
+
 #include <QTest>
-class T : public QObject { Q_OBJECT private slots: void none() {} };
-QTEST_GUILESS_MAIN(T)
+
+#include <cmath>
+#include <limits>
+#include <random>
+
+using namespace ts;
+
+namespace {
+constexpr int kValidPlans = 100000;
+constexpr int kInvalidPlans = 20000;
+
+template<typename T>
+T pick(std::mt19937_64 &rng, std::initializer_list<T> values)
+{
+    std::uniform_int_distribution<size_t> d(0, values.size() - 1);
+    return *(values.begin() + d(rng));
+}
+
+int pow2(std::mt19937_64 &rng, int maxExponent)
+{
+    return 1 << std::uniform_int_distribution<int>(0, maxExponent)(rng);
+}
+
+Scenario randomValidScenario(std::mt19937_64 &rng)
+{
+    Scenario s;
+    Workload &w = s.workload;
+    w.heads = pow2(rng, 7);
+    w.kvHeads = std::max(1, w.heads / pow2(rng, 3));
+    w.hidden = w.heads * pick(rng, {64, 128});
+    w.layers = std::uniform_int_distribution<int>(1, 128)(rng);
+    w.ffnHidden = w.hidden * pick(rng, {2, 3, 4}) + pick(rng, {0, 8});
+    w.mlp = pick(rng, {MlpKind::Gelu, MlpKind::SwiGlu});
+    w.tiedEmbeddings = pick(rng, {true, false});
+    w.learnedPositions = pick(rng, {true, false});
+    w.vocab = pick(rng, {32000, 50257, 128256});
+    w.seqLen = pick(rng, {512, 2048, 4096, 8192});
+
+    Plan &p = s.plan;
+    p.tp = std::min(w.heads, pow2(rng, 4));
+    if (w.kvHeads % p.tp != 0 && p.tp % w.kvHeads != 0)
+        p.tp = 1;
+    p.pp = std::min(w.layers, pick(rng, {1, 1, 2, 3, 4, 8, 16}));
+    p.cp = pick(rng, {1, 1, 1, 2, 4});
+    p.dp = pow2(rng, 8);
+    p.sequenceParallel = pick(rng, {true, false});
+    p.schedule = pick(rng, {Schedule::GPipe, Schedule::OneFOneB, Schedule::ZeroBubbleH1, Schedule::Interleaved});
+    p.virtualStages = 1;
+    p.zeroStage = std::uniform_int_distribution<int>(0, 3)(rng);
+    p.overlapDp = pick(rng, {true, false});
+    p.tpOverlap = pick(rng, {true, false});
+    p.bucketBytes = pick(rng, {0.0, 1e6, 25e6, 200e6});
+    p.compression = pick(rng, {1.0, 2.0, 8.0});
+    p.jitter = pick(rng, {0.0, 0.01, 0.1});
+    p.localSgdInterval = pick(rng, {1, 1, 4});
+
+    Training &t = s.training;
+    t.microBatch = pick(rng, {1, 2, 4});
+    long long m = std::uniform_int_distribution<int>(1, 64)(rng);
+    if (p.schedule == Schedule::Interleaved) {
+        for (int v : {4, 3, 2, 1})
+            if (w.layers % (p.pp * v) == 0) {
+                p.virtualStages = v;
+                break;
+            }
+        if (w.layers % p.pp != 0)
+            p.schedule = Schedule::OneFOneB;
+        m = ((m + p.pp - 1) / p.pp) * p.pp;
+    }
+    t.globalBatch = m * t.microBatch * p.dp;
+    t.precision = pick(rng, {Precision::Bf16, Precision::Fp16, Precision::Fp8, Precision::Fp32});
+    t.recompute = pick(rng, {Recompute::None, Recompute::Selective, Recompute::Full});
+    t.tokens = 1e12;
+    t.computeSecondsOverride = pick(rng, {0.0, 0.0, 0.0, 0.5});
+
+    Cluster &c = s.cluster;
+    c.gpus = p.tp * p.pp * p.dp * p.cp;
+    c.gpusPerNode = std::min(c.gpus, pick(rng, {1, 4, 8}));
+    if (c.gpus % c.gpusPerNode != 0)
+        c.gpusPerNode = 1;
+    c.gpu.peakFlops16 = pick(rng, {312e12, 989e12, 2250e12});
+    c.gpu.peakFlops8 = pick(rng, {0.0, 1979e12});
+    c.gpu.memoryBytes = pick(rng, {40e9, 80e9, 192e9});
+    c.gpu.memoryBytesPerSecond = pick(rng, {2e12, 3.35e12, 8e12});
+    c.intraNode = {"intra", pick(rng, {32e9, 300e9, 900e9}), pick(rng, {0.0, 3e-6}), pick(rng, {0.5, 0.8, 1.0})};
+    c.interNode = {"inter", pick(rng, {12.5e9, 25e9, 50e9, 100e9}), pick(rng, {0.0, 5e-6, 30e-6}), pick(rng, {0.4, 0.9})};
+    c.rails = std::max(1, c.gpusPerNode / pick(rng, {1, 2}));
+    c.oversubscription = pick(rng, {1.0, 2.0, 3.0});
+    c.inNetworkReduction = pick(rng, {true, false});
+    c.transport = pick(rng, {Transport::Rdma, Transport::Rdma, Transport::Tcp});
+    return s;
+}
+
+bool finiteNonNegative(double x) { return std::isfinite(x) && x >= 0; }
+} // namespace
+
+class TestProperties : public QObject
+{
+    Q_OBJECT
+private slots:
+    void randomValidPlans()
+    {
+        std::mt19937_64 rng(20261121);
+        int feasible = 0;
+        for (int i = 0; i < kValidPlans; ++i) {
+            const Scenario s = randomValidScenario(rng);
+            const Evaluation e = evaluate(s);
+            QVERIFY2(e.feasible, qPrintable(QStringLiteral("plan %1: %2: %3").arg(i).arg(QString::fromStdString(e.problem.field),
+                                                                                        QString::fromStdString(e.problem.message))));
+            ++feasible;
+            const Breakdown &b = e.breakdown;
+            const double parts[] = {b.computeSeconds, b.tpCommSeconds, b.tpCommExposedSeconds, b.cpCommSeconds,
+                                    b.cpCommExposedSeconds, b.ppBubbleSeconds, b.ppP2pSeconds, b.ppP2pExposedSeconds,
+                                    b.dpCommSeconds, b.dpCommExposedSeconds, b.optimizerSeconds, b.stragglerSeconds,
+                                    e.mfu, e.hfu, e.tokensPerSecond, e.trainSeconds, e.gpuHours, e.memory.totalBytes,
+                                    e.memory.activationsBytes, e.stepMedianSeconds, e.stepP99Seconds, e.communicationFraction};
+            for (double x : parts)
+                QVERIFY2(finiteNonNegative(x), qPrintable(QStringLiteral("plan %1 has a non-finite or negative output").arg(i)));
+            QVERIFY(b.stepSeconds > 0);
+            const double sum = b.computeSeconds + b.tpCommExposedSeconds + b.cpCommExposedSeconds + b.ppBubbleSeconds
+                               + b.ppP2pExposedSeconds + b.dpCommExposedSeconds + b.optimizerSeconds + b.stragglerSeconds;
+            QVERIFY(std::abs(sum - b.stepSeconds) <= 1e-9 * b.stepSeconds);
+            QVERIFY(b.tpCommExposedSeconds <= b.tpCommSeconds * (1 + 1e-12));
+            QVERIFY(b.dpCommExposedSeconds <= b.dpCommSeconds * (1 + 1e-12) + 1e-15);
+            QVERIFY(e.pipelineEfficiency > 0 && e.pipelineEfficiency <= 1);
+            QVERIFY(e.communicationFraction <= 1 + 1e-12);
+            QVERIFY(e.stepMedianSeconds <= e.stepP99Seconds);
+            if (s.training.computeSecondsOverride == 0)
+                QVERIFY2(e.hfu <= 1 + 1e-9, "computed compute time cannot beat the peak");
+
+            // More bandwidth is never slower.
+            Scenario faster = s;
+            faster.cluster.interNode.bytesPerSecond *= 2;
+            faster.cluster.intraNode.bytesPerSecond *= 1.5;
+            QVERIFY(evaluate(faster).breakdown.stepSeconds <= b.stepSeconds * (1 + 1e-12));
+
+            // The bubble's share falls as m grows.
+            if (s.plan.pp > 1 && s.training.globalBatch < 500000000) {
+                Scenario more = s;
+                more.training.globalBatch *= 2;
+                const Evaluation e2 = evaluate(more);
+                QVERIFY(e2.feasible);
+                QVERIFY(e2.ppBubbleFraction < e.ppBubbleFraction);
+            }
+        }
+        QCOMPARE(feasible, kValidPlans);
+    }
+
+    void randomInvalidInputsGiveReasons()
+    {
+        std::mt19937_64 rng(7);
+        const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+        int rejected = 0;
+        for (int i = 0; i < kInvalidPlans; ++i) {
+            Scenario s = randomValidScenario(rng);
+            switch (std::uniform_int_distribution<int>(0, 11)(rng)) {
+            case 0: s.plan.tp = pick(rng, {0, -1, 3, 1000}); break;
+            case 1: s.plan.dp += 1; break;
+            case 2: s.workload.layers = pick(rng, {0, -5}); break;
+            case 3: s.cluster.interNode.bytesPerSecond = pick(rng, {0.0, -1.0, nan, inf}); break;
+            case 4: s.cluster.gpu.peakFlops16 = pick(rng, {0.0, nan, inf, -1.0}); break;
+            case 5: s.training.globalBatch = pick(rng, {0LL, -1LL, s.training.globalBatch + 1}); break;
+            case 6: s.cluster.intraNode.efficiency = pick(rng, {0.0, 1.5, nan}); break;
+            case 7: s.plan.pp = s.workload.layers + 1; break;
+            case 8: s.training.tokens = pick(rng, {0.0, nan, -inf}); break;
+            case 9: s.workload.heads = pick(rng, {0, 7}); break;
+            case 10: s.plan.jitter = pick(rng, {-0.1, nan, 2.0}); break;
+            case 11: s.workload.hidden = pick(rng, {1000000, 2000000000}); break;
+            }
+            const Evaluation e = evaluate(s);
+            if (!e.feasible) {
+                ++rejected;
+                QVERIFY(!e.problem.field.empty());
+                QVERIFY(!e.problem.message.empty());
+            } else {
+                QVERIFY(std::isfinite(e.breakdown.stepSeconds));
+            }
+        }
+        QVERIFY(rejected > kInvalidPlans / 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestProperties)
 #include "tst_properties.moc"
