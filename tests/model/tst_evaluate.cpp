@@ -1,4 +1,232 @@
+// SPDX-License-Identifier: MIT
+// Feasibility messages, warnings and their fixes, valid degrees, derived shapes, memory formulas.
+#include "evaluate.h"
+#include "shape.h"
+#include "units.h"
+
 #include <QTest>
-class T : public QObject { Q_OBJECT private slots: void none() {} };
-QTEST_GUILESS_MAIN(T)
+
+#include <functional>
+
+using namespace ts;
+
+Q_DECLARE_METATYPE(std::function<void(ts::Scenario &)>)
+
+namespace {
+using Edit = std::function<void(Scenario &)>;
+
+// 64 H100 in 8 nodes, GPT-style 13B, TP 8, PP 2, DP 4.
+Scenario base()
+{
+    Scenario s;
+    s.workload.layers = 40;
+    s.workload.hidden = 5120;
+    s.workload.heads = 40;
+    s.workload.kvHeads = 40;
+    s.workload.ffnHidden = 4 * 5120;
+    s.workload.seqLen = 2048;
+    s.training.globalBatch = 256;
+    s.training.microBatch = 1;
+    s.cluster.gpu = {"h100", 989e12, 1979e12, 0, 80.0 * units::kBytesPerGiB, 3.35e12};
+    s.cluster.gpus = 64;
+    s.cluster.gpusPerNode = 8;
+    s.cluster.intraNode = {"nvlink4", 450e9, 3e-6, 0.82};
+    s.cluster.interNode = {"ib-ndr", 50e9, 5e-6, 0.9};
+    s.plan.tp = 8;
+    s.plan.pp = 2;
+    s.plan.dp = 4;
+    return s;
+}
+
+bool hasWarning(const Evaluation &e, WarningCode code)
+{
+    for (int i = 0; i < e.warningCount; ++i)
+        if (e.warnings[size_t(i)].code == code)
+            return true;
+    return false;
+}
+const Warning *findWarning(const Evaluation &e, WarningCode code)
+{
+    for (int i = 0; i < e.warningCount; ++i)
+        if (e.warnings[size_t(i)].code == code)
+            return &e.warnings[size_t(i)];
+    return nullptr;
+}
+} // namespace
+
+class TestEvaluate : public QObject
+{
+    Q_OBJECT
+private slots:
+    void baseIsFeasible()
+    {
+        const Evaluation e = evaluate(base());
+        QVERIFY2(e.feasible, e.problem.message.c_str());
+        QCOMPARE(e.microBatches, 64LL);
+        QVERIFY(e.memory.fits);
+        QCOMPARE(e.warningCount, 0);
+    }
+
+    void infeasibleNamesTheField_data()
+    {
+        QTest::addColumn<Edit>("edit");
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QString>("fragment");
+        QTest::newRow("product") << Edit([](Scenario &s) { s.plan.dp = 3; }) << "plan.dp" << "must equal cluster.gpus";
+        QTest::newRow("heads by tp") << Edit([](Scenario &s) { s.plan.tp = 16; s.plan.dp = 2; }) << "plan.tp" << "divide the 40 attention heads";
+        QTest::newRow("stages > layers") << Edit([](Scenario &s) { s.workload.layers = 1; }) << "plan.pp" << "cannot exceed";
+        QTest::newRow("batch") << Edit([](Scenario &s) { s.training.globalBatch = 255; }) << "training.global_batch" << "multiple of micro_batch x dp";
+        QTest::newRow("zero") << Edit([](Scenario &s) { s.plan.zeroStage = 4; }) << "plan.zero" << "0, 1, 2 or 3";
+        QTest::newRow("nan bandwidth") << Edit([](Scenario &s) { s.cluster.interNode.bytesPerSecond = qQNaN(); }) << "cluster.inter_node.bandwidth" << "positive";
+        QTest::newRow("negative latency") << Edit([](Scenario &s) { s.cluster.intraNode.latencySeconds = -1; }) << "cluster.intra_node.latency" << "between 0 and 1 s";
+        QTest::newRow("efficiency") << Edit([](Scenario &s) { s.cluster.interNode.efficiency = 1.2; }) << "cluster.inter_node.efficiency" << "(0, 1]";
+        QTest::newRow("zero peak") << Edit([](Scenario &s) { s.cluster.gpu.peakFlops16 = 0; }) << "cluster.gpu.peak_flops" << "positive";
+        QTest::newRow("absurd hidden") << Edit([](Scenario &s) { s.workload.hidden = 999999; s.workload.layers = 5000; s.workload.heads = 1; s.workload.kvHeads = 1; s.plan.tp = 1; s.plan.dp = 32; }) << "workload.hidden" << "parameters";
+        QTest::newRow("interleaved m") << Edit([](Scenario &s) { s.plan.schedule = Schedule::Interleaved; s.plan.virtualStages = 2; s.training.globalBatch = 4 * 3; }) << "training.global_batch" << "multiple of pp";
+        QTest::newRow("interleaved layers") << Edit([](Scenario &s) { s.plan.schedule = Schedule::Interleaved; s.plan.virtualStages = 3; }) << "plan.virtual_stages" << "divisible";
+        QTest::newRow("gpus per node") << Edit([](Scenario &s) { s.cluster.gpusPerNode = 7; }) << "cluster.gpus" << "multiple of gpus_per_node";
+        QTest::newRow("cp") << Edit([](Scenario &s) { s.workload.seqLen = 2047; s.plan.cp = 2; s.plan.dp = 2; }) << "plan.cp" << "divide seq_len";
+        QTest::newRow("tokens") << Edit([](Scenario &s) { s.training.tokens = -1; }) << "training.tokens" << "positive";
+        QTest::newRow("compression") << Edit([](Scenario &s) { s.plan.compression = 0.5; }) << "plan.compression" << "between 1 and 1000";
+    }
+    void infeasibleNamesTheField()
+    {
+        QFETCH(Edit, edit);
+        QFETCH(QString, field);
+        QFETCH(QString, fragment);
+        Scenario s = base();
+        edit(s);
+        const Evaluation e = evaluate(s);
+        QVERIFY(!e.feasible);
+        QCOMPARE(QString::fromStdString(e.problem.field), field);
+        QVERIFY2(QString::fromStdString(e.problem.message).contains(fragment), e.problem.message.c_str());
+    }
+
+    // Each warning fires on its case, and applying its change removes it (or relieves it).
+    void warningsAndTheirFixes_data()
+    {
+        QTest::addColumn<Edit>("edit");
+        QTest::addColumn<int>("code");
+        QTest::newRow("tp spans nodes") << Edit([](Scenario &s) { s.workload.heads = 80; s.workload.kvHeads = 80; s.plan.tp = 16; s.plan.pp = 1; }) << int(WarningCode::TpSpansNodes);
+        QTest::newRow("tcp") << Edit([](Scenario &s) { s.cluster.transport = Transport::Tcp; }) << int(WarningCode::TcpTransport);
+        QTest::newRow("few micro-batches") << Edit([](Scenario &s) { s.plan.pp = 8; s.plan.tp = 2; s.plan.dp = 4; s.training.globalBatch = 16; }) << int(WarningCode::FewMicroBatches);
+        QTest::newRow("pipeline efficiency") << Edit([](Scenario &s) { s.plan.pp = 8; s.plan.tp = 2; s.plan.dp = 4; s.training.globalBatch = 64; }) << int(WarningCode::LowPipelineEfficiency);
+        QTest::newRow("memory") << Edit([](Scenario &s) { s.plan.tp = 1; s.plan.pp = 1; s.plan.dp = 64; s.training.globalBatch = 64; }) << int(WarningCode::DoesNotFitMemory);
+        QTest::newRow("comm dominates") << Edit([](Scenario &s) { s.plan.tp = 1; s.plan.pp = 1; s.plan.dp = 64; s.training.globalBatch = 64; s.plan.overlapDp = false; s.cluster.interNode.bytesPerSecond = 1e9; s.plan.zeroStage = 1; }) << int(WarningCode::CommunicationDominates);
+        QTest::newRow("tp over pcie") << Edit([](Scenario &s) { s.cluster.intraNode = {"pcie4", 32e9, 5e-6, 0.8}; }) << int(WarningCode::TpOverSlowLink);
+    }
+    void warningsAndTheirFixes()
+    {
+        QFETCH(Edit, edit);
+        QFETCH(int, code);
+        Scenario s = base();
+        edit(s);
+        const Evaluation e = evaluate(s);
+        QVERIFY2(e.feasible, e.problem.message.c_str());
+        const Warning *w = findWarning(e, WarningCode(code));
+        QVERIFY(w);
+        QVERIFY(w->changeCount >= 1);
+        const WarningText text = describe(*w, s);
+        QVERIFY(!text.code.empty() && !text.message.empty() && !text.recommendation.empty());
+        QVERIFY2(QString::fromStdString(text.recommendation).contains(QString::fromLatin1(knobKey(w->changes[0].knob)).section(QLatin1Char('.'), 1)),
+                 text.recommendation.c_str());
+        const Scenario fixed = applyWarning(s, *w);
+        const Evaluation after = evaluate(fixed);
+        QVERIFY2(after.feasible, after.problem.message.c_str());
+        if (WarningCode(code) == WarningCode::CommunicationDominates)
+            QVERIFY(after.communicationFraction < e.communicationFraction);
+        else if (WarningCode(code) == WarningCode::DoesNotFitMemory)
+            QVERIFY(after.memory.totalBytes < e.memory.totalBytes);
+        else
+            QVERIFY(!hasWarning(after, WarningCode(code)));
+    }
+
+    void memoryFormulas()
+    {
+        // ZeRO (Rajbhandari 2020): 16 psi bytes per parameter with mixed-precision Adam;
+        // stage 1: 4 psi + 12 psi / Nd; stage 2: 2 psi + 14 psi / Nd; stage 3: 16 psi / Nd.
+        Scenario s = base();
+        s.plan.tp = 1;
+        s.plan.pp = 1;
+        s.plan.dp = 64;
+        s.training.globalBatch = 64;
+        for (int stage = 0; stage <= 3; ++stage) {
+            s.plan.zeroStage = stage;
+            const Evaluation e = evaluate(s);
+            const double psi = e.gradientBytesPerGpu / 2;
+            const double states = e.memory.weightsBytes + e.memory.gradientsBytes + e.memory.optimizerBytes;
+            const double nd = 64;
+            const double expected[] = {16 * psi, 4 * psi + 12 * psi / nd, 2 * psi + 14 * psi / nd, 16 * psi / nd};
+            QVERIFY(qAbs(states - expected[stage]) < 1e-9 * expected[stage]);
+        }
+        // Korthikanti 2022: TP + SP + selective recompute stores 34 s b h / t per layer.
+        s = base();
+        s.plan.pp = 1;
+        s.plan.dp = 8;
+        s.plan.sequenceParallel = true;
+        s.training.recompute = Recompute::Selective;
+        const Evaluation e = evaluate(s);
+        const double sbh = 2048.0 * 1 * 5120;
+        QCOMPARE(e.memory.activationsBytes, 34 * sbh / 8 * 40);
+    }
+
+    void validDegreesSnap()
+    {
+        Workload w = base().workload;   // 40 heads, 40 layers, s = 2048
+        const ValidDegrees d = validDegrees(w, 64, 8);
+        QCOMPARE(d.tp, (std::vector<int>{1, 2, 4, 8}));
+        QCOMPARE(d.pp, (std::vector<int>{1, 2, 4, 8, 16, 32}));
+        QCOMPARE(d.dp, (std::vector<int>{1, 2, 4, 8, 16, 32, 64}));
+        QCOMPARE(d.cp, (std::vector<int>{1, 2, 4, 8, 16, 32, 64}));
+    }
+
+    void derivedShapes_data()
+    {
+        QTest::addColumn<double>("parameters");
+        for (double p : {1e8, 3.5e8, 1.3e9, 7e9, 13e9, 70e9, 175e9, 405e9, 1e12, 2e12})
+            QTest::addRow("%g", p) << p;
+    }
+    void derivedShapes()
+    {
+        QFETCH(double, parameters);
+        const DerivedShape d = deriveShape(parameters, 51200, 2048);
+        QVERIFY(std::abs(d.parameters - parameters) / parameters < 1e-3);
+        QCOMPARE(d.workload.hidden % 128, 0);
+        QCOMPARE(d.workload.hidden / d.workload.heads, 128);
+        const double aspect = double(d.workload.hidden) / d.workload.layers;
+        QVERIFY2(aspect > 32 && aspect < 512, d.description.c_str());
+        QVERIFY(d.workload.ffnHidden >= 3 * d.workload.hidden && d.workload.ffnHidden <= 5 * d.workload.hidden);
+        QVERIFY(QString::fromStdString(d.description).contains(QLatin1String("derived")));
+    }
+
+    void parameterCountMatchesMegatronEq2()
+    {
+        // P = 12 L h^2 (1 + 13/(12h) + (V+s)/(12 L h)) for MHA, GeLU, ffn = 4h, learned positions.
+        Workload w;
+        w.layers = 96;
+        w.hidden = 12288;
+        w.heads = 96;
+        w.kvHeads = 96;
+        w.ffnHidden = 4 * 12288;
+        w.vocab = 51200;
+        w.seqLen = 2048;
+        w.learnedPositions = true;
+        const double L = 96, h = 12288, V = 51200, s = 2048;
+        const double eq2 = 12 * L * h * h * (1 + 13 / (12 * h) + (V + s) / (12 * L * h));
+        QVERIFY(std::abs(countShape(w).totalParams - eq2) / eq2 < 1e-4);   // differs only by the final norm
+    }
+
+    void straggler()
+    {
+        Scenario s = base();
+        s.plan.jitter = 0.05;
+        const Evaluation e = evaluate(s);
+        QVERIFY(e.breakdown.stragglerSeconds > 0);
+        QVERIFY(e.stepP99Seconds > e.stepMedianSeconds);
+        s.plan.jitter = 0;
+        QCOMPARE(evaluate(s).breakdown.stragglerSeconds, 0.0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestEvaluate)
 #include "tst_evaluate.moc"
