@@ -184,8 +184,8 @@ bool readWorkload(const QJsonValue &value, LoadedScenario *out, ScenarioError *e
     Section s(*merged, prefix, error);
     s.known("preset");
     Workload &w = out->scenario.workload;
-    if (raw.contains(QLatin1String("preset")))
-        w.name = raw.value(QLatin1String("preset")).toString().toStdString();
+    if (merged->contains(QLatin1String("name")))
+        w.name = merged->value(QLatin1String("name")).toString().toStdString();
     double parameters = 0;
     s.quantity("parameters", Dimension::Count, &parameters);
     s.integer("vocab", &w.vocab);
@@ -322,8 +322,8 @@ bool readCluster(const QJsonValue &value, Cluster *cl, ScenarioError *error)
         return false;
     Section s(*merged, prefix, error);
     s.known("preset");
-    if (value.toObject().contains(QLatin1String("preset")))
-        cl->name = value.toObject().value(QLatin1String("preset")).toString().toStdString();
+    if (merged->contains(QLatin1String("name")))
+        cl->name = merged->value(QLatin1String("name")).toString().toStdString();
     s.known("gpu");
     if (merged->contains(QLatin1String("gpu")) && !readGpu(merged->value(QLatin1String("gpu")), &cl->gpu, s.key("gpu"), error))
         return false;

@@ -1,4 +1,189 @@
+// SPDX-License-Identifier: MIT
+// Scenario files: units, presets, round trip, and a clear message for each kind of bad file.
+#include "presets.h"
+#include "quantity.h"
+#include "scenarioio.h"
+
+#include <QJsonDocument>
+#include <QTemporaryDir>
 #include <QTest>
-class T : public QObject { Q_OBJECT private slots: void none() {} };
-QTEST_GUILESS_MAIN(T)
+
+using namespace ts;
+
+namespace {
+// A valid scenario; an empty argument keeps that section's default.
+QByteArray minimal(QString workload = {}, QString training = {}, QString cluster = {}, QString plan = {})
+{
+    if (workload.isEmpty())
+        workload = QStringLiteral(R"({"preset": "llama3-8b"})");
+    if (training.isEmpty())
+        training = QStringLiteral(R"({"global_batch": 64})");
+    if (cluster.isEmpty())
+        cluster = QStringLiteral(R"({"preset": "dgx-h100-superpod", "gpus": 64})");
+    if (plan.isEmpty())
+        plan = QStringLiteral(R"({"tp": 8, "pp": 1, "dp": 8})");
+    return QStringLiteral(R"({"format": "trainscope-scenario/1", "workload": %1, "training": %2, "cluster": %3, "plan": %4})")
+        .arg(workload, training, cluster, plan)
+        .toUtf8();
+}
+} // namespace
+
+class TestScenarioIo : public QObject
+{
+    Q_OBJECT
+private slots:
+    void presetsLoad()
+    {
+        const Presets &p = Presets::builtin();
+        QVERIFY2(p.loadErrors().isEmpty(), qPrintable(p.loadErrors().join(QLatin1Char('\n'))));
+        for (const char *name : {"a100-80gb", "h100-sxm", "h200", "b200", "mi300x"})
+            QVERIFY2(!p.find(Presets::Gpus, QLatin1String(name)).isEmpty(), name);
+        for (const char *name : {"nvlink3", "nvlink4", "nvlink5", "pcie4", "pcie5", "ib-hdr", "ib-ndr", "ib-xdr", "roce-100",
+                                 "roce-200", "roce-400", "roce-800", "tcp-100", "tcp-400"})
+            QVERIFY2(!p.find(Presets::Links, QLatin1String(name)).isEmpty(), name);
+        for (Presets::Kind kind : {Presets::Gpus, Presets::Links, Presets::Models, Presets::Clusters})
+            for (const QJsonObject &o : p.all(kind))
+                QVERIFY2(!o.value(QLatin1String("source")).toString().isEmpty(), qPrintable(o.value(QLatin1String("name")).toString()));
+    }
+
+    // Every shipped cluster and model preset loads and evaluates into a scenario.
+    void everyPresetLoads()
+    {
+        for (const QString &model : Presets::builtin().names(Presets::Models))
+            for (const QString &cluster : Presets::builtin().names(Presets::Clusters)) {
+                ScenarioError error;
+                const auto s = parseScenario(
+                    minimal(QStringLiteral(R"({"preset": "%1"})").arg(model), QStringLiteral(R"({"global_batch": 64})"),
+                            QStringLiteral(R"({"preset": "%1"})").arg(cluster), QStringLiteral(R"({"tp": 1, "pp": 1})")),
+                    &error);
+                QVERIFY2(s, qPrintable(model + QLatin1Char('/') + cluster + QStringLiteral(": ") + error.text()));
+            }
+    }
+
+    void units_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<int>("dimension");
+        QTest::addColumn<double>("value");
+        QTest::newRow("Gb/s") << "400 Gb/s" << int(Dimension::BytesPerSecond) << 50e9;
+        QTest::newRow("GB/s") << "50 GB/s" << int(Dimension::BytesPerSecond) << 50e9;
+        QTest::newRow("GiB") << "80 GiB" << int(Dimension::Bytes) << 80.0 * 1024 * 1024 * 1024;
+        QTest::newRow("GB") << "80 GB" << int(Dimension::Bytes) << 80e9;
+        QTest::newRow("us") << "5 us" << int(Dimension::Seconds) << 5e-6;
+        QTest::newRow("ms") << "3.5 ms" << int(Dimension::Seconds) << 3.5e-3;
+        QTest::newRow("TFLOP/s") << "989 TFLOP/s" << int(Dimension::FlopsPerSecond) << 989e12;
+        QTest::newRow("MB") << "25 MB" << int(Dimension::Bytes) << 25e6;
+        QTest::newRow("count B") << "7B" << int(Dimension::Count) << 7e9;
+        QTest::newRow("count T") << "15T" << int(Dimension::Count) << 15e12;
+        QTest::newRow("exponent") << "3e11" << int(Dimension::Count) << 3e11;
+        QTest::newRow("bare") << "12" << int(Dimension::Bytes) << 12.0;
+    }
+    void units()
+    {
+        QFETCH(QString, text);
+        QFETCH(int, dimension);
+        QFETCH(double, value);
+        double out = 0;
+        QString error;
+        QVERIFY2(parseQuantity(text, Dimension(dimension), &out, &error), qPrintable(error));
+        QCOMPARE(out, value);
+    }
+
+    void defaultsAndPresets()
+    {
+        ScenarioError error;
+        const auto s = parseScenario(minimal(), &error);
+        QVERIFY2(s, qPrintable(error.text()));
+        QCOMPARE(s->scenario.workload.layers, 32);
+        QCOMPARE(s->scenario.workload.kvHeads, 8);
+        QCOMPARE(s->scenario.cluster.gpu.peakFlops16, 989e12);
+        QCOMPARE(s->scenario.cluster.interNode.bytesPerSecond, 50e9);
+        QCOMPARE(s->scenario.cluster.gpus, 64);
+        // dp may be left out: it is what the GPUs leave over.
+        const auto s2 = parseScenario(minimal(QStringLiteral(R"({"preset": "llama3-8b"})"), QStringLiteral(R"({"global_batch": 64})"),
+                                              QStringLiteral(R"({"preset": "dgx-h100-superpod", "gpus": 64})"),
+                                              QStringLiteral(R"({"tp": 8, "pp": 2})")),
+                                      &error);
+        QVERIFY2(s2, qPrintable(error.text()));
+        QCOMPARE(s2->scenario.plan.dp, 4);
+        // A parameter count alone derives a shape and says so.
+        const auto s3 = parseScenario(minimal(QStringLiteral(R"({"parameters": "70B"})")), &error);
+        QVERIFY2(s3, qPrintable(error.text()));
+        QCOMPARE(s3->notes.size(), 1);
+        QVERIFY(s3->notes.first().contains(QLatin1String("derived")));
+        // A TCP link preset implies TCP transport.
+        const auto s4 = parseScenario(minimal({}, QStringLiteral(R"({"global_batch": 64})"),
+                                              QStringLiteral(R"({"gpu": "a100-80gb", "gpus": 64, "inter_node": "tcp-100"})")),
+                                      &error);
+        QVERIFY2(s4, qPrintable(error.text()));
+        QVERIFY(s4->scenario.cluster.transport == Transport::Tcp);
+    }
+
+    void roundTrip()
+    {
+        ScenarioError error;
+        for (const char *resource : {":/scenarios/default.json", ":/scenarios/seed-gradient-sync.json", ":/scenarios/seed-pipeline.json"}) {
+            const auto loaded = loadScenarioFile(QLatin1String(resource), &error);
+            QVERIFY2(loaded, qPrintable(error.text()));
+            QTemporaryDir dir;
+            const QString path = dir.filePath(QStringLiteral("x.json"));
+            QString saveError;
+            QVERIFY(saveScenarioFile(path, scenarioToJson(loaded->scenario, loaded->name, loaded->description), &saveError));
+            const auto again = loadScenarioFile(path, &error);
+            QVERIFY2(again, qPrintable(error.text()));
+            const QByteArray first = QJsonDocument(scenarioToJson(loaded->scenario, loaded->name, loaded->description)).toJson();
+            const QByteArray second = QJsonDocument(scenarioToJson(again->scenario, again->name, again->description)).toJson();
+            if (first != second) {
+                const QList<QByteArray> a = first.split('\n'), b = second.split('\n');
+                for (int i = 0; i < std::min(a.size(), b.size()); ++i)
+                    if (a[i] != b[i])
+                        QFAIL(qPrintable(QStringLiteral("%1 line %2: %3 vs %4").arg(QLatin1String(resource)).arg(i).arg(QString::fromUtf8(a[i]), QString::fromUtf8(b[i]))));
+            }
+            QCOMPARE(again->name, loaded->name);
+        }
+    }
+
+    void badFiles_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("fragment");
+        QTest::newRow("not json") << QByteArray("{\"format\": ") << QString() << "not valid JSON";
+        QTest::newRow("not object") << QByteArray("[1, 2]") << QString() << "must be a JSON object";
+        QTest::newRow("format") << QByteArray(R"({"format": "other/1"})") << "format" << "trainscope-scenario/1";
+        QTest::newRow("missing section") << QByteArray(R"({"format": "trainscope-scenario/1", "workload": {}})") << "training" << "missing section";
+        QTest::newRow("unknown top") << minimal().replace("\"plan\"", "\"extra\": 1, \"plan\"") << "extra" << "unknown key";
+        QTest::newRow("unknown key") << minimal({}, QStringLiteral(R"({"global_batch": 64, "lr": 3})")) << "training.lr" << "unknown key";
+        QTest::newRow("wrong type") << minimal({}, QStringLiteral(R"({"global_batch": "many"})")) << "training.global_batch" << "not a count";
+        QTest::newRow("fraction") << minimal({}, QStringLiteral(R"({"global_batch": 6.5})")) << "training.global_batch" << "whole number";
+        QTest::newRow("bad unit") << minimal({}, {}, QStringLiteral(R"({"preset": "dgx-h100-superpod", "inter_node": {"bandwidth": "400 GiB"}})")) << "cluster.inter_node.bandwidth" << "not a bandwidth";
+        QTest::newRow("unknown unit") << minimal({}, {}, QStringLiteral(R"({"preset": "dgx-h100-superpod", "inter_node": {"bandwidth": "400 furlongs"}})")) << "cluster.inter_node.bandwidth" << "unknown unit";
+        QTest::newRow("unknown preset") << minimal(QStringLiteral(R"({"preset": "gpt-9"})")) << "workload.preset" << "unknown model preset";
+        QTest::newRow("unknown gpu") << minimal({}, {}, QStringLiteral(R"({"gpu": "tpu-v9"})")) << "cluster.gpu" << "unknown GPU preset";
+        QTest::newRow("gpu object") << minimal({}, {}, QStringLiteral(R"({"gpu": {"peak_flops": "1 PFLOP/s"}})")) << "cluster.gpu" << "needs peak_flops, memory and memory_bandwidth";
+        QTest::newRow("enum") << minimal({}, QStringLiteral(R"({"global_batch": 64, "precision": "fp4"})")) << "training.precision" << "fp32|bf16|fp16|fp8";
+        QTest::newRow("bool") << minimal({}, {}, {}, QStringLiteral(R"({"tp": 8, "overlap_dp": "yes"})")) << "plan.overlap_dp" << "true or false";
+        QTest::newRow("dp leftover") << minimal({}, {}, {}, QStringLiteral(R"({"tp": 7})")) << "plan.dp" << "not a multiple";
+        QTest::newRow("too large") << QByteArray(2 << 20, ' ') << QString() << "at most 1 MiB";
+    }
+    void badFiles()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(QString, key);
+        QFETCH(QString, fragment);
+        ScenarioError error;
+        QVERIFY(!parseScenario(json, &error));
+        QCOMPARE(error.key, key);
+        QVERIFY2(error.message.contains(fragment), qPrintable(error.text()));
+    }
+
+    void missingFile()
+    {
+        ScenarioError error;
+        QVERIFY(!loadScenarioFile(QStringLiteral("/nonexistent/plan.json"), &error));
+        QVERIFY(error.message.contains(QLatin1String("cannot open")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestScenarioIo)
 #include "tst_scenarioio.moc"
