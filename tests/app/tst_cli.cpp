@@ -1,4 +1,160 @@
+// SPDX-License-Identifier: MIT
+// The command line: subcommands, output keys (a contract for users' scripts) and exit codes.
+#include "cli.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
 #include <QTest>
-class T : public QObject { Q_OBJECT private slots: void none() {} };
-QTEST_GUILESS_MAIN(T)
+#include <QTextStream>
+
+using namespace ts;
+
+namespace {
+struct Run
+{
+    int code;
+    QString out;
+    QString err;
+};
+
+Run run(QStringList args)
+{
+    args.prepend(QStringLiteral("trainscope"));
+    QString out, err;
+    QTextStream o(&out), e(&err);
+    const int code = runCommandLine(args, o, e);
+    o.flush();
+    e.flush();
+    return {code, out, err};
+}
+
+QString writeFile(QTemporaryDir &dir, const QByteArray &content)
+{
+    const QString path = dir.filePath(QStringLiteral("s%1.json").arg(qHash(content)));
+    QFile f(path);
+    f.open(QIODevice::WriteOnly);
+    f.write(content);
+    return path;
+}
+
+const QString kDefault = QStringLiteral(":/scenarios/default.json");
+const QString kSeed = QStringLiteral(":/scenarios/seed-gradient-sync.json");
+} // namespace
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+private slots:
+    void recognisesSubcommands()
+    {
+        QVERIFY(isCommandLineInvocation({QStringLiteral("trainscope"), QStringLiteral("eval"), QStringLiteral("x.json")}));
+        QVERIFY(!isCommandLineInvocation({QStringLiteral("trainscope"), QStringLiteral("x.json")}));
+        QVERIFY(!isCommandLineInvocation({QStringLiteral("trainscope")}));
+    }
+
+    void evalJsonKeys()
+    {
+        const Run r = run({QStringLiteral("eval"), kDefault});
+        QCOMPARE(r.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        for (const char *key : {"step_time_s", "compute_s", "tp_comm_s", "tp_comm_exposed_s", "pp_bubble_s", "pp_bubble_fraction",
+                                "pp_p2p_exposed_s", "dp_comm_s", "dp_comm_exposed_s", "optimizer_s", "straggler_s", "mfu",
+                                "hardware_tflops_per_gpu", "model_tflops_per_gpu", "tokens_per_s", "train_time_s",
+                                "train_gpu_hours", "memory_per_gpu_bytes", "fits_in_memory", "memory", "warnings",
+                                "step_time_p99_s", "communication_fraction", "pipeline", "requirements"})
+            QVERIFY2(o.contains(QLatin1String(key)), key);
+        const QJsonObject mem = o.value(QLatin1String("memory")).toObject();
+        for (const char *key : {"weights_bytes", "gradients_bytes", "optimizer_bytes", "activations_bytes", "buffers_bytes"})
+            QVERIFY2(mem.contains(QLatin1String(key)), key);
+        // pp_bubble_fraction is the idle share of pipeline time: (p-1)/(m+p-1) = 3/35 for p=4, m=32.
+        QVERIFY(qAbs(o.value(QLatin1String("pp_bubble_fraction")).toDouble() - 3.0 / 35) < 1e-12);
+    }
+
+    void evalSeedReproducesWorkedExample()
+    {
+        const Run r = run({QStringLiteral("eval"), kSeed});
+        QCOMPARE(r.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(qRound(o.value(QLatin1String("step_time_s")).toDouble() * 1e4), 4935);   // 493.5 ms
+        const QJsonArray warnings = o.value(QLatin1String("warnings")).toArray();
+        QVERIFY(!warnings.isEmpty());
+        const QJsonObject w = warnings.first().toObject();
+        QCOMPARE(w.value(QLatin1String("code")).toString(), QStringLiteral("communication_dominates"));
+        QVERIFY(!w.value(QLatin1String("recommendation")).toString().isEmpty());
+        QCOMPARE(w.value(QLatin1String("changes")).toArray().first().toObject().value(QLatin1String("key")).toString(),
+                 QStringLiteral("plan.overlap_dp"));
+    }
+
+    void evalTextAndCsv()
+    {
+        const Run text = run({QStringLiteral("eval"), kSeed, QStringLiteral("--format"), QStringLiteral("text")});
+        QCOMPARE(text.code, 0);
+        QVERIFY(text.out.contains(QLatin1String("493.5 ms")));
+        QVERIFY(text.out.contains(QLatin1String("13.04 GiB")));
+        const Run csv = run({QStringLiteral("eval"), kSeed, QStringLiteral("--format=csv")});
+        QCOMPARE(csv.code, 0);
+        QVERIFY(csv.out.startsWith(QLatin1String("key,value,unit\n")));
+        QVERIFY(csv.out.contains(QLatin1String("step_time_s,0.49349")));
+    }
+
+    void sweep()
+    {
+        const Run r = run({QStringLiteral("sweep"), kDefault, QStringLiteral("--gpus"), QStringLiteral("128..4096"),
+                           QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(r.code, 0);
+        const QJsonArray points = QJsonDocument::fromJson(r.out.toUtf8()).object().value(QLatin1String("points")).toArray();
+        QCOMPARE(points.size(), 6);   // 128, 256, ..., 4096
+        QCOMPARE(points.first().toObject().value(QLatin1String("gpus")).toInt(), 128);
+        QCOMPARE(points.first().toObject().value(QLatin1String("efficiency")).toDouble(), 1.0);
+        for (const QJsonValue &p : points) {
+            const double eff = p.toObject().value(QLatin1String("efficiency")).toDouble();
+            QVERIFY(eff > 0 && eff <= 1.01);   // ZeRO-1 shards the optimizer step: slightly superlinear
+        }
+        QVERIFY(run({QStringLiteral("sweep"), kDefault}).code == 2);   // --gpus is required
+    }
+
+    void collectives()
+    {
+        const Run r = run({QStringLiteral("collectives"), kDefault, QStringLiteral("--size"), QStringLiteral("1MB..8MB"),
+                           QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(r.code, 0);
+        const QJsonArray rows = QJsonDocument::fromJson(r.out.toUtf8()).object().value(QLatin1String("results")).toArray();
+        QSet<QString> ops;
+        for (const QJsonValue &v : rows) {
+            const QJsonObject row = v.toObject();
+            ops.insert(row.value(QLatin1String("collective")).toString());
+            QVERIFY(row.value(QLatin1String("busbw_bytes_per_s")).toDouble() > 0);
+        }
+        QCOMPARE(ops.size(), 7);
+        const Run text = run({QStringLiteral("collectives"), kDefault, QStringLiteral("--op"), QStringLiteral("all_reduce")});
+        QCOMPARE(text.code, 0);
+        QVERIFY(text.out.contains(QLatin1String("busbw (GB/s)")));
+    }
+
+    void errors()
+    {
+        QTemporaryDir dir;
+        Run r = run({QStringLiteral("eval"), QStringLiteral("/nonexistent.json")});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains(QLatin1String("cannot open")));
+        r = run({QStringLiteral("eval"), writeFile(dir, "{not json")});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains(QLatin1String("not valid JSON")));
+        r = run({QStringLiteral("eval"), kDefault, QStringLiteral("--format"), QStringLiteral("xml")});
+        QCOMPARE(r.code, 2);
+        r = run({QStringLiteral("eval"), kDefault, QStringLiteral("--bogus"), QStringLiteral("1")});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains(QLatin1String("unknown option --bogus")));
+        // A valid file with an infeasible plan: exit 1, the reason names the field.
+        r = run({QStringLiteral("eval"), writeFile(dir, R"({"format": "trainscope-scenario/1", "workload": {"preset": "llama3-8b"},
+            "training": {"global_batch": 63}, "cluster": {"preset": "dgx-h100-superpod", "gpus": 64}, "plan": {"tp": 8}})")});
+        QCOMPARE(r.code, 1);
+        QVERIFY(r.err.contains(QLatin1String("training.global_batch")));
+        QCOMPARE(QJsonDocument::fromJson(r.out.toUtf8()).object().value(QLatin1String("feasible")).toBool(true), false);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
 #include "tst_cli.moc"
