@@ -1,1 +1,101 @@
-int main() { return 0; }
+// SPDX-License-Identifier: MIT
+// trainscope-bench: prints one figure a line as `name: value`. A benchmark, not a test:
+// figures are measured, never asserted. Single-threaded.
+#include "collectives.h"
+#include "evaluate.h"
+#include "pipeline.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <tuple>
+#include <vector>
+
+using namespace ts;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+constexpr double kMinSeconds = 1.0;   // run each figure at least this long
+
+// Llama 3 70B on 1024 H100: TP 8, PP 4, DP 32, selective recompute, ZeRO-1, overlap on.
+Scenario realistic()
+{
+    Scenario s;
+    s.workload = {"llama3-70b", 80, 8192, 64, 8, 28672, MlpKind::SwiGlu, false, false, 128256, 8192};
+    s.training.globalBatch = 1024;
+    s.training.microBatch = 1;
+    s.training.recompute = Recompute::Selective;
+    s.training.tokens = 15e12;
+    s.cluster.gpu = {"h100-sxm", 989e12, 1979e12, 494.7e12, 80.0 * 1024 * 1024 * 1024, 3.35e12};
+    s.cluster.gpus = 1024;
+    s.cluster.gpusPerNode = 8;
+    s.cluster.intraNode = {"nvlink4", 450e9, 3e-6, 0.82};
+    s.cluster.interNode = {"ib-ndr", 50e9, 5e-6, 0.9};
+    s.plan.tp = 8;
+    s.plan.pp = 4;
+    s.plan.dp = 32;
+    s.plan.sequenceParallel = true;
+    s.plan.zeroStage = 1;
+    return s;
+}
+
+template<typename F>
+double secondsPerCall(F &&f, long long *calls)
+{
+    long long n = 0, batch = 1;
+    const auto start = Clock::now();
+    double elapsed = 0;
+    while (elapsed < kMinSeconds) {
+        for (long long i = 0; i < batch; ++i)
+            f();
+        n += batch;
+        batch *= 2;
+        elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+    }
+    *calls = n;
+    return elapsed / double(n);
+}
+} // namespace
+
+int main()
+{
+    volatile double sink = 0;
+    long long calls = 0;
+
+    Scenario s = realistic();
+    int variant = 0;
+    const double evalSeconds = secondsPerCall(
+        [&] {
+            // Vary one input as a slider drag would, so nothing is cached between calls.
+            s.training.globalBatch = 1024 + 32 * (variant++ & 7);
+            sink = sink + evaluate(s).breakdown.stepSeconds;
+        },
+        &calls);
+    std::printf("eval_per_second: %.0f\n", 1.0 / evalSeconds);
+    std::printf("eval_ns: %.1f\n", evalSeconds * 1e9);
+
+    const StageTimes times{1e-3, 2e-3, 1e-3, 1e-5};
+    for (auto [name, schedule, v] : {std::tuple{"1f1b", Schedule::OneFOneB, 1}, std::tuple{"interleaved_v2", Schedule::Interleaved, 2},
+                                     std::tuple{"zb_h1", Schedule::ZeroBubbleH1, 1}}) {
+        size_t events = 0;
+        const double simSeconds = secondsPerCall(
+            [&] {
+                const PipelineSimulation sim = simulatePipeline(schedule, 64, 512, v, times);
+                events = sim.events.size();
+                sink = sink + sim.makespanSeconds;
+            },
+            &calls);
+        std::printf("pipeline_sim_%s_p64_m512_ms: %.2f\n", name, simSeconds * 1e3);
+        std::printf("pipeline_sim_%s_p64_m512_events: %zu\n", name, events);
+    }
+
+    const double ringSeconds = secondsPerCall(
+        [&] { sink = sink + ringAllReduceSchedule(1024, 1e9, {50e9, 5e-6}).transfers.back().endSeconds; }, &calls);
+    std::printf("ring_schedule_n1024_ms: %.2f\n", ringSeconds * 1e3);
+
+    const Fabric fabric = fabricOf(s.cluster);
+    const double collectiveSeconds = secondsPerCall(
+        [&] { sink = sink + collectiveTime(Collective::AllReduce, Algorithm::Auto, 25e6, {1024, 8}, fabric).seconds; }, &calls);
+    std::printf("collective_auto_ns: %.1f\n", collectiveSeconds * 1e9);
+    return sink < 0 ? 1 : 0;
+}
