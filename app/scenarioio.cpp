@@ -234,25 +234,32 @@ bool readTraining(const QJsonValue &value, Training *tr, ScenarioError *error)
     return s.checkUnknown();
 }
 
+// A value that is either a preset name or an object (which may itself name a preset).
+std::optional<QJsonObject> presetOrObject(const QJsonValue &value, Presets::Kind kind, const QString &key,
+                                          const QString &expected, ScenarioError *error)
+{
+    if (value.isString()) {
+        const QJsonObject object = Presets::builtin().find(kind, value.toString());
+        if (object.isEmpty()) {
+            *error = {key, QStringLiteral("unknown %1 preset \"%2\" (known: %3)")
+                               .arg(Presets::kindLabel(kind), value.toString(),
+                                    Presets::builtin().names(kind).join(QLatin1String(", ")))};
+            return std::nullopt;
+        }
+        return object;
+    }
+    if (value.isObject())
+        return withPreset(value.toObject(), kind, key + QLatin1String(".preset"), error);
+    *error = {key, QStringLiteral("must be a %1 preset name or an object with %2").arg(Presets::kindLabel(kind), expected)};
+    return std::nullopt;
+}
+
 bool readGpu(const QJsonValue &value, Gpu *gpu, const QString &key, ScenarioError *error)
 {
-    QJsonObject object;
-    if (value.isString()) {
-        object = Presets::builtin().find(Presets::Gpus, value.toString());
-        if (object.isEmpty()) {
-            *error = {key, QStringLiteral("unknown GPU preset \"%1\" (known: %2)")
-                               .arg(value.toString(), Presets::builtin().names(Presets::Gpus).join(QLatin1String(", ")))};
-            return false;
-        }
-    } else if (value.isObject()) {
-        auto merged = withPreset(value.toObject(), Presets::Gpus, key + QLatin1String(".preset"), error);
-        if (!merged)
-            return false;
-        object = *merged;
-    } else {
-        *error = {key, QStringLiteral("must be a GPU preset name or an object with peak_flops, memory, memory_bandwidth")};
+    const auto resolved = presetOrObject(value, Presets::Gpus, key, QStringLiteral("peak_flops, memory, memory_bandwidth"), error);
+    if (!resolved)
         return false;
-    }
+    const QJsonObject &object = *resolved;
     Section s(object, key + QLatin1Char('.'), error);
     s.known("preset");
     gpu->name = object.value(QLatin1String("name")).toString(QStringLiteral("custom")).toStdString();
@@ -273,23 +280,10 @@ bool readGpu(const QJsonValue &value, Gpu *gpu, const QString &key, ScenarioErro
 bool readLink(const QJsonValue &value, Link *link, std::optional<Transport> *transport, const QString &key,
               ScenarioError *error)
 {
-    QJsonObject object;
-    if (value.isString()) {
-        object = Presets::builtin().find(Presets::Links, value.toString());
-        if (object.isEmpty()) {
-            *error = {key, QStringLiteral("unknown link preset \"%1\" (known: %2)")
-                               .arg(value.toString(), Presets::builtin().names(Presets::Links).join(QLatin1String(", ")))};
-            return false;
-        }
-    } else if (value.isObject()) {
-        auto merged = withPreset(value.toObject(), Presets::Links, key + QLatin1String(".preset"), error);
-        if (!merged)
-            return false;
-        object = *merged;
-    } else {
-        *error = {key, QStringLiteral("must be a link preset name or an object with bandwidth, latency, efficiency")};
+    const auto resolved = presetOrObject(value, Presets::Links, key, QStringLiteral("bandwidth, latency, efficiency"), error);
+    if (!resolved)
         return false;
-    }
+    const QJsonObject &object = *resolved;
     Section s(object, key + QLatin1Char('.'), error);
     s.known("preset");
     link->name = object.value(QLatin1String("name")).toString(QStringLiteral("custom")).toStdString();
