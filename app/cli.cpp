@@ -23,7 +23,7 @@ constexpr int kExitOk = 0;
 constexpr int kExitInfeasible = 1;
 constexpr int kExitUsage = 2;
 
-const QStringList kSubcommands = {QStringLiteral("eval"), QStringLiteral("sweep"), QStringLiteral("collectives"),
+const QStringList kSubcommands = {QStringLiteral("eval"), QStringLiteral("sweep"), QStringLiteral("collectives"), QStringLiteral("report"),
                                   QStringLiteral("help"), QStringLiteral("--help"), QStringLiteral("-h"),
                                   QStringLiteral("--version")};
 
@@ -36,6 +36,7 @@ QString usage()
         "  trainscope sweep SCENARIO.json --gpus FIRST..LAST [--mode weak|strong] [--format text|json|csv]\n"
         "  trainscope collectives SCENARIO.json [--size FIRST..LAST] [--ranks N] [--op NAME|all]\n"
         "                         [--algorithm ring|tree|hierarchical|in_network|auto|all] [--format text|json|csv]\n"
+        "  trainscope report SCENARIO.json -o plan.pdf      capacity-plan report, no display needed\n"
         "Exit codes: 0 success, 1 infeasible plan, 2 usage error or bad scenario file.\n");
 }
 
@@ -311,6 +312,10 @@ int runCommandLine(const QStringList &args, QTextStream &out, QTextStream &err)
     if (sub == QLatin1String("--version")) {
         out << "trainscope " << TRAINSCOPE_VERSION << "\n";
         return kExitOk;
+    }
+    if (sub == QLatin1String("report")) {   // handled by main(), which creates the widgets it needs
+        err << "trainscope: report is run by the trainscope executable\n";
+        return kExitUsage;
     }
     QStringList allowed{QStringLiteral("format")};
     if (sub == QLatin1String("sweep"))

@@ -1,21 +1,69 @@
 // SPDX-License-Identifier: MIT
 #include "cli.h"
 #include "mainwindow.h"
+#include "report.h"
 #include "scenarioio.h"
+#include "settings.h"
+#include "evaluate.h"
 
 #include <QApplication>
 #include <QCoreApplication>
 #include <QFile>
+#include <QIcon>
 #include <QTextStream>
 
 #include <cstdio>
-#include <memory>
+
+namespace {
+
+// `trainscope report SCENARIO.json -o plan.pdf`: the report needs widgets, not a display.
+int runReport(int argc, char *argv[], const QStringList &args)
+{
+    if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")
+        && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QApplication::setApplicationVersion(QStringLiteral(TRAINSCOPE_VERSION));
+    QTextStream err(stderr);
+    QString scenarioPath, outPath;
+    for (int i = 2; i < args.size(); ++i) {
+        if ((args[i] == QLatin1String("-o") || args[i] == QLatin1String("--output")) && i + 1 < args.size())
+            outPath = args[++i];
+        else if (scenarioPath.isEmpty() && !args[i].startsWith(QLatin1Char('-')))
+            scenarioPath = args[i];
+        else {
+            err << "trainscope: unexpected argument \"" << args[i] << "\"\nUsage: trainscope report SCENARIO.json -o plan.pdf\n";
+            return 2;
+        }
+    }
+    if (scenarioPath.isEmpty() || outPath.isEmpty()) {
+        err << "Usage: trainscope report SCENARIO.json -o plan.pdf\n";
+        return 2;
+    }
+    ts::ScenarioError error;
+    const auto loaded = ts::loadScenarioFile(scenarioPath, &error);
+    if (!loaded) {
+        err << "trainscope: " << scenarioPath << ": " << error.text() << "\n";
+        return 2;
+    }
+    QString writeError;
+    const ts::Evaluation e = ts::evaluate(loaded->scenario);
+    if (!ts::writeReport(outPath, {loaded->scenario, e, loaded->name, loaded->description, loaded->notes}, &writeError)) {
+        err << "trainscope: " << writeError << "\n";
+        return e.feasible ? 2 : 1;
+    }
+    return 0;
+}
+
+} // namespace
 
 int main(int argc, char *argv[])
 {
     QStringList arguments;
     for (int i = 0; i < argc; ++i)
         arguments << QString::fromLocal8Bit(argv[i]);
+    if (arguments.value(1) == QLatin1String("report"))
+        return runReport(argc, argv, arguments);
     if (ts::isCommandLineInvocation(arguments)) {
         QCoreApplication app(argc, argv);   // no display needed
         QTextStream out(stdout), err(stderr);
@@ -29,18 +77,16 @@ int main(int argc, char *argv[])
     QApplication::setApplicationName(QStringLiteral("Trainscope"));
     QApplication::setOrganizationName(QStringLiteral("Trainscope"));
     QApplication::setApplicationVersion(QStringLiteral(TRAINSCOPE_VERSION));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/org.trainscope.Trainscope.svg")));
     ts::MainWindow window;
     const QString path = arguments.value(1);
-    ts::ScenarioError error;
-    const QString source = path.isEmpty() ? QStringLiteral(":/scenarios/default.json") : path;
-    if (auto loaded = ts::loadScenarioFile(source, &error)) {
-        window.setScenario(*loaded, source);
-    } else {
-        std::fprintf(stderr, "trainscope: %s: %s\n", qPrintable(source), qPrintable(error.text()));
-        if (auto fallback = ts::loadScenarioFile(QStringLiteral(":/scenarios/default.json"), &error))
-            window.setScenario(*fallback, QStringLiteral(":/scenarios/default.json"));
-        window.showLoadError(source, error.text());
+    if (!path.isEmpty()) {
+        if (!window.openFile(path, false))
+            std::fprintf(stderr, "trainscope: could not open %s; showing the default scenario\n", qPrintable(path));
+    } else if (const QString last = ts::settings::lastScenario.get(); !last.isEmpty() && QFile::exists(last)) {
+        window.openFile(last, false);
     }
     window.show();
+    window.offerAutosaveRecovery();
     return app.exec();
 }

@@ -1,37 +1,480 @@
 // SPDX-License-Identifier: MIT
 #include "mainwindow.h"
 
+#include "collectivestable.h"
 #include "evaluate.h"
-#include "reportdata.h"
+#include "explanationview.h"
+#include "headlinecards.h"
+#include "memorychart.h"
+#include "presenter.h"
+#include "presets.h"
+#include "report.h"
+#include "scalingchart.h"
+#include "scenariodocument.h"
+#include "scenarioedit.h"
+#include "scenarioio.h"
+#include "settings.h"
+#include "shape.h"
+#include "steptimechart.h"
+#include "warningsview.h"
 
-#include <QFontDatabase>
-#include <QPlainTextEdit>
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDateTime>
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QGridLayout>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSplitter>
+#include <QStandardPaths>
 #include <QStatusBar>
+#include <QTabWidget>
+#include <QTimer>
+#include <QUndoStack>
+#include <QVBoxLayout>
 
 namespace ts {
 
+namespace {
+constexpr int kAutosaveDelayMs = 2000;   // after the last edit
+const QString kDefaultScenario = QStringLiteral(":/scenarios/default.json");
+const QString kFileFilter = QStringLiteral("Trainscope scenarios (*.json);;All files (*)");
+} // namespace
+
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
+    , m_doc(new ScenarioDocument(this))
+    , m_panel(new ParameterPanel(this))
+    , m_views(new QWidget(this))
+    , m_cards(new HeadlineCards(m_views))
+    , m_stepChart(new StepTimeChart(m_views))
+    , m_scalingChart(new ScalingChart(m_views))
+    , m_memoryChart(new MemoryChart(m_views))
+    , m_collectives(new CollectivesView(m_views))
+    , m_warnings(new WarningsView(m_views))
+    , m_explanation(new ExplanationView(m_views))
+    , m_tabs(new QTabWidget(m_views))
+    , m_autosaveTimer(new QTimer(this))
 {
-    setWindowTitle(tr("Trainscope"));
-    m_summary = new QPlainTextEdit(this);
-    m_summary->setReadOnly(true);
-    m_summary->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    setCentralWidget(m_summary);
-    resize(1100, 800);
+    setObjectName(QStringLiteral("MainWindow"));
+    setAcceptDrops(true);
+
+    auto *dock = new QDockWidget(tr("Parameters"), this);
+    dock->setObjectName(QStringLiteral("ParametersDock"));
+    dock->setWidget(m_panel);
+    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::LeftDockWidgetArea, dock);
+
+    m_tabs->addTab(m_warnings, tr("Warnings"));
+    m_tabs->addTab(m_explanation, tr("Explain"));
+    m_tabs->addTab(m_collectives, tr("Collectives"));
+    auto *grid = new QGridLayout();
+    grid->setSpacing(8);
+    grid->addWidget(m_stepChart, 0, 0);
+    grid->addWidget(m_scalingChart, 0, 1);
+    grid->addWidget(m_memoryChart, 1, 0);
+    grid->addWidget(m_tabs, 1, 1);
+    grid->setRowStretch(0, 1);
+    grid->setRowStretch(1, 1);
+    grid->setColumnStretch(0, 1);
+    grid->setColumnStretch(1, 1);
+    auto *column = new QVBoxLayout(m_views);
+    column->setContentsMargins(8, 8, 8, 8);
+    column->addWidget(m_cards);
+    column->addLayout(grid, 1);
+    setCentralWidget(m_views);
+
+    const Presets &presets = Presets::builtin();
+    auto choices = [&](Presets::Kind kind) {
+        QList<PresetChoice> out;
+        for (const QJsonObject &o : presets.all(kind))
+            out << PresetChoice{o.value(QLatin1String("name")).toString(), o.value(QLatin1String("label")).toString()};
+        return out;
+    };
+    m_panel->setPresetLists(choices(Presets::Models), choices(Presets::Gpus), choices(Presets::Links));
+
+    connect(m_panel, &ParameterPanel::fieldEdited, this, [this](Field f, double v) { editField(f, v, false); });
+    connect(m_panel, &ParameterPanel::editFinished, m_doc, &ScenarioDocument::finishEdit);
+    connect(m_panel, &ParameterPanel::presetChosen, this, [this](const QString &kind, const QString &name) {
+        Scenario s = m_doc->scenario();
+        QString error;
+        if (!applyPreset(&s, kind, name, &error)) {
+            statusBar()->showMessage(error);
+            return;
+        }
+        m_doc->edit(s, tr("Choose %1").arg(name));
+        m_doc->finishEdit();
+    });
+    connect(m_doc, &ScenarioDocument::changed, this, &MainWindow::refreshViews);
+    connect(m_doc, &ScenarioDocument::changed, m_autosaveTimer, qOverload<>(&QTimer::start));
+    connect(m_doc, &ScenarioDocument::modificationChanged, this, &MainWindow::updateTitle);
+    connect(m_doc, &ScenarioDocument::filePathChanged, this, &MainWindow::updateTitle);
+    connect(m_cards, &HeadlineCards::activated, this, &MainWindow::showExplanation);
+    connect(m_stepChart, &StepTimeChart::partActivated, this, &MainWindow::showExplanation);
+    connect(m_memoryChart, &MemoryChart::partActivated, this, &MainWindow::showExplanation);
+    connect(m_warnings, &WarningsView::applyRequested, this, &MainWindow::applyWarning);
+
+    m_autosaveTimer->setSingleShot(true);
+    m_autosaveTimer->setInterval(kAutosaveDelayMs);
+    connect(m_autosaveTimer, &QTimer::timeout, this, &MainWindow::writeAutosave);
+
+    createActions();
+    restoreGeometry(settings::windowGeometry.get());
+    restoreState(settings::windowState.get());
+    if (settings::windowGeometry.get().isEmpty())
+        resize(1600, 1000);
+
+    ScenarioError error;
+    if (auto loaded = loadScenarioFile(kDefaultScenario, &error))
+        setScenario(*loaded, {});
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createActions()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&New"), QKeySequence::New, this, [this] { newScenario(); });
+    file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] { open(); });
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    file->addAction(tr("&Save"), QKeySequence::Save, this, [this] { save(); });
+    file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, [this] { saveAs(); });
+    file->addSeparator();
+    file->addAction(tr("&Export Views…"), QKeySequence(tr("Ctrl+E")), this, [this] { exportViews(); });
+    file->addAction(tr("Export &Report (PDF)…"), QKeySequence(tr("Ctrl+Shift+E")), this, [this] { exportReport(); });
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+    updateRecentMenu();
+
+    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    QAction *undo = m_doc->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction *redo = m_doc->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+
+    QMenu *presetsMenu = menuBar()->addMenu(tr("&Presets"));
+    QMenu *examples = presetsMenu->addMenu(tr("&Examples"));
+    const std::pair<QString, QString> exampleFiles[] = {
+        {tr("Llama 3 70B on 1024 H100"), QStringLiteral(":/scenarios/default.json")},
+        {tr("Seed: gradient sync, 7B on 8 GPUs"), QStringLiteral(":/scenarios/seed-gradient-sync.json")},
+        {tr("Seed: 4-stage pipeline"), QStringLiteral(":/scenarios/seed-pipeline.json")},
+    };
+    for (const auto &[label, path] : exampleFiles)
+        examples->addAction(label, this, [this, path = path] {
+            if (maybeSave())
+                openFile(path);
+        });
+    QMenu *models = presetsMenu->addMenu(tr("&Models"));
+    for (const QJsonObject &o : Presets::builtin().all(Presets::Models)) {
+        const QString name = o.value(QLatin1String("name")).toString();
+        QAction *a = models->addAction(o.value(QLatin1String("label")).toString(), this, [this, name] {
+            Scenario s = m_doc->scenario();
+            if (applyPreset(&s, QStringLiteral("model"), name, nullptr)) {
+                m_doc->edit(s, tr("Model %1").arg(name));
+                m_doc->finishEdit();
+            }
+        });
+        a->setToolTip(o.value(QLatin1String("source")).toString());
+    }
+    QMenu *clusters = presetsMenu->addMenu(tr("&Clusters"));
+    for (const QJsonObject &o : Presets::builtin().all(Presets::Clusters)) {
+        const QString name = o.value(QLatin1String("name")).toString();
+        QAction *a = clusters->addAction(o.value(QLatin1String("label")).toString(), this, [this, name] {
+            Scenario s = m_doc->scenario();
+            if (applyPreset(&s, QStringLiteral("cluster"), name, nullptr)) {
+                m_doc->edit(s, tr("Cluster %1").arg(name));
+                m_doc->finishEdit();
+            }
+        });
+        a->setToolTip(o.value(QLatin1String("source")).toString());
+    }
+    presetsMenu->setToolTipsVisible(true);
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Trainscope"), this, [this] {
+        QMessageBox::about(this, tr("About Trainscope"),
+                           tr("<b>Trainscope %1</b><p>Models the cost of distributed deep-learning training: step time, "
+                              "communication, pipeline bubbles, scaling and memory. Click any figure to see its formula "
+                              "and source.</p>")
+                               .arg(QApplication::applicationVersion()));
+    });
+}
+
+void MainWindow::editField(Field field, double value, bool finished)
+{
+    const EditResult r = applyFieldEdit(m_doc->scenario(), field, value);
+    m_doc->edit(r.scenario, tr("Change %1").arg(fieldKey(field)), int(field), r.note);
+    if (finished)
+        m_doc->finishEdit();
+}
+
+void MainWindow::refreshViews()
+{
+    const Scenario &s = m_doc->scenario();
+    const Evaluation &e = m_doc->evaluation();
+    const bool stale = !e.feasible;
+    // While the inputs are invalid, the views keep the last valid picture, greyed.
+    const Scenario &vs = stale ? m_doc->lastValidScenario() : s;
+    const Evaluation &ve = stale ? m_doc->lastValidEvaluation() : e;
+
+    const double parameters = e.feasible ? e.parameters : countShape(s.workload).totalParams;
+    m_panel->setScenario(s, validDegrees(s.workload, s.cluster.gpus, s.cluster.gpusPerNode), parameters,
+                         m_doc->notes().join(QLatin1Char('\n')), e.problem);
+    if (ve.feasible) {
+        m_cards->setCards(headlineCards(vs, ve));
+        m_stepChart->setBars(stepTimeVariants(vs, ve));
+        m_scalingChart->setData(scalingData(vs, ve));
+        m_memoryChart->setBars(memoryBars(vs, ve));
+        m_collectives->setTitle(collectivesTitle(vs));
+        m_collectives->setRows(collectiveRows(vs, ve));
+        if (!m_explainedId.isEmpty())
+            m_explanation->setExplanation(explanationText(vs, ve, m_explainedId));
+    }
+    m_warnings->setWarnings(stale ? QList<WarningItem>{} : warningItems(s, e));
+    m_tabs->setTabText(0, m_warnings->count() ? tr("Warnings (%1)").arg(m_warnings->count()) : tr("Warnings"));
+    m_cards->setStale(stale);
+    m_stepChart->setStale(stale);
+    m_scalingChart->setStale(stale);
+    m_memoryChart->setStale(stale);
+    if (stale)
+        statusBar()->showMessage(tr("Invalid plan: %1: %2 (showing the last valid result)")
+                                     .arg(QString::fromStdString(e.problem.field), QString::fromStdString(e.problem.message)));
+    else
+        statusBar()->clearMessage();
+    updateTitle();
+}
+
+void MainWindow::showExplanation(const QString &id)
+{
+    m_explainedId = id;
+    const bool stale = !m_doc->evaluation().feasible;
+    m_explanation->setExplanation(explanationText(stale ? m_doc->lastValidScenario() : m_doc->scenario(),
+                                                  stale ? m_doc->lastValidEvaluation() : m_doc->evaluation(), id));
+    m_tabs->setCurrentWidget(m_explanation);
+}
+
+void MainWindow::applyWarning(int index)
+{
+    const Evaluation &e = m_doc->evaluation();
+    if (index < 0 || index >= e.warningCount)
+        return;
+    const Warning &w = e.warnings[size_t(index)];
+    const WarningText text = describe(w, m_doc->scenario());
+    m_doc->edit(ts::applyWarning(m_doc->scenario(), w), tr("Apply: %1").arg(QString::fromStdString(text.code)));
+    m_doc->finishEdit();
 }
 
 void MainWindow::setScenario(const LoadedScenario &loaded, const QString &source)
 {
-    const Evaluation e = evaluate(loaded.scenario);
-    m_summary->setPlainText(evaluationText(loaded.scenario, e, loaded.name, loaded.notes));
-    setWindowTitle(tr("%1 — Trainscope").arg(loaded.name.isEmpty() ? source : loaded.name));
-    statusBar()->showMessage(source);
+    m_doc->load(loaded, source.startsWith(QLatin1Char(':')) ? QString() : source);
+    if (!loaded.name.isEmpty())
+        statusBar()->showMessage(loaded.name, 5000);
 }
 
-void MainWindow::showLoadError(const QString &source, const QString &message)
+bool MainWindow::openFile(const QString &path, bool interactive)
 {
-    statusBar()->showMessage(tr("Could not open %1: %2").arg(source, message));
+    ScenarioError error;
+    const auto loaded = loadScenarioFile(path, &error);
+    if (!loaded) {
+        const QString message = tr("Could not open %1:\n%2").arg(QDir::toNativeSeparators(path), error.text());
+        if (interactive)
+            QMessageBox::warning(this, tr("Open scenario"), message);
+        statusBar()->showMessage(message);
+        return false;
+    }
+    setScenario(*loaded, path);
+    if (!path.startsWith(QLatin1Char(':'))) {
+        addRecent(path);
+        settings::lastScenario.set(QFileInfo(path).absoluteFilePath());
+    }
+    return true;
+}
+
+bool MainWindow::saveTo(const QString &path)
+{
+    QString error;
+    if (!m_doc->save(path, &error)) {
+        QMessageBox::warning(this, tr("Save scenario"), tr("Could not save %1:\n%2").arg(path, error));
+        return false;
+    }
+    addRecent(path);
+    settings::lastScenario.set(QFileInfo(path).absoluteFilePath());
+    QFile::remove(autosavePath());
+    statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 3000);
+    return true;
+}
+
+void MainWindow::newScenario()
+{
+    if (maybeSave())
+        openFile(kDefaultScenario);
+}
+
+void MainWindow::open()
+{
+    if (!maybeSave())
+        return;
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"), QString(), kFileFilter);
+    if (!path.isEmpty())
+        openFile(path);
+}
+
+bool MainWindow::save()
+{
+    return m_doc->filePath().isEmpty() ? saveAs() : saveTo(m_doc->filePath());
+}
+
+bool MainWindow::saveAs()
+{
+    QString path = QFileDialog::getSaveFileName(this, tr("Save scenario"), m_doc->filePath(), kFileFilter);
+    if (path.isEmpty())
+        return false;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += QStringLiteral(".json");
+    return saveTo(path);
+}
+
+bool MainWindow::maybeSave()
+{
+    if (!m_doc->isModified())
+        return true;
+    const auto answer = QMessageBox::warning(this, tr("Unsaved changes"), tr("The scenario has unsaved changes. Save them?"),
+                                             QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    if (answer == QMessageBox::Save)
+        return save();
+    return answer == QMessageBox::Discard;
+}
+
+void MainWindow::exportViews()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export views"), QString(),
+                                                      tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!exportWidget(m_views, path, windowTitle(), &error))
+        QMessageBox::warning(this, tr("Export views"), error);
+}
+
+void MainWindow::exportReport()
+{
+    QString path = QFileDialog::getSaveFileName(this, tr("Export report"), QString(), tr("PDF document (*.pdf)"));
+    if (path.isEmpty())
+        return;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += QStringLiteral(".pdf");
+    const bool stale = !m_doc->evaluation().feasible;
+    ReportInput input{stale ? m_doc->lastValidScenario() : m_doc->scenario(),
+                      stale ? m_doc->lastValidEvaluation() : m_doc->evaluation(), m_doc->name(), m_doc->description(),
+                      m_doc->notes()};
+    QString error;
+    if (!writeReport(path, input, &error))
+        QMessageBox::warning(this, tr("Export report"), error);
+    else
+        statusBar()->showMessage(tr("Report written to %1").arg(QDir::toNativeSeparators(path)), 5000);
+}
+
+QString MainWindow::autosavePath()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) + QStringLiteral("/autosave.json");
+}
+
+void MainWindow::writeAutosave()
+{
+    if (!m_doc->isModified())
+        return;
+    QDir().mkpath(QFileInfo(autosavePath()).absolutePath());
+    QFile file(autosavePath());
+    if (file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        file.write(m_doc->toJson());
+}
+
+void MainWindow::offerAutosaveRecovery()
+{
+    const QFileInfo info(autosavePath());
+    if (!info.exists())
+        return;
+    const auto answer = QMessageBox::question(
+        this, tr("Recover unsaved changes"),
+        tr("Trainscope found unsaved changes from %1. Restore them?").arg(QLocale().toString(info.lastModified(), QLocale::ShortFormat)),
+        QMessageBox::Yes | QMessageBox::No);
+    if (answer == QMessageBox::Yes) {
+        ScenarioError error;
+        if (auto loaded = loadScenarioFile(info.absoluteFilePath(), &error)) {
+            setScenario(*loaded, {});
+            m_doc->edit(m_doc->scenario(), tr("Recovered"));   // mark as unsaved
+        }
+    }
+    QFile::remove(info.absoluteFilePath());
+}
+
+void MainWindow::addRecent(const QString &path)
+{
+    QStringList recent = settings::recentFiles.get();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    recent.removeAll(absolute);
+    recent.prepend(absolute);
+    while (recent.size() > settings::kMaxRecentFiles)
+        recent.removeLast();
+    settings::recentFiles.set(recent);
+    updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = settings::recentFiles.get();
+    for (const QString &path : recent)
+        m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] {
+            if (maybeSave())
+                openFile(path);
+        })->setToolTip(path);
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::updateTitle()
+{
+    QString title = m_doc->name();
+    if (!m_doc->filePath().isEmpty())
+        title = QFileInfo(m_doc->filePath()).fileName();
+    if (title.isEmpty())
+        title = tr("Untitled");
+    setWindowTitle(tr("%1[*] — Trainscope").arg(title));
+    setWindowModified(m_doc->isModified());
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    if (!maybeSave()) {
+        event->ignore();
+        return;
+    }
+    settings::windowGeometry.set(saveGeometry());
+    settings::windowState.set(saveState());
+    QFile::remove(autosavePath());
+    event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    if (event->mimeData()->hasUrls() && event->mimeData()->urls().size() == 1 && event->mimeData()->urls().first().isLocalFile())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    const QString path = event->mimeData()->urls().first().toLocalFile();
+    if (maybeSave())
+        openFile(path);
+    event->acceptProposedAction();
 }
 
 } // namespace ts

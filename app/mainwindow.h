@@ -1,27 +1,93 @@
 // SPDX-License-Identifier: MIT
-// The main window: composes the views and wires them to the scenario. No formulas here.
+// The main window: composes the panel and the views and wires them to the scenario document.
+// It owns no formulas, painting or undo logic.
 #pragma once
 
-#include "scenarioio.h"
+#include "parameterpanel.h"
 
 #include <QMainWindow>
 
-class QPlainTextEdit;
+class QAction;
+class QMenu;
+class QTabWidget;
+class QTimer;
 
 namespace ts {
+
+class CollectivesView;
+class ExplanationView;
+class HeadlineCards;
+class MemoryChart;
+class ScalingChart;
+class ScenarioDocument;
+class StepTimeChart;
+class WarningsView;
+struct LoadedScenario;
 
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget *parent = nullptr);
-    /// Shows a scenario; `source` names where it came from (file path or resource).
+    ~MainWindow() override;
+
+    ScenarioDocument *document() const { return m_doc; }
+    ParameterPanel *panel() const { return m_panel; }
+    HeadlineCards *cards() const { return m_cards; }
+    StepTimeChart *stepTimeChart() const { return m_stepChart; }
+    WarningsView *warningsView() const { return m_warnings; }
+    ExplanationView *explanationView() const { return m_explanation; }
+    QWidget *viewsWidget() const { return m_views; }
+
+    /// Opens a scenario file; on failure shows why and keeps the current scenario.
+    bool openFile(const QString &path, bool interactive = true);
     void setScenario(const LoadedScenario &scenario, const QString &source);
-    /// Shows why a scenario could not be opened, keeping what was shown before.
-    void showLoadError(const QString &source, const QString &message);
+    bool saveTo(const QString &path);
+    /// Offers unsaved edits from a previous run back (after a crash or kill).
+    void offerAutosaveRecovery();
+    static QString autosavePath();
+    /// Applies the recommendation of warning `index` of the current evaluation.
+    void applyWarning(int index);
+    void showExplanation(const QString &id);
+    /// Applies one field edit as the panel would (used by tests and the benchmark).
+    void editField(Field field, double value, bool finished = true);
+    /// Rebuilds every view from the document (normally called on each change).
+    void refreshViews();
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
 
 private:
-    QPlainTextEdit *m_summary = nullptr;
+    void createActions();
+    void updateTitle();
+    void updateRecentMenu();
+    void addRecent(const QString &path);
+    bool maybeSave();
+    void newScenario();
+    void open();
+    bool save();
+    bool saveAs();
+    void exportViews();
+    void exportReport();
+    void writeAutosave();
+
+    ScenarioDocument *m_doc;
+    ParameterPanel *m_panel;
+    QWidget *m_views;
+    HeadlineCards *m_cards;
+    StepTimeChart *m_stepChart;
+    ScalingChart *m_scalingChart;
+    MemoryChart *m_memoryChart;
+    CollectivesView *m_collectives;
+    WarningsView *m_warnings;
+    ExplanationView *m_explanation;
+    QTabWidget *m_tabs;
+    QMenu *m_recentMenu = nullptr;
+    QTimer *m_autosaveTimer;
+    QString m_explainedId;
+    QString m_editText;
 };
 
 } // namespace ts

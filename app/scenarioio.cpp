@@ -547,3 +547,35 @@ bool saveScenarioFile(const QString &path, const QJsonObject &json, QString *err
 }
 
 } // namespace ts
+
+namespace ts {
+
+bool workloadFromPreset(const QString &name, Workload *workload, ScenarioError *error)
+{
+    LoadedScenario loaded;
+    if (!readWorkload(QJsonObject{{QStringLiteral("preset"), name}}, &loaded, error))
+        return false;
+    *workload = loaded.scenario.workload;
+    return true;
+}
+
+bool gpuFromPreset(const QString &name, Gpu *gpu, ScenarioError *error)
+{
+    return readGpu(QJsonValue(name), gpu, QStringLiteral("cluster.gpu"), error);
+}
+
+bool linkFromPreset(const QString &name, Link *link, std::optional<Transport> *transport, ScenarioError *error)
+{
+    return readLink(QJsonValue(name), link, transport, QStringLiteral("link"), error);
+}
+
+bool clusterFromPreset(const QString &name, Cluster *cluster, ScenarioError *error)
+{
+    Cluster c;
+    if (!readCluster(QJsonObject{{QStringLiteral("preset"), name}}, &c, error))
+        return false;
+    *cluster = c;
+    return true;
+}
+
+} // namespace ts

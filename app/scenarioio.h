@@ -40,3 +40,14 @@ QJsonObject scenarioToJson(const Scenario &scenario, const QString &name = {}, c
 bool saveScenarioFile(const QString &path, const QJsonObject &json, QString *error);
 
 } // namespace ts
+
+namespace ts {
+
+/// Inputs from a named preset, with the same rules as a scenario file section.
+bool workloadFromPreset(const QString &name, Workload *workload, ScenarioError *error);
+bool gpuFromPreset(const QString &name, Gpu *gpu, ScenarioError *error);
+bool linkFromPreset(const QString &name, Link *link, std::optional<Transport> *transport, ScenarioError *error);
+/// A whole cluster section from a cluster preset (GPU, links, counts).
+bool clusterFromPreset(const QString &name, Cluster *cluster, ScenarioError *error);
+
+} // namespace ts

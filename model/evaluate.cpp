@@ -28,6 +28,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <utility>
+#include <vector>
 
 namespace ts {
 
@@ -293,7 +295,14 @@ std::optional<Problem> validate(const Scenario &sc)
     return std::nullopt;
 }
 
-Evaluation evaluate(const Scenario &sc)
+namespace {
+Evaluation evaluateImpl(const Scenario &sc, bool withWarnings);
+} // namespace
+
+Evaluation evaluate(const Scenario &sc) { return evaluateImpl(sc, true); }
+
+namespace {
+Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
 {
     Evaluation e;
     if (auto p = validate(sc)) {
@@ -539,26 +548,39 @@ Evaluation evaluate(const Scenario &sc)
     e.feasible = true;
 
     // ---- Warnings, each with the change that fixes it ----
-    if (e.communicationFraction > kCommunicationWarnFraction) {
-        Change fix;
-        if (dpExposed >= bd.tpCommExposedSeconds && dpExposed >= bd.cpCommExposedSeconds) {
-            if (!pl.overlapDp)
-                fix = {Knob::OverlapDp, 1};
-            else if (cl.inNetworkReduction == false && cl.transport == Transport::Rdma && N > cl.gpusPerNode)
-                fix = {Knob::InNetworkReduction, 1};
-            else
-                fix = {Knob::GlobalBatch, double(tr.globalBatch) * 4};   // more compute per sync
-        } else if (bd.tpCommExposedSeconds >= bd.cpCommExposedSeconds && t > 1) {
-            fix = {Knob::Tp, double(std::max(1, t / 2))};
-        } else {
-            fix = {Knob::GlobalBatch, double(tr.globalBatch) * 4};
+    if (e.communicationFraction > kCommunicationWarnFraction && withWarnings) {
+        // Recommend the candidate change that gives the shortest step (each evaluated).
+        std::vector<std::pair<Change, Change>> candidates;
+        if (!pl.overlapDp)
+            candidates.push_back({{Knob::OverlapDp, 1}, pl.bucketBytes == 0 ? Change{Knob::BucketBytes, 25e6} : Change{}});
+        else if (pl.bucketBytes == 0)
+            candidates.push_back({{Knob::BucketBytes, 25e6}, {}});
+        if (!cl.inNetworkReduction && N > cl.gpusPerNode && cl.transport == Transport::Rdma)
+            candidates.push_back({{Knob::InNetworkReduction, 1}, {}});
+        if (cl.transport == Transport::Tcp)
+            candidates.push_back({{Knob::Transport, double(int(Transport::Rdma))}, {}});
+        if (t > 1)
+            candidates.push_back({{Knob::Tp, double(t / 2)}, {Knob::Dp, double(d) * 2}});
+        if (pl.zeroStage == 3)
+            candidates.push_back({{Knob::Zero, 1}, {}});
+        // More compute per sync; not judged when compute_time is given (it would not grow with the batch).
+        if (tr.computeSecondsOverride <= 0 || candidates.empty())
+            candidates.push_back({{Knob::GlobalBatch, double(tr.globalBatch) * 4}, {}});
+        double bestStep = bd.stepSeconds;
+        std::pair<Change, Change> best = candidates.back();
+        for (const auto &[first, second] : candidates) {
+            const Evaluation trial = evaluateImpl(applyChange(applyChange(sc, first), second), false);
+            const double perToken = trial.feasible ? trial.breakdown.stepSeconds / trial.tokensPerStep : 1e300;
+            if (trial.feasible && perToken * e.tokensPerStep < bestStep) {
+                bestStep = perToken * e.tokensPerStep;
+                best = {first, second};
+            }
         }
-        Change second;
-        if (fix.knob == Knob::Tp)   // keep the GPU count: what TP gives up goes to DP
-            second = {Knob::Dp, double(d) * 2};
-        addWarning(e, WarningCode::CommunicationDominates, e.communicationFraction, kCommunicationWarnFraction, fix,
-                   second);
+        addWarning(e, WarningCode::CommunicationDominates, e.communicationFraction, kCommunicationWarnFraction, best.first,
+                   best.second);
     }
+    if (!withWarnings)
+        return e;
     if (p > 1 && m < p) {
         addWarning(e, WarningCode::FewMicroBatches, double(m), double(p),
                    {Knob::GlobalBatch, double(p) * b * d});
@@ -618,6 +640,8 @@ Evaluation evaluate(const Scenario &sc)
                    kStragglerWarnFraction);
     return e;
 }
+
+} // namespace
 
 ValidDegrees validDegrees(const Workload &w, int gpus, int /*gpusPerNode*/)
 {

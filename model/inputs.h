@@ -27,6 +27,8 @@ struct Workload
     bool learnedPositions = false; // GPT-style learned position embeddings (s x h parameters)
     int vocab = 51200;
     int seqLen = 2048;
+
+    bool operator==(const Workload &) const = default;
 };
 
 struct Training
@@ -37,6 +39,8 @@ struct Training
     Recompute recompute = Recompute::None;
     double tokens = 300e9;          // training budget in tokens
     double computeSecondsOverride = 0.0; // > 0: replaces the computed on-GPU time of one step
+
+    bool operator==(const Training &) const = default;
 };
 
 struct Gpu
@@ -47,6 +51,8 @@ struct Gpu
     double peakFlops32 = 0.0;        // FP32 training FLOP/s; 0 = unknown (uses peakFlops16 / 2)
     double memoryBytes = 80.0 * 1024 * 1024 * 1024;
     double memoryBytesPerSecond = 2.039e12;
+
+    bool operator==(const Gpu &) const = default;
 };
 
 /// One tier of the fabric, per GPU and per direction.
@@ -56,6 +62,8 @@ struct Link
     double bytesPerSecond = 50e9;    // nominal, per direction
     double latencySeconds = 5e-6;    // alpha per algorithm step
     double efficiency = 0.9;         // achievable fraction of the nominal bandwidth
+
+    bool operator==(const Link &) const = default;
 };
 
 struct Cluster
@@ -70,6 +78,8 @@ struct Cluster
     double oversubscription = 1.0;   // above-leaf oversubscription (1 = non-blocking)
     bool inNetworkReduction = false; // SHARP-style switch aggregation for all-reduce
     Transport transport = Transport::Rdma;
+
+    bool operator==(const Cluster &) const = default;
 };
 
 struct Plan
@@ -88,6 +98,8 @@ struct Plan
     double compression = 1.0;       // gradient compression ratio (>= 1: bytes divided by it)
     double jitter = 0.0;             // per-GPU step-time jitter, coefficient of variation
     int localSgdInterval = 1;        // K: gradients synchronised every K steps
+
+    bool operator==(const Plan &) const = default;
 };
 
 struct Scenario
@@ -96,6 +108,8 @@ struct Scenario
     Training training;
     Cluster cluster;
     Plan plan;
+
+    bool operator==(const Scenario &) const = default;
 };
 
 const char *nameOf(Precision);

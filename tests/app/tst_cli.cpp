@@ -83,8 +83,10 @@ private slots:
         const QJsonObject w = warnings.first().toObject();
         QCOMPARE(w.value(QLatin1String("code")).toString(), QStringLiteral("communication_dominates"));
         QVERIFY(!w.value(QLatin1String("recommendation")).toString().isEmpty());
-        QCOMPARE(w.value(QLatin1String("changes")).toArray().first().toObject().value(QLatin1String("key")).toString(),
-                 QStringLiteral("plan.overlap_dp"));
+        // The best evaluated remedy with a fixed compute time: switches reduce in flight (0.28 s instead of 0.49 s).
+        const QJsonObject change = w.value(QLatin1String("changes")).toArray().first().toObject();
+        QCOMPARE(change.value(QLatin1String("key")).toString(), QStringLiteral("cluster.in_network_reduction"));
+        QCOMPARE(change.value(QLatin1String("value")).toDouble(), 1.0);
     }
 
     void evalTextAndCsv()

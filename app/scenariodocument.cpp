@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+#include "scenariodocument.h"
+
+#include "evaluate.h"
+#include "scenarioio.h"
+
+#include <QJsonDocument>
+#include <QUndoCommand>
+#include <QUndoStack>
+
+namespace ts {
+
+namespace {
+
+// One undoable change of the whole scenario (a small value). Commands of the same edit merge.
+class SetScenarioCommand : public QUndoCommand
+{
+public:
+    SetScenarioCommand(ScenarioDocument *doc, Scenario before, Scenario after, const QString &text, int mergeKey)
+        : QUndoCommand(text)
+        , m_doc(doc)
+        , m_before(std::move(before))
+        , m_after(std::move(after))
+        , m_mergeKey(mergeKey)
+        , m_serial(doc->editSerial())
+    {}
+    void redo() override { m_doc->setScenarioDirect(m_after); }
+    void undo() override { m_doc->setScenarioDirect(m_before); }
+    int id() const override { return m_mergeKey; }
+    bool mergeWith(const QUndoCommand *other) override
+    {
+        auto *o = static_cast<const SetScenarioCommand *>(other);
+        if (o->m_serial != m_serial || o->m_mergeKey != m_mergeKey)
+            return false;
+        m_after = o->m_after;
+        setObsolete(m_after == m_before);   // a drag that ends where it began leaves no step
+        return true;
+    }
+
+private:
+    ScenarioDocument *m_doc;
+    Scenario m_before, m_after;
+    int m_mergeKey;
+    int m_serial;
+};
+
+} // namespace
+
+ScenarioDocument::ScenarioDocument(QObject *parent)
+    : QObject(parent)
+    , m_undo(new QUndoStack(this))
+{
+    connect(m_undo, &QUndoStack::cleanChanged, this, [this](bool clean) { emit modificationChanged(!clean); });
+    reevaluate();
+}
+
+bool ScenarioDocument::isModified() const { return !m_undo->isClean(); }
+
+void ScenarioDocument::edit(const Scenario &scenario, const QString &text, int mergeKey, const QString &note)
+{
+    if (scenario == m_scenario)
+        return;
+    if (!note.isEmpty())
+        m_notes = {note};
+    m_undo->push(new SetScenarioCommand(this, m_scenario, scenario, text, mergeKey));
+}
+
+void ScenarioDocument::finishEdit() { ++m_editSerial; }
+
+void ScenarioDocument::setScenarioDirect(const Scenario &scenario)
+{
+    m_scenario = scenario;
+    reevaluate();
+    emit changed();
+}
+
+void ScenarioDocument::reevaluate()
+{
+    m_evaluation = evaluate(m_scenario);
+    if (m_evaluation.feasible) {
+        m_lastValidScenario = m_scenario;
+        m_lastValidEvaluation = m_evaluation;
+    }
+}
+
+void ScenarioDocument::load(const LoadedScenario &loaded, const QString &filePath)
+{
+    m_undo->clear();
+    m_name = loaded.name;
+    m_description = loaded.description;
+    m_notes = loaded.notes;
+    m_scenario = loaded.scenario;
+    m_lastValidEvaluation = {};
+    reevaluate();
+    finishEdit();
+    m_undo->setClean();
+    if (m_filePath != filePath) {
+        m_filePath = filePath;
+        emit filePathChanged(filePath);
+    }
+    emit changed();
+}
+
+bool ScenarioDocument::save(const QString &path, QString *error)
+{
+    if (!saveScenarioFile(path, scenarioToJson(m_scenario, m_name, m_description), error))
+        return false;
+    m_undo->setClean();
+    if (m_filePath != path) {
+        m_filePath = path;
+        emit filePathChanged(path);
+    }
+    return true;
+}
+
+QByteArray ScenarioDocument::toJson() const
+{
+    return QJsonDocument(scenarioToJson(m_scenario, m_name, m_description)).toJson(QJsonDocument::Indented);
+}
+
+} // namespace ts

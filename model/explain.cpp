@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: MIT
+#include "explain.h"
+
+#include "evaluate.h"
+#include "shape.h"
+#include "units.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace ts {
+
+namespace {
+
+std::string num(double v, const char *unit = "")
+{
+    char text[64];
+    const double a = std::abs(v);
+    if (a != 0 && (a >= 1e6 || a < 1e-3))
+        std::snprintf(text, sizeof text, "%.4g%s%s", v, *unit ? " " : "", unit);
+    else
+        std::snprintf(text, sizeof text, "%.4g%s%s", v, *unit ? " " : "", unit);
+    return text;
+}
+std::string sec(double s)
+{
+    if (std::abs(s) < 1e-3 && s != 0)
+        return num(s * 1e6, "us");
+    if (std::abs(s) < 1)
+        return num(s * 1e3, "ms");
+    return num(s, "s");
+}
+std::string bytes(double b)
+{
+    char text[96];
+    std::snprintf(text, sizeof text, "%.4g GB (%.4g GiB)", b / units::kBytesPerGB, b / units::kBytesPerGiB);
+    return text;
+}
+std::string bw(double bps)
+{
+    char text[96];
+    std::snprintf(text, sizeof text, "%.4g GB/s (%.4g Gb/s)", bps / units::kBytesPerGB,
+                  units::bytesPerSecondToGigabitsPerSecond(bps));
+    return text;
+}
+std::string pct(double f) { return num(100 * f, "%"); }
+
+constexpr const char *kSC21 = "Narayanan et al. 2021 (Megatron-LM SC21), arXiv:2104.04473";
+constexpr const char *kK22 = "Korthikanti et al. 2022, arXiv:2205.05198, Table 2";
+constexpr const char *kZeRO = "Rajbhandari et al. 2020 (ZeRO), arXiv:1910.02054, Sec. 3";
+constexpr const char *kNCCL = "nccl-tests doc/PERFORMANCE.md; Patarasuk & Yuan 2009 (ring all-reduce)";
+
+} // namespace
+
+std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
+{
+    std::vector<Explanation> out;
+    if (!e.feasible)
+        return out;
+    const Breakdown &b = e.breakdown;
+    const Plan &pl = sc.plan;
+    const Workload &w = sc.workload;
+    const int p = pl.pp, t = pl.tp, d = pl.dp, c = pl.cp;
+    const int v = pl.schedule == Schedule::Interleaved ? pl.virtualStages : 1;
+    const int layersPerStage = (w.layers + p - 1) / p;
+    const long long m = e.microBatches;
+    const int N = sc.cluster.gpus;
+
+    out.push_back({"step_time_s", "Step time",
+                   "T = compute + TP_exposed + CP_exposed + bubble + p2p_exposed + DP_exposed + optimizer + stragglers",
+                   sec(b.computeSeconds) + " + " + sec(b.tpCommExposedSeconds) + " + " + sec(b.cpCommExposedSeconds) + " + "
+                       + sec(b.ppBubbleSeconds) + " + " + sec(b.ppP2pExposedSeconds) + " + " + sec(b.dpCommExposedSeconds)
+                       + " + " + sec(b.optimizerSeconds) + " + " + sec(b.stragglerSeconds),
+                   sec(b.stepSeconds), "Critical path of one synchronous step; model/evaluate.cpp"});
+    if (sc.training.computeSecondsOverride > 0)
+        out.push_back({"compute_s", "Compute", "given: training.compute_time", sec(sc.training.computeSecondsOverride),
+                       sec(b.computeSeconds), "Scenario input (the seeds' compute time)"});
+    else
+        out.push_back({"compute_s", "Compute",
+                       "m x (F + B) per stage; F = FLOPs / (t c x peak x eff) + bytes / HBM; B = 2F (+ recompute)",
+                       num(double(m)) + " x " + sec(b.computeSeconds / double(m)) + " per micro-batch, "
+                           + std::to_string(layersPerStage) + " layers per stage, peak "
+                           + num(e.peakFlopsPerGpu / 1e12, "TFLOP/s") + ", GEMM efficiency " + pct(e.kernelEfficiency),
+                       sec(b.computeSeconds),
+                       "FLOPs: SC21 Eq. 3; efficiency 0.70 x (h/t)/(h/t + 64) x y/(y + 64): documented model default "
+                       "fitted to SC21 Table 1"});
+    if (t > 1)
+        out.push_back({"tp_comm_exposed_s", "Tensor-parallel communication",
+                       "m x L/p x n_coll x [2(t-1) alpha + 2(t-1)/t x S / beta], S = b s h x bytes / c",
+                       num(double(m)) + " x " + std::to_string(layersPerStage) + " x " + std::to_string(e.tpCollectivesPerLayer)
+                           + " all-reduces of " + bytes(e.tpBytesPerCollective) + " over t = " + std::to_string(t),
+                       sec(b.tpCommExposedSeconds) + " exposed of " + sec(b.tpCommSeconds),
+                       std::string(kSC21) + ", Sec. 3.2 (2 all-reduces forward, 2 backward per layer); " + kNCCL});
+    if (c > 1)
+        out.push_back({"cp_comm_exposed_s", "Context-parallel communication",
+                       "(c-1) K/V ring hops per layer, hidden behind attention: exposed = max(0, comm - attention)",
+                       "c = " + std::to_string(c), sec(b.cpCommExposedSeconds) + " exposed of " + sec(b.cpCommSeconds),
+                       "Liu et al. 2023 (Ring Attention), arXiv:2310.01889"});
+    if (p > 1) {
+        std::string formula, subst;
+        switch (pl.schedule) {
+        case Schedule::GPipe:
+        case Schedule::OneFOneB:
+            formula = "bubble = (p-1)(F+B); share of pipeline time (p-1)/(m+p-1)";
+            subst = "(" + std::to_string(p) + "-1) x (" + sec(e.stageForwardSeconds) + " + " + sec(e.stageBackwardSeconds)
+                    + "); " + std::to_string(p - 1) + "/" + std::to_string(m + p - 1);
+            break;
+        case Schedule::Interleaved:
+            formula = "bubble = (p-1)(F+B)/v";
+            subst = "(" + std::to_string(p) + "-1) x (" + sec(e.stageForwardSeconds) + " + " + sec(e.stageBackwardSeconds)
+                    + ") / " + std::to_string(v);
+            break;
+        case Schedule::ZeroBubbleH1:
+            formula = "bubble = (p-1)(F + B_in - W), B_in = B - W";
+            subst = "(" + std::to_string(p) + "-1) x (" + sec(e.stageForwardSeconds) + " + "
+                    + sec(e.stageBackwardSeconds - e.stageWeightGradSeconds) + " - " + sec(e.stageWeightGradSeconds) + ")";
+            break;
+        }
+        out.push_back({"pp_bubble_s", "Pipeline bubble", formula, subst,
+                       sec(b.ppBubbleSeconds) + " (" + pct(e.ppBubbleFraction) + " of pipeline time, " +
+                           pct(e.ppBubbleFractionOfIdeal) + " of ideal)",
+                       std::string(kSC21) + ", Sec. 2.2; Qi et al. 2023 (zero bubble), arXiv:2401.10241"});
+        out.push_back({"pipeline_efficiency", "Pipeline efficiency", "m (F+B) / (m (F+B) + bubble)",
+                       num(double(m)) + " x (F+B) / (" + num(double(m)) + " x (F+B) + " + sec(b.ppBubbleSeconds) + ")",
+                       pct(e.pipelineEfficiency), kSC21});
+        out.push_back({"pp_p2p_exposed_s", "Pipeline point-to-point",
+                       "per transfer alpha + b s h x bytes / (t c beta); fill and drain (and 1F1B round trips) exposed",
+                       "boundary " + bytes(e.ppBoundaryBytes) + ", " + sec(e.p2pSecondsPerTransfer) + " per transfer",
+                       sec(b.ppP2pExposedSeconds) + " exposed of " + sec(b.ppP2pSeconds),
+                       std::string(kSC21) + ", Sec. 4.1 (scatter/gather); simulated schedule in model/pipeline.cpp"});
+    }
+    if (d * c > 1) {
+        std::string formula = pl.zeroStage == 3 ? "m x buckets x (2 all-gather + reduce-scatter) (3 psi per micro-batch)"
+                                                : "buckets x T_bucket; exposed = max(T_bucket, n T_bucket - (n-1)/n x B_last)";
+        out.push_back({"dp_comm_exposed_s", "Data-parallel gradient sync", formula,
+                       std::to_string(e.dpBuckets) + " buckets x " + sec(e.dpBucketSeconds) + " (" + nameOf(e.dpAlgorithm)
+                           + ") over " + std::to_string(d * c) + " ranks, " + bytes(e.gradientBytesPerGpu) + " of gradients"
+                           + (pl.overlapDp ? ", overlapped with the last backward" : ", not overlapped"),
+                       sec(b.dpCommExposedSeconds) + " exposed of " + sec(b.dpCommSeconds),
+                       std::string("Li et al. 2020 (PyTorch DDP), arXiv:2006.15704; ") + kZeRO + "; " + kNCCL});
+    }
+    out.push_back({"gradient_bytes_per_gpu", "Gradient bytes per GPU", "P_stage / t x bytes per gradient / compression",
+                   bytes(e.gradientBytesPerGpu), bytes(e.gradientBytesPerGpu), "MODEL.md: (P / (TP PP)) x bytes per element"});
+    if (sc.training.computeSecondsOverride <= 0)
+        out.push_back({"optimizer_s", "Optimizer step", "params per GPU (/ N_d with ZeRO >= 1) x 28 B / HBM bandwidth",
+                       "HBM " + bw(sc.cluster.gpu.memoryBytesPerSecond), sec(b.optimizerSeconds),
+                       "Adam reads and writes fp32 master, m, v, reads the gradient, writes bf16 weights; documented default"});
+    if (b.stragglerSeconds > 0)
+        out.push_back({"straggler_s", "Straggler allowance", "sigma x E[max of N normals], sigma = jitter x pipeline time",
+                       "jitter " + pct(pl.jitter) + ", N = " + std::to_string(N), sec(b.stragglerSeconds) + " (p99 step "
+                           + sec(e.stepP99Seconds) + ", median " + sec(e.stepMedianSeconds) + ")",
+                       "Blom 1958 approximation of the expected maximum; MODEL.md ~ sigma sqrt(2 ln N)"});
+    out.push_back({"mfu", "Model FLOPs utilisation", "MFU = 3 x forward FLOPs x tokens / (N x peak x T)",
+                   num(e.modelFlopsPerStep) + " FLOP / (" + std::to_string(N) + " x " + num(e.peakFlopsPerGpu / 1e12, "TFLOP/s")
+                       + " x " + sec(b.stepSeconds) + ")",
+                   pct(e.mfu), std::string(kSC21) + ", Eq. 3 without recompute; Chowdhery et al. 2022 (PaLM) MFU"});
+    out.push_back({"hardware_tflops_per_gpu", "Hardware FLOP/s per GPU",
+                   "FLOPs incl. recompute / (N x T); full recompute: 96 B s L h^2 (1 + s/6h + V/16Lh)",
+                   num(e.hardwareFlopsPerStep) + " FLOP / (" + std::to_string(N) + " x " + sec(b.stepSeconds) + ")",
+                   num(e.hardwareFlopsPerSecondPerGpu / 1e12, "TFLOP/s"), std::string(kSC21) + ", Eq. 3"});
+    out.push_back({"tokens_per_s", "Tokens per second", "B x s / T",
+                   std::to_string(sc.training.globalBatch) + " x " + std::to_string(w.seqLen) + " / " + sec(b.stepSeconds),
+                   num(e.tokensPerSecond, "tokens/s"), "Definition"});
+    out.push_back({"train_time_s", "Time to train", "tokens / (B s) x T",
+                   num(sc.training.tokens) + " / " + num(e.tokensPerStep) + " x " + sec(b.stepSeconds),
+                   num(e.trainSeconds / units::kSecondsPerDay, "days"), "Definition"});
+    out.push_back({"train_gpu_hours", "GPU-hours to train", "time to train x N / 3600",
+                   num(e.trainSeconds, "s") + " x " + std::to_string(N) + " / 3600", num(e.gpuHours, "GPU-hours"), "Definition"});
+    out.push_back({"communication_fraction", "Communication share", "(TP + CP + p2p + DP exposed) / T",
+                   "(" + sec(b.tpCommExposedSeconds) + " + " + sec(b.cpCommExposedSeconds) + " + " + sec(b.ppP2pExposedSeconds)
+                       + " + " + sec(b.dpCommExposedSeconds) + ") / " + sec(b.stepSeconds),
+                   pct(e.communicationFraction), "Seed 000/001: s = T_comm / (T_comp + T_comm)"});
+    const MemoryBreakdown &mem = e.memory;
+    const char *zeroText[] = {"2 psi (no sharding)", "2 psi", "2 psi", "2 psi / N_d"};
+    out.push_back({"memory.weights_bytes", "Weights", std::string("ZeRO-") + std::to_string(pl.zeroStage) + ": "
+                                                          + zeroText[std::clamp(pl.zeroStage, 0, 3)],
+                   "psi = parameters on this GPU", bytes(mem.weightsBytes), kZeRO});
+    out.push_back({"memory.gradients_bytes", "Gradients", pl.zeroStage >= 2 ? "2 psi / N_d" : "2 psi",
+                   "N_d = dp x cp = " + std::to_string(d * c), bytes(mem.gradientsBytes), kZeRO});
+    out.push_back({"memory.optimizer_bytes", "Optimizer states", pl.zeroStage >= 1 ? "12 psi / N_d" : "12 psi",
+                   "fp32 master weights, Adam m and v; N_d = " + std::to_string(d * c), bytes(mem.optimizerBytes), kZeRO});
+    out.push_back({"memory.activations_bytes", "Activations",
+                   "per layer sbh(34 + 5as/h) / parallelism (Table 2) x L/p layers x in-flight micro-batches",
+                   std::to_string(layersPerStage) + " layers x " + num(mem.inFlightMicroBatches) + " micro-batches in flight ("
+                       + nameOf(pl.schedule) + ", recompute " + nameOf(sc.training.recompute) + ")",
+                   bytes(mem.activationsBytes), kK22});
+    out.push_back({"memory.buffers_bytes", "Buffers", "runtime reserve 1 GiB + 2 DP buckets + 2 p2p buffers (+ ZeRO-3 gather)",
+                   "bucket " + bytes(pl.bucketBytes), bytes(mem.buffersBytes),
+                   "Documented default: CUDA context, NCCL and cuBLAS workspaces"});
+    out.push_back({"memory_per_gpu_bytes", "Memory per GPU", "weights + gradients + optimizer + activations + buffers",
+                   bytes(mem.weightsBytes) + " + " + bytes(mem.gradientsBytes) + " + " + bytes(mem.optimizerBytes) + " + "
+                       + bytes(mem.activationsBytes) + " + " + bytes(mem.buffersBytes),
+                   bytes(mem.totalBytes) + (mem.fits ? " (fits in " : " (does NOT fit in ") + bytes(mem.capacityBytes) + ")",
+                   std::string(kZeRO) + "; " + kK22});
+    out.push_back({"parameters", "Parameters", "P = L (Q,K,V,O + FFN matrices + biases, norms) + V h (+ s h) (+ V h untied)",
+                   "L = " + std::to_string(w.layers) + ", h = " + std::to_string(w.hidden) + ", ffn = "
+                       + std::to_string(w.ffnHidden) + ", V = " + std::to_string(w.vocab),
+                   num(e.parameters), std::string(kSC21) + ", Eq. 2 generalised to GQA and SwiGLU"});
+    out.push_back({"micro_batches", "Micro-batches per step", "m = B / (b x dp)",
+                   std::to_string(sc.training.globalBatch) + " / (" + std::to_string(sc.training.microBatch) + " x "
+                       + std::to_string(d) + ")",
+                   std::to_string(m), "Definition"});
+    return out;
+}
+
+Explanation explain(const Scenario &scenario, const Evaluation &evaluation, const std::string &id)
+{
+    for (Explanation &x : explainAll(scenario, evaluation))
+        if (x.id == id)
+            return x;
+    return {};
+}
+
+} // namespace ts

@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: MIT
+// The window offscreen: sliders drive the model and the views, undo restores, files round-trip,
+// bad values show a message, warnings apply, and screenshots and the report are written for review.
+#include "evaluate.h"
+#include "explanationview.h"
+#include "headlinecards.h"
+#include "mainwindow.h"
+#include "parameterpanel.h"
+#include "quantityslider.h"
+#include "report.h"
+#include "scenariodocument.h"
+#include "scenarioio.h"
+#include "warningsview.h"
+
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QProcess>
+#include <QPushButton>
+#include <QSlider>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+using namespace ts;
+
+namespace {
+QString outputDir()
+{
+    const QString dir = QStringLiteral(TRAINSCOPE_TEST_OUTPUT_DIR);
+    QDir().mkpath(dir);
+    return dir;
+}
+
+QuantitySlider *sliderFor(MainWindow &w, const QString &label)
+{
+    for (QuantitySlider *s : w.panel()->findChildren<QuantitySlider *>())
+        if (s->label() == label)
+            return s;
+    return nullptr;
+}
+
+QString cardValue(MainWindow &w, const QString &id)
+{
+    for (HeadlineCard *c : w.cards()->cards())
+        if (c->id() == id)
+            return c->valueText();
+    return {};
+}
+
+QPalette darkPalette()
+{
+    QPalette p;
+    p.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
+    p.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
+    p.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+    p.setColor(QPalette::AlternateBase, QColor(0x2f, 0x2f, 0x2f));
+    p.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
+    p.setColor(QPalette::Button, QColor(0x35, 0x35, 0x35));
+    p.setColor(QPalette::ButtonText, QColor(0xe6, 0xe6, 0xe6));
+    p.setColor(QPalette::Highlight, QColor(0x3d, 0x7a, 0xd6));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::PlaceholderText, QColor(0xa0, 0xa0, 0xa0));
+    p.setColor(QPalette::ToolTipBase, QColor(0x35, 0x35, 0x35));
+    p.setColor(QPalette::ToolTipText, QColor(0xe6, 0xe6, 0xe6));
+    return p;
+}
+} // namespace
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("TrainscopeTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("TrainscopeTest"));
+    }
+
+    void defaultScenarioShown()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.document()->evaluation().feasible);
+        QVERIFY(!cardValue(w, QStringLiteral("step_time_s")).isEmpty());
+        QVERIFY(w.windowTitle().contains(QLatin1String("Trainscope")));
+    }
+
+    void everySliderDrivesTheModel_data()
+    {
+        QTest::addColumn<QString>("label");
+        QTest::addColumn<int>("position");
+        for (const char *label : {"Parameters", "Sequence length", "Global batch", "Micro-batch size", "Token budget", "GPUs",
+                                  "Tensor parallel (TP)", "Pipeline parallel (PP)", "Context parallel (CP)", "Data parallel (DP)",
+                                  "Intra-node bandwidth", "Inter-node bandwidth", "Intra-node latency", "Inter-node latency",
+                                  "DP bucket", "Straggler jitter", "Gradient compression"})
+            QTest::newRow(label) << QString::fromLatin1(label) << 1;
+    }
+    void everySliderDrivesTheModel()
+    {
+        QFETCH(QString, label);
+        MainWindow w;
+        QuantitySlider *slider = sliderFor(w, label);
+        QVERIFY2(slider, qPrintable(label));
+        QSlider *track = slider->findChild<QSlider *>();
+        const Scenario before = w.document()->scenario();
+        const QString stepBefore = cardValue(w, QStringLiteral("step_time_s"));
+        // Move to a different position: the scenario must change.
+        const int target = track->value() < (track->minimum() + track->maximum()) / 2 ? track->maximum() : track->minimum();
+        track->setValue(target);
+        QVERIFY2(!(w.document()->scenario() == before), qPrintable(label));
+        QCOMPARE(w.document()->undoStack()->count(), 1);
+        w.document()->undoStack()->undo();
+        QVERIFY(w.document()->scenario() == before);
+        QCOMPARE(cardValue(w, QStringLiteral("step_time_s")), stepBefore);
+    }
+
+    void dragIsOneUndoStep()
+    {
+        MainWindow w;
+        QuantitySlider *gpus = sliderFor(w, QStringLiteral("Global batch"));
+        QSlider *track = gpus->findChild<QSlider *>();
+        const Scenario before = w.document()->scenario();
+        const QString stepBefore = cardValue(w, QStringLiteral("step_time_s"));
+        track->setSliderDown(true);
+        for (int i = 0; i < 40; ++i)
+            track->setValue(track->value() + 3);
+        track->setSliderDown(false);
+        QCOMPARE(w.document()->undoStack()->count(), 1);
+        QVERIFY(cardValue(w, QStringLiteral("step_time_s")) != stepBefore);
+        w.document()->undoStack()->undo();
+        QVERIFY(w.document()->scenario() == before);
+        QVERIFY(!w.document()->isModified());
+    }
+
+    void badValueShowsMessage()
+    {
+        MainWindow w;
+        w.show();
+        QuantitySlider *tp = sliderFor(w, QStringLiteral("Tensor parallel (TP)"));
+        QDoubleSpinBox *spin = tp->findChild<QDoubleSpinBox *>();
+        const QString stepBefore = cardValue(w, QStringLiteral("step_time_s"));
+        spin->setValue(3);   // 64 heads are not divisible by 3; 1024 GPUs neither
+        QVERIFY(!w.document()->evaluation().feasible);
+        bool shown = false;
+        for (QLabel *l : w.panel()->findChildren<QLabel *>())
+            if (l->isVisible() && (l->text().contains(QLatin1String("tp (3)")) || l->text().contains(QLatin1String("must equal"))))
+                shown = true;
+        QVERIFY(shown);
+        // The last valid picture stays, greyed.
+        QCOMPARE(cardValue(w, QStringLiteral("step_time_s")), stepBefore);
+        QVERIFY(w.cards()->graphicsEffect() != nullptr);
+        w.document()->undoStack()->undo();
+        QVERIFY(w.document()->evaluation().feasible);
+        QVERIFY(w.cards()->graphicsEffect() == nullptr);
+    }
+
+    void nanAndExtremesNeverCrash()
+    {
+        MainWindow w;
+        for (Field f : {Field::Gpus, Field::Tp, Field::GlobalBatch, Field::InterBandwidth, Field::IntraEfficiency, Field::Jitter,
+                        Field::Parameters, Field::SeqLen, Field::Bucket})
+            for (double v : {0.0, -1.0, 1e12, std::nan("")}) {
+                w.editField(f, v);
+                const Evaluation &e = w.document()->evaluation();
+                QVERIFY(e.feasible || !e.problem.field.empty());
+            }
+    }
+
+    void saveOpenRoundTrip()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("plan.json"));
+        MainWindow w;
+        w.editField(Field::Zero, 2);
+        w.editField(Field::OverlapDp, 0);
+        QVERIFY(w.document()->isModified());
+        QVERIFY(w.saveTo(path));
+        QVERIFY(!w.document()->isModified());
+        const Scenario saved = w.document()->scenario();
+        MainWindow other;
+        QVERIFY(other.openFile(path, false));
+        QVERIFY(other.document()->scenario() == saved);
+        QCOMPARE(other.document()->filePath(), path);
+        QVERIFY(!other.openFile(dir.filePath(QStringLiteral("missing.json")), false));
+        QVERIFY(other.document()->scenario() == saved);   // a failed open keeps what was there
+    }
+
+    void applyingAWarningChangesThePlan()
+    {
+        MainWindow w;
+        QVERIFY(w.openFile(QStringLiteral(":/scenarios/seed-gradient-sync.json"), false));
+        const Evaluation e = w.document()->evaluation();
+        QVERIFY(e.warningCount > 0);
+        QCOMPARE(e.warnings[0].code, WarningCode::CommunicationDominates);
+        QCOMPARE(e.warnings[0].changes[0].knob, Knob::InNetworkReduction);
+        QVERIFY(!w.document()->scenario().cluster.inNetworkReduction);
+        const QList<QPushButton *> buttons = w.warningsView()->findChildren<QPushButton *>();
+        QVERIFY(!buttons.isEmpty());
+        buttons.first()->click();
+        QVERIFY(w.document()->scenario().cluster.inNetworkReduction);   // "turn cluster.in_network_reduction on"
+        QVERIFY(w.document()->evaluation().communicationFraction < e.communicationFraction);
+        QCOMPARE(w.document()->undoStack()->count(), 1);
+    }
+
+    void cardShowsExplanation()
+    {
+        MainWindow w;
+        w.showExplanation(QStringLiteral("step_time_s"));
+        const QString text = w.explanationView()->toPlainText();
+        QVERIFY(text.contains(QLatin1String("Formula")));
+        QVERIFY(text.contains(QLatin1String("compute")));
+        QVERIFY(text.contains(QLatin1String("Source")));
+        w.showExplanation(QStringLiteral("memory.activations_bytes"));
+        QVERIFY(w.explanationView()->toPlainText().contains(QLatin1String("Korthikanti")));
+    }
+
+    void screenshots()
+    {
+        for (bool dark : {false, true}) {
+            const QPalette original = QApplication::palette();
+            if (dark)
+                QApplication::setPalette(darkPalette());
+            {
+                MainWindow w;
+                w.resize(1600, 1000);
+                w.show();
+                QVERIFY(QTest::qWaitForWindowExposed(&w));
+                w.showExplanation(QStringLiteral("step_time_s"));
+                QTest::qWait(50);
+                const QString path = outputDir() + (dark ? QStringLiteral("/mainwindow-dark.png") : QStringLiteral("/mainwindow-light.png"));
+                QVERIFY(w.grab().save(path));
+                QVERIFY(QFileInfo(path).size() > 10000);
+                QVERIFY(w.openFile(QStringLiteral(":/scenarios/seed-gradient-sync.json"), false));
+                QTest::qWait(20);
+                QVERIFY(w.grab().save(outputDir() + (dark ? QStringLiteral("/seed-dark.png") : QStringLiteral("/seed-light.png"))));
+            }
+            QApplication::setPalette(original);
+        }
+    }
+
+    void reportPdf()
+    {
+        MainWindow w;
+        const QString path = outputDir() + QStringLiteral("/report.pdf");
+        QString error;
+        const ReportInput input{w.document()->scenario(), w.document()->evaluation(), w.document()->name(),
+                                w.document()->description(), w.document()->notes()};
+        QVERIFY2(writeReport(path, input, &error), qPrintable(error));
+        QVERIFY(QFileInfo(path).size() > 20000);
+        if (QStandardPaths::findExecutable(QStringLiteral("pdftotext")).isEmpty())
+            QSKIP("pdftotext (poppler-utils) not installed");
+        QProcess p;
+        p.start(QStringLiteral("pdftotext"), {path, QStringLiteral("-")});
+        QVERIFY(p.waitForFinished(30000));
+        const QString text = QString::fromUtf8(p.readAllStandardOutput());
+        // (pdftotext keeps the "fi" ligature of "figures", so match around it)
+        for (const char *section : {"Inputs", "Headline", "Step time", "Scaling", "Memory per GPU",
+                                    "Warnings and recommendations", "How the", "Narayanan", "Rajbhandari"})
+            QVERIFY2(text.contains(QLatin1String(section)), section);
+        if (!QStandardPaths::findExecutable(QStringLiteral("pdftoppm")).isEmpty()) {
+            QProcess ppm;
+            ppm.start(QStringLiteral("pdftoppm"), {QStringLiteral("-png"), QStringLiteral("-r"), QStringLiteral("60"), path,
+                                                   outputDir() + QStringLiteral("/report-page")});
+            QVERIFY(ppm.waitForFinished(60000));
+            QCOMPARE(ppm.exitCode(), 0);
+        }
+    }
+
+    void exports()
+    {
+        MainWindow w;
+        w.resize(1600, 1000);
+        QString error;
+        for (const char *suffix : {"png", "svg", "pdf"}) {
+            const QString path = outputDir() + QStringLiteral("/views.") + QLatin1String(suffix);
+            QVERIFY2(exportWidget(w.viewsWidget(), path, QStringLiteral("test"), &error), qPrintable(error));
+            QVERIFY(QFileInfo(path).size() > 1000);
+        }
+        QVERIFY(!exportWidget(w.viewsWidget(), outputDir() + QStringLiteral("/views.bmpx"), QStringLiteral("test"), &error));
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+// Geometry and mapping functions of the widgets, headless and data-driven.
+#include "chartmath.h"
+#include "formatting.h"
+#include "quantityslider.h"
+
+#include <QTest>
+
+using namespace ts;
+using slidermap::Scale;
+
+class TestWidgets : public QObject
+{
+    Q_OBJECT
+private slots:
+    void sliderMapping_data()
+    {
+        QTest::addColumn<double>("min");
+        QTest::addColumn<double>("max");
+        QTest::addColumn<int>("scale");
+        QTest::addColumn<int>("position");
+        QTest::addColumn<double>("value");
+        QTest::newRow("linear start") << 0.0 << 100.0 << int(Scale::Linear) << 0 << 0.0;
+        QTest::newRow("linear mid") << 0.0 << 100.0 << int(Scale::Linear) << 500 << 50.0;
+        QTest::newRow("linear end") << 0.0 << 100.0 << int(Scale::Linear) << 1000 << 100.0;
+        QTest::newRow("log start") << 1e8 << 1e12 << int(Scale::Log) << 0 << 1e8;
+        QTest::newRow("log mid") << 1e8 << 1e12 << int(Scale::Log) << 500 << 1e10;
+        QTest::newRow("log end") << 1.0 << 65536.0 << int(Scale::Log) << 1000 << 65536.0;
+        QTest::newRow("log quarter") << 1.0 << 65536.0 << int(Scale::Log) << 250 << 16.0;
+    }
+    void sliderMapping()
+    {
+        QFETCH(double, min);
+        QFETCH(double, max);
+        QFETCH(int, scale);
+        QFETCH(int, position);
+        QFETCH(double, value);
+        const double v = slidermap::toValue(position, min, max, Scale(scale), {});
+        QVERIFY(qAbs(v - value) <= 1e-9 * qMax(1.0, qAbs(value)));
+        QCOMPARE(slidermap::toPosition(value, min, max, Scale(scale), {}), position);
+    }
+
+    void sliderSnapsToSteps()
+    {
+        const std::vector<double> steps{1, 2, 4, 8, 16};
+        QCOMPARE(slidermap::toValue(3, 0, 0, Scale::Steps, steps), 8.0);
+        QCOMPARE(slidermap::toValue(99, 0, 0, Scale::Steps, steps), 16.0);
+        QCOMPARE(slidermap::toPosition(5, 0, 0, Scale::Steps, steps), 2);    // 5 is nearest 4 on a log scale
+        QCOMPARE(slidermap::toPosition(10, 0, 0, Scale::Steps, steps), 3);
+        QCOMPARE(slidermap::toPosition(1000, 0, 0, Scale::Steps, steps), 4);
+        QCOMPARE(slidermap::toPosition(3, 0, 0, Scale::Steps, {}), 0);
+    }
+
+    void niceAxis_data()
+    {
+        QTest::addColumn<double>("value");
+        QTest::addColumn<double>("nice");
+        QTest::newRow("493.5") << 493.5 << 500.0;
+        QTest::newRow("7") << 7.0 << 10.0;
+        QTest::newRow("1.2") << 1.2 << 2.0;
+        QTest::newRow("0.031") << 0.031 << 0.05;
+        QTest::newRow("zero") << 0.0 << 1.0;
+        QTest::newRow("nan") << qQNaN() << 1.0;
+    }
+    void niceAxis()
+    {
+        QFETCH(double, value);
+        QFETCH(double, nice);
+        QVERIFY(qAbs(chartmath::niceAxisMax(value) - nice) < 1e-12);
+    }
+
+    void timeUnits()
+    {
+        QCOMPARE(chartmath::chooseTimeUnit(0.4935).symbol, QStringLiteral("ms"));
+        QCOMPARE(chartmath::chooseTimeUnit(14.4).symbol, QStringLiteral("s"));
+        QCOMPARE(chartmath::chooseTimeUnit(2e-4).symbol, QStringLiteral("µs"));
+        QCOMPARE(chartmath::chooseTimeUnit(0.4935).scale, 1e3);
+    }
+
+    void log2Axis()
+    {
+        const chartmath::Range r = chartmath::log2Range(3, 1000);
+        QCOMPARE(r.min, 2.0);
+        QCOMPARE(r.max, 1024.0);
+        const QList<double> ticks = chartmath::log2Ticks(2, 1024);
+        QCOMPARE(ticks.first(), 2.0);
+        QCOMPARE(ticks.last(), 1024.0);
+        QVERIFY(chartmath::log2Ticks(-1, 4).isEmpty());
+    }
+
+    void formatting()
+    {
+        QCOMPARE(fmt::seconds(0.4935), QStringLiteral("493.5 ms"));
+        QCOMPARE(fmt::bytes(14e9), QStringLiteral("14.0 GB (13.04 GiB)"));
+        QCOMPARE(fmt::bandwidth(50e9), QStringLiteral("50.00 GB/s (400.0 Gb/s)"));
+        QCOMPARE(fmt::percent(0.993), QStringLiteral("99.3%"));
+        QCOMPARE(fmt::seconds(qQNaN()), QStringLiteral("—"));
+        QCOMPARE(fmt::count(7e9), QStringLiteral("7.00B"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestWidgets)
+#include "tst_widgets.moc"

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+// Axis geometry for the charts, free of Qt Charts so tests can check it headlessly and a move to
+// Qt Graphs keeps it. Display arithmetic only (rounding ranges, picking units), never model physics.
+#pragma once
+
+#include <QList>
+#include <QPalette>
+#include <QString>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ts::chartmath {
+
+/// Display unit of a time axis: shown value = seconds * scale.
+struct TimeUnit
+{
+    double scale = 1;
+    QString symbol;
+};
+
+/// A closed axis range.
+struct Range
+{
+    double min = 0;
+    double max = 0;
+};
+
+/// Smallest 1, 2 or 5 x 10^k that is >= value; 1 for zero, negative or non-finite input.
+inline double niceAxisMax(double value)
+{
+    if (!(value > 0) || !std::isfinite(value))
+        return 1;
+    const double decade = std::pow(10.0, std::floor(std::log10(value)));
+    for (const double mantissa : {1.0, 2.0, 5.0}) {
+        // Tolerance so a value that is already nice, give or take rounding, is not bumped up.
+        if (value <= mantissa * decade * (1 + 1e-9))
+            return mantissa * decade;
+    }
+    return 10 * decade;
+}
+
+/// Tick spacing for an axis from 0 to a niceAxisMax() result: 5 intervals, or 4 for a 2 x 10^k max.
+inline double niceTickInterval(double niceMax)
+{
+    if (!(niceMax > 0) || !std::isfinite(niceMax))
+        return 1;
+    const double mantissa = niceMax / std::pow(10.0, std::floor(std::log10(niceMax)));
+    return std::abs(mantissa - 2) < 1e-6 ? niceMax / 4 : niceMax / 5;
+}
+
+/// The unit that keeps the largest value of a time axis between 1 and 1000: s, ms or µs.
+/// Zero or non-finite input gets ms, the usual scale of a training step.
+inline TimeUnit chooseTimeUnit(double maxSeconds)
+{
+    if (maxSeconds >= 1)
+        return {1, QStringLiteral("s")};
+    if (maxSeconds >= 1e-3 || !(maxSeconds > 0))
+        return {1e3, QStringLiteral("ms")};
+    return {1e6, QStringLiteral("µs")};
+}
+
+/// Powers of two enclosing [min, max], at least one octave apart; {1, 2} unless 0 < min <= max.
+inline Range log2Range(double min, double max)
+{
+    if (!(min > 0) || !(max >= min) || !std::isfinite(max))
+        return {1, 2};
+    // frexp is exact, unlike log2 + floor: value = m * 2^e with m in [0.5, 1).
+    int e = 0;
+    std::frexp(min, &e);
+    Range range{std::ldexp(1.0, e - 1), 0};
+    const double m = std::frexp(max, &e);
+    range.max = std::ldexp(1.0, m == 0.5 ? e - 1 : e);
+    if (range.max <= range.min)
+        range.max = 2 * range.min;
+    return range;
+}
+
+/// The powers of two from log2Range(min, max).min to .max; empty unless 0 < min <= max.
+inline QList<double> log2Ticks(double min, double max)
+{
+    QList<double> ticks;
+    if (!(min > 0) || !(max >= min) || !std::isfinite(max))
+        return ticks;
+    const Range range = log2Range(min, max);
+    for (double tick = range.min; tick <= range.max; tick *= 2)
+        ticks.append(tick);
+    return ticks;
+}
+
+/// Base of a log axis over log2Range(min, max) that shows at most maxTicks ticks: 2, 4, 8, ...
+/// (a log axis ticks at integer powers of its base, so every tick stays a power of two).
+inline double log2AxisBase(double min, double max, int maxTicks)
+{
+    const qsizetype octaves = log2Ticks(min, max).size() - 1;
+    maxTicks = std::max(maxTicks, 2);
+    int stride = 1;
+    while (octaves / stride + 1 > maxTicks)
+        ++stride;
+    return std::ldexp(1.0, stride);
+}
+
+/// Whether the palette is a dark one, to pick the matching chart theme.
+inline bool isDark(const QPalette &palette)
+{
+    return palette.color(QPalette::Window).lightness() < 128;
+}
+
+} // namespace ts::chartmath

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: MIT
+#include "collectivestable.h"
+
+#include "formatting.h"
+#include "units.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace ts {
+
+namespace {
+
+QString gigabytesPerSecond(double bytesPerSecond)
+{
+    if (!std::isfinite(bytesPerSecond))
+        return QStringLiteral("—");
+    return CollectivesTableModel::tr("%1 GB/s").arg(bytesPerSecond / units::kBytesPerGB, 0, 'f', 1);
+}
+
+bool isNumeric(int column) { return column >= CollectivesTableModel::SizeColumn; }
+
+} // namespace
+
+CollectivesTableModel::CollectivesTableModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+void CollectivesTableModel::setRows(const QList<CollectiveRow> &rows)
+{
+    beginResetModel();
+    m_rows = rows;
+    endResetModel();
+}
+
+int CollectivesTableModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int CollectivesTableModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant CollectivesTableModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const CollectiveRow &row = m_rows[index.row()];
+    const int column = index.column();
+
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (column) {
+        case CollectiveColumn: return row.collective;
+        case AlgorithmColumn: return row.algorithm;
+        case SizeColumn: return fmt::bytes(row.bytes);
+        case TimeColumn: return fmt::seconds(row.seconds);
+        case AlgBwColumn: return gigabytesPerSecond(row.algBytesPerSecond);
+        case BusBwColumn: return gigabytesPerSecond(row.busBytesPerSecond);
+        }
+        break;
+    case Qt::UserRole:
+        switch (column) {
+        case CollectiveColumn: return row.collective;
+        case AlgorithmColumn: return row.algorithm;
+        case SizeColumn: return row.bytes;
+        case TimeColumn: return row.seconds;
+        case AlgBwColumn: return row.algBytesPerSecond;
+        case BusBwColumn: return row.busBytesPerSecond;
+        }
+        break;
+    case Qt::ToolTipRole:
+        // Link speeds are quoted in Gb/s, so bandwidths show both.
+        if (column == AlgBwColumn)
+            return fmt::bandwidth(row.algBytesPerSecond);
+        if (column == BusBwColumn)
+            return fmt::bandwidth(row.busBytesPerSecond);
+        break;
+    case Qt::TextAlignmentRole:
+        if (isNumeric(column))
+            return (Qt::AlignRight | Qt::AlignVCenter).toInt();
+        break;
+    }
+    return {};
+}
+
+QVariant CollectivesTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal)
+        return {};
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (section) {
+        case CollectiveColumn: return tr("Collective");
+        case AlgorithmColumn: return tr("Algorithm");
+        case SizeColumn: return tr("Size");
+        case TimeColumn: return tr("Time");
+        case AlgBwColumn: return tr("algbw");
+        case BusBwColumn: return tr("busbw");
+        }
+        break;
+    case Qt::ToolTipRole:
+        switch (section) {
+        case SizeColumn:
+            return tr("Buffer size, nccl-tests convention: the output of an all-gather, the input of a reduce-scatter");
+        case TimeColumn: return tr("Time of one collective");
+        case AlgBwColumn: return tr("Algorithm bandwidth, as nccl-tests reports it: size over time");
+        case BusBwColumn:
+            return tr("Bus bandwidth, as nccl-tests reports it: comparable with the link speed whatever the collective");
+        }
+        break;
+    case Qt::TextAlignmentRole:
+        if (isNumeric(section))
+            return (Qt::AlignRight | Qt::AlignVCenter).toInt();
+        break;
+    }
+    return {};
+}
+
+CollectivesView::CollectivesView(QWidget *parent)
+    : QWidget(parent)
+    , m_title(new QLabel)
+    , m_table(new QTableView)
+    , m_model(new CollectivesTableModel(this))
+    , m_proxy(new QSortFilterProxyModel(this))
+{
+    QFont titleFont = m_title->font();
+    titleFont.setBold(true);
+    m_title->setFont(titleFont);
+    m_title->hide();
+
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(Qt::UserRole);  // numbers sort by value, not by their display strings
+    m_table->setModel(m_proxy);
+    m_table->setAlternatingRowColors(true);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    // No sort column: the model's order stands until the user clicks a header.
+    m_table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    m_table->setSortingEnabled(true);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(QMargins());
+    layout->addWidget(m_title);
+    layout->addWidget(m_table);
+}
+
+void CollectivesView::setRows(const QList<CollectiveRow> &rows)
+{
+    m_model->setRows(rows);
+    m_table->resizeColumnsToContents();
+}
+
+void CollectivesView::setTitle(const QString &title)
+{
+    m_title->setText(title);
+    m_title->setVisible(!title.isEmpty());
+}
+
+QSize CollectivesView::minimumSizeHint() const { return {360, 160}; }
+QSize CollectivesView::sizeHint() const { return {560, 240}; }
+
+} // namespace ts

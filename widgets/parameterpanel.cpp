@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: MIT
+#include "parameterpanel.h"
+
+#include "quantityslider.h"
+#include "units.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace ts {
+
+namespace {
+using slidermap::Scale;
+
+std::vector<double> toDoubles(const std::vector<int> &values)
+{
+    return std::vector<double>(values.begin(), values.end());
+}
+
+QLabel *problemLabel(QWidget *parent)
+{
+    auto *label = new QLabel(parent);
+    label->setWordWrap(true);
+    QPalette warn = label->palette();
+    warn.setColor(QPalette::WindowText, QColor(0xC0, 0x39, 0x2B));
+    label->setPalette(warn);
+    label->setVisible(false);
+    return label;
+}
+} // namespace
+
+QString fieldKey(Field f)
+{
+    switch (f) {
+    case Field::Parameters: return QStringLiteral("workload.parameters");
+    case Field::SeqLen: return QStringLiteral("workload.seq_len");
+    case Field::GlobalBatch: return QStringLiteral("training.global_batch");
+    case Field::MicroBatch: return QStringLiteral("training.micro_batch");
+    case Field::Precision: return QStringLiteral("training.precision");
+    case Field::Recompute: return QStringLiteral("training.recompute");
+    case Field::Tokens: return QStringLiteral("training.tokens");
+    case Field::Gpus: return QStringLiteral("cluster.gpus");
+    case Field::GpusPerNode: return QStringLiteral("cluster.gpus_per_node");
+    case Field::Rails: return QStringLiteral("cluster.rails");
+    case Field::Oversubscription: return QStringLiteral("cluster.oversubscription");
+    case Field::InNetworkReduction: return QStringLiteral("cluster.in_network_reduction");
+    case Field::Transport: return QStringLiteral("cluster.transport");
+    case Field::Tp: return QStringLiteral("plan.tp");
+    case Field::Pp: return QStringLiteral("plan.pp");
+    case Field::Dp: return QStringLiteral("plan.dp");
+    case Field::Cp: return QStringLiteral("plan.cp");
+    case Field::SequenceParallel: return QStringLiteral("plan.sequence_parallel");
+    case Field::Schedule: return QStringLiteral("plan.schedule");
+    case Field::VirtualStages: return QStringLiteral("plan.virtual_stages");
+    case Field::Zero: return QStringLiteral("plan.zero");
+    case Field::OverlapDp: return QStringLiteral("plan.overlap_dp");
+    case Field::TpOverlap: return QStringLiteral("plan.tp_overlap");
+    case Field::IntraLatency: return QStringLiteral("cluster.intra_node.latency");
+    case Field::InterLatency: return QStringLiteral("cluster.inter_node.latency");
+    case Field::IntraEfficiency: return QStringLiteral("cluster.intra_node.efficiency");
+    case Field::InterEfficiency: return QStringLiteral("cluster.inter_node.efficiency");
+    case Field::IntraBandwidth: return QStringLiteral("cluster.intra_node.bandwidth");
+    case Field::InterBandwidth: return QStringLiteral("cluster.inter_node.bandwidth");
+    case Field::Bucket: return QStringLiteral("plan.bucket");
+    case Field::Compression: return QStringLiteral("plan.compression");
+    case Field::Jitter: return QStringLiteral("plan.jitter");
+    case Field::LocalSgd: return QStringLiteral("plan.local_sgd");
+    case Field::Count: break;
+    }
+    return {};
+}
+
+ParameterPanel::ParameterPanel(QWidget *parent)
+    : QScrollArea(parent)
+{
+    auto *content = new QWidget(this);
+    auto *column = new QVBoxLayout(content);
+    column->setSpacing(10);
+
+    m_generalProblem = problemLabel(content);
+    column->addWidget(m_generalProblem);
+
+    auto group = [&](const QString &title) {
+        auto *box = new QGroupBox(title, content);
+        auto *layout = new QVBoxLayout(box);
+        layout->setSpacing(4);
+        column->addWidget(box);
+        return layout;
+    };
+
+    QVBoxLayout *model = group(tr("Model"));
+    addPresetCombo(model, QStringLiteral("model"), tr("Preset"), tr("A published model shape (sources in the presets)."));
+    QuantitySlider *params = addSlider(model, Field::Parameters, tr("Parameters"), tr("B"),
+                                       tr("Parameter count in billions. Moving it derives a GPT-style shape (h multiple of 128, h/L near 128)."));
+    params->setRange(0.1, 2000, Scale::Log, 2);
+    m_shapeNote = new QLabel(content);
+    m_shapeNote->setWordWrap(true);
+    m_shapeNote->setForegroundRole(QPalette::PlaceholderText);
+    model->addWidget(m_shapeNote);
+    addSlider(model, Field::SeqLen, tr("Sequence length"), tr("tokens"), tr("Tokens per sequence (s)."))
+        ->setSteps({512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072, 262144, 524288, 1048576});
+
+    QVBoxLayout *training = group(tr("Training"));
+    addSlider(training, Field::GlobalBatch, tr("Global batch"), tr("sequences"),
+              tr("Sequences per optimizer step (B). Micro-batches m = B / (b x DP)."))
+        ->setRange(1, 1e6, Scale::Log, 0);
+    addSlider(training, Field::MicroBatch, tr("Micro-batch size"), tr("sequences"), tr("Sequences per micro-batch (b)."))
+        ->setSteps({1, 2, 4, 8, 16, 32, 64});
+    addCombo(training, Field::Precision, tr("Precision"), {tr("FP32"), tr("BF16"), tr("FP16"), tr("FP8")},
+             tr("Compute precision of the GEMMs; mixed precision keeps FP32 master weights."));
+    addCombo(training, Field::Recompute, tr("Activation recompute"), {tr("None"), tr("Selective"), tr("Full")},
+             tr("Korthikanti 2022: selective recomputes attention only; full recomputes each layer's forward."));
+    addSlider(training, Field::Tokens, tr("Token budget"), tr("B tokens"), tr("Billions of tokens to train on, for time and GPU-hours."))
+        ->setRange(1, 100000, Scale::Log, 0);
+
+    QVBoxLayout *cluster = group(tr("Cluster"));
+    addPresetCombo(cluster, QStringLiteral("gpu"), tr("GPU"), tr("GPU type: peak FLOP/s, HBM size and bandwidth (vendor figures)."));
+    addSlider(cluster, Field::Gpus, tr("GPUs"), QString(), tr("Total GPU count. DP follows: DP = GPUs / (TP x PP x CP)."))
+        ->setRange(1, 65536, Scale::Log, 0);
+    addSlider(cluster, Field::GpusPerNode, tr("GPUs per node"), QString(), tr("GPUs sharing the intra-node link (NVLink domain)."))
+        ->setSteps({1, 2, 4, 8, 16, 32, 72});
+    addPresetCombo(cluster, QStringLiteral("intra_node"), tr("Intra-node link"), tr("NVLink/NVSwitch or PCIe inside a node."));
+    addPresetCombo(cluster, QStringLiteral("inter_node"), tr("Inter-node NIC"), tr("Network per NIC (rail) between nodes."));
+    addToggle(cluster, Field::InNetworkReduction, tr("In-network reduction (SHARP)"),
+              tr("Switches reduce gradients in flight: each GPU sends its share once."));
+    addToggle(cluster, Field::Transport, tr("RDMA (GPUDirect)"), tr("Off: TCP sockets, half the bandwidth and more latency."));
+
+    QVBoxLayout *plan = group(tr("Parallelism"));
+    addSlider(plan, Field::Tp, tr("Tensor parallel (TP)"), QString(), tr("Splits each layer's matrices; snaps to divisors of heads and GPUs."));
+    addSlider(plan, Field::Pp, tr("Pipeline parallel (PP)"), QString(), tr("Splits the layers into stages."));
+    addSlider(plan, Field::Cp, tr("Context parallel (CP)"), QString(), tr("Splits the sequence (ring attention)."));
+    addSlider(plan, Field::Dp, tr("Data parallel (DP)"), QString(), tr("Replicas. Changing it changes the GPU count."));
+    addCombo(plan, Field::Schedule, tr("Pipeline schedule"), {tr("GPipe"), tr("1F1B"), tr("Interleaved 1F1B"), tr("Zero bubble (ZB-H1)")},
+             tr("How forward and backward passes of micro-batches are ordered on the stages."));
+    addSlider(plan, Field::VirtualStages, tr("Virtual stages (v)"), QString(), tr("Model chunks per stage for interleaved 1F1B."))
+        ->setRange(1, 16, Scale::Linear, 0);
+    addCombo(plan, Field::Zero, tr("ZeRO stage"), {tr("0: replicate"), tr("1: shard optimizer"), tr("2: + gradients"), tr("3: + parameters")},
+             tr("Rajbhandari 2020: what is sharded across data-parallel ranks."));
+    addToggle(plan, Field::SequenceParallel, tr("Sequence parallel"), tr("Shards norms and dropout activations across TP ranks."));
+    addToggle(plan, Field::OverlapDp, tr("Overlap gradient sync with backward"), tr("Bucketed all-reduce starts while backward runs."));
+
+    auto *advancedBox = new QGroupBox(tr("Advanced"), content);
+    advancedBox->setCheckable(true);
+    advancedBox->setChecked(false);
+    auto *advancedContent = new QWidget(advancedBox);
+    auto *advanced = new QVBoxLayout(advancedContent);
+    advanced->setContentsMargins(0, 0, 0, 0);
+    auto *advancedOuter = new QVBoxLayout(advancedBox);
+    advancedOuter->addWidget(advancedContent);
+    advancedContent->setVisible(false);
+    connect(advancedBox, &QGroupBox::toggled, advancedContent, &QWidget::setVisible);
+    column->addWidget(advancedBox);
+    addSlider(advanced, Field::IntraBandwidth, tr("Intra-node bandwidth"), tr("GB/s"), tr("Per GPU, per direction."))
+        ->setRange(1, 5000, Scale::Log, 1);
+    addSlider(advanced, Field::InterBandwidth, tr("Inter-node bandwidth"), tr("Gb/s"), tr("Per NIC, per direction."))
+        ->setRange(1, 3200, Scale::Log, 0);
+    addSlider(advanced, Field::IntraLatency, tr("Intra-node latency"), tr("µs"), tr("Alpha per algorithm step."))->setRange(0, 100, Scale::Linear, 1);
+    addSlider(advanced, Field::InterLatency, tr("Inter-node latency"), tr("µs"), tr("Alpha per algorithm step."))->setRange(0, 200, Scale::Linear, 1);
+    addSlider(advanced, Field::IntraEfficiency, tr("Intra-node achievable"), tr("%"), tr("Share of nominal bandwidth NCCL reaches."))
+        ->setRange(1, 100, Scale::Linear, 0);
+    addSlider(advanced, Field::InterEfficiency, tr("Inter-node achievable"), tr("%"), tr("Share of nominal bandwidth NCCL reaches."))
+        ->setRange(1, 100, Scale::Linear, 0);
+    addSlider(advanced, Field::Rails, tr("Rails (NICs per node)"), QString(), tr("Each GPU gets rails / GPUs-per-node of a NIC."))
+        ->setRange(1, 16, Scale::Linear, 0);
+    addSlider(advanced, Field::Oversubscription, tr("Oversubscription"), tr(": 1"), tr("Above-leaf oversubscription; 1 = non-blocking."))
+        ->setRange(1, 8, Scale::Linear, 1);
+    addSlider(advanced, Field::Bucket, tr("DP bucket"), tr("MB"), tr("Gradient bucket size (PyTorch DDP default 25 MB); 0 = one bucket."))
+        ->setRange(0, 2000, Scale::Linear, 0);
+    addSlider(advanced, Field::Compression, tr("Gradient compression"), tr("x"), tr("Ratio by which gradient bytes shrink."))
+        ->setRange(1, 64, Scale::Log, 1);
+    addSlider(advanced, Field::Jitter, tr("Straggler jitter"), tr("%"), tr("Per-GPU step-time variation (coefficient of variation)."))
+        ->setRange(0, 50, Scale::Linear, 1);
+    addSlider(advanced, Field::LocalSgd, tr("Local SGD interval"), tr("steps"), tr("Synchronise gradients every K steps."))
+        ->setRange(1, 64, Scale::Log, 0);
+    addToggle(advanced, Field::TpOverlap, tr("Overlap TP communication"), tr("TP collectives hidden behind GEMMs (Megatron-Core)."));
+
+    column->addStretch(1);
+    setWidget(content);
+    setWidgetResizable(true);
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setMinimumWidth(340);
+}
+
+QuantitySlider *ParameterPanel::addSlider(QLayout *layout, Field field, const QString &label, const QString &unit,
+                                          const QString &help)
+{
+    auto *slider = new QuantitySlider(label, unit, layout->parentWidget());
+    slider->setHelp(help);
+    layout->addWidget(slider);
+    m_sliders.insert(field, slider);
+    connect(slider, &QuantitySlider::valueEdited, this, [this, field](double v) {
+        if (!m_updating)
+            emit fieldEdited(field, v);
+    });
+    connect(slider, &QuantitySlider::editFinished, this, [this] {
+        if (!m_updating)
+            emit editFinished();
+    });
+    return slider;
+}
+
+QComboBox *ParameterPanel::addCombo(QLayout *layout, Field field, const QString &label, const QStringList &items,
+                                    const QString &help)
+{
+    auto *row = new QWidget(layout->parentWidget());
+    auto *form = new QFormLayout(row);
+    form->setContentsMargins(0, 2, 0, 2);
+    auto *combo = new QComboBox(row);
+    combo->addItems(items);
+    combo->setToolTip(help);
+    form->addRow(label, combo);
+    auto *problem = problemLabel(row);
+    form->addRow(problem);
+    layout->addWidget(row);
+    m_combos.insert(field, combo);
+    m_comboProblems.insert(field, problem);
+    connect(combo, &QComboBox::activated, this, [this, field](int index) {
+        if (m_updating)
+            return;
+        emit fieldEdited(field, index);
+        emit editFinished();
+    });
+    return combo;
+}
+
+QCheckBox *ParameterPanel::addToggle(QLayout *layout, Field field, const QString &label, const QString &help)
+{
+    auto *toggle = new QCheckBox(label, layout->parentWidget());
+    toggle->setToolTip(help);
+    layout->addWidget(toggle);
+    m_toggles.insert(field, toggle);
+    connect(toggle, &QCheckBox::toggled, this, [this, field](bool on) {
+        if (m_updating)
+            return;
+        emit fieldEdited(field, on ? 1 : 0);
+        emit editFinished();
+    });
+    return toggle;
+}
+
+QComboBox *ParameterPanel::addPresetCombo(QLayout *layout, const QString &kind, const QString &label, const QString &help)
+{
+    auto *row = new QWidget(layout->parentWidget());
+    auto *form = new QFormLayout(row);
+    form->setContentsMargins(0, 2, 0, 2);
+    auto *combo = new QComboBox(row);
+    combo->setToolTip(help);
+    combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    combo->setMinimumContentsLength(14);
+    form->addRow(label, combo);
+    layout->addWidget(row);
+    m_presetCombos.insert(kind, combo);
+    connect(combo, &QComboBox::activated, this, [this, kind, combo](int index) {
+        if (m_updating)
+            return;
+        const QString name = combo->itemData(index).toString();
+        if (!name.isEmpty())
+            emit presetChosen(kind, name);
+    });
+    return combo;
+}
+
+void ParameterPanel::setPresetLists(const QList<PresetChoice> &models, const QList<PresetChoice> &gpus,
+                                    const QList<PresetChoice> &links)
+{
+    m_updating = true;
+    auto fill = [](QComboBox *combo, const QList<PresetChoice> &choices) {
+        combo->clear();
+        for (const PresetChoice &c : choices)
+            combo->addItem(c.label, c.name);
+    };
+    fill(m_presetCombos.value(QStringLiteral("model")), models);
+    fill(m_presetCombos.value(QStringLiteral("gpu")), gpus);
+    fill(m_presetCombos.value(QStringLiteral("intra_node")), links);
+    fill(m_presetCombos.value(QStringLiteral("inter_node")), links);
+    m_updating = false;
+}
+
+void ParameterPanel::clearProblems()
+{
+    for (QuantitySlider *s : std::as_const(m_sliders))
+        s->setProblem({});
+    for (QLabel *l : std::as_const(m_comboProblems))
+        l->setVisible(false);
+    m_generalProblem->setVisible(false);
+}
+
+void ParameterPanel::setScenario(const Scenario &s, const ValidDegrees &degrees, double parameterCount,
+                                 const QString &shapeNote, const Problem &problem)
+{
+    m_updating = true;
+    auto set = [this](Field f, double v) {
+        if (QuantitySlider *slider = m_sliders.value(f))
+            slider->setValue(v);
+    };
+    set(Field::Parameters, parameterCount / 1e9);
+    set(Field::SeqLen, s.workload.seqLen);
+    set(Field::GlobalBatch, double(s.training.globalBatch));
+    set(Field::MicroBatch, s.training.microBatch);
+    set(Field::Tokens, s.training.tokens / 1e9);
+    set(Field::Gpus, s.cluster.gpus);
+    set(Field::GpusPerNode, s.cluster.gpusPerNode);
+    set(Field::Rails, s.cluster.rails);
+    set(Field::Oversubscription, s.cluster.oversubscription);
+    m_sliders.value(Field::Tp)->setSteps(toDoubles(degrees.tp));
+    m_sliders.value(Field::Pp)->setSteps(toDoubles(degrees.pp));
+    m_sliders.value(Field::Cp)->setSteps(toDoubles(degrees.cp));
+    m_sliders.value(Field::Dp)->setSteps(toDoubles(degrees.dp));
+    for (Field f : {Field::Tp, Field::Pp, Field::Cp, Field::Dp})
+        m_sliders.value(f)->setRange(1, std::max(1, s.cluster.gpus) * 64.0, Scale::Steps, 0);
+    set(Field::Tp, s.plan.tp);
+    set(Field::Pp, s.plan.pp);
+    set(Field::Cp, s.plan.cp);
+    set(Field::Dp, s.plan.dp);
+    set(Field::VirtualStages, s.plan.virtualStages);
+    set(Field::IntraBandwidth, s.cluster.intraNode.bytesPerSecond / units::kBytesPerGB);
+    set(Field::InterBandwidth, units::bytesPerSecondToGigabitsPerSecond(s.cluster.interNode.bytesPerSecond));
+    set(Field::IntraLatency, s.cluster.intraNode.latencySeconds * 1e6);
+    set(Field::InterLatency, s.cluster.interNode.latencySeconds * 1e6);
+    set(Field::IntraEfficiency, s.cluster.intraNode.efficiency * 100);
+    set(Field::InterEfficiency, s.cluster.interNode.efficiency * 100);
+    set(Field::Bucket, s.plan.bucketBytes / units::kBytesPerMB);
+    set(Field::Compression, s.plan.compression);
+    set(Field::Jitter, s.plan.jitter * 100);
+    set(Field::LocalSgd, s.plan.localSgdInterval);
+    m_combos.value(Field::Precision)->setCurrentIndex(int(s.training.precision));
+    m_combos.value(Field::Recompute)->setCurrentIndex(int(s.training.recompute));
+    m_combos.value(Field::Schedule)->setCurrentIndex(int(s.plan.schedule));
+    m_combos.value(Field::Zero)->setCurrentIndex(s.plan.zeroStage);
+    m_toggles.value(Field::InNetworkReduction)->setChecked(s.cluster.inNetworkReduction);
+    m_toggles.value(Field::Transport)->setChecked(s.cluster.transport == Transport::Rdma);
+    m_toggles.value(Field::SequenceParallel)->setChecked(s.plan.sequenceParallel);
+    m_toggles.value(Field::OverlapDp)->setChecked(s.plan.overlapDp);
+    m_toggles.value(Field::TpOverlap)->setChecked(s.plan.tpOverlap);
+    m_sliders.value(Field::VirtualStages)->setEnabled(s.plan.schedule == Schedule::Interleaved);
+
+    auto selectPreset = [this](const QString &kind, const std::string &name) {
+        QComboBox *combo = m_presetCombos.value(kind);
+        int index = combo->findData(QString::fromStdString(name));
+        if (index < 0) {
+            // A custom or derived value: show it as such rather than pretending it is a preset.
+            const int customIndex = combo->findData(QString());
+            if (customIndex >= 0)
+                combo->removeItem(customIndex);
+            const QString shown = name.empty() || name == "custom" ? tr("custom (not a preset)")
+                                                                   : tr("%1 (not a preset)").arg(QString::fromStdString(name));
+            combo->insertItem(0, shown, QString());
+            index = 0;
+        }
+        combo->setCurrentIndex(index);
+    };
+    selectPreset(QStringLiteral("model"), s.workload.name);
+    selectPreset(QStringLiteral("gpu"), s.cluster.gpu.name);
+    selectPreset(QStringLiteral("intra_node"), s.cluster.intraNode.name);
+    selectPreset(QStringLiteral("inter_node"), s.cluster.interNode.name);
+    m_shapeNote->setText(shapeNote);
+    m_shapeNote->setVisible(!shapeNote.isEmpty());
+
+    clearProblems();
+    if (!problem.field.empty()) {
+        const QString key = QString::fromStdString(problem.field), message = QString::fromStdString(problem.message);
+        bool shown = false;
+        for (auto it = m_sliders.begin(); it != m_sliders.end(); ++it)
+            if (fieldKey(it.key()) == key) {
+                it.value()->setProblem(message);
+                shown = true;
+            }
+        for (auto it = m_comboProblems.begin(); it != m_comboProblems.end(); ++it)
+            if (fieldKey(it.key()) == key) {
+                it.value()->setText(message);
+                it.value()->setVisible(true);
+                shown = true;
+            }
+        if (!shown) {
+            m_generalProblem->setText(tr("%1: %2").arg(key, message));
+            m_generalProblem->setVisible(true);
+        }
+    }
+    m_updating = false;
+}
+
+} // namespace ts

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+// The parameter panel: sliders, pickers and toggles for every input. It shows a scenario and
+// reports edits; the app applies them (and the model decides what is valid).
+#pragma once
+
+#include "evaluate.h"
+#include "inputs.h"
+
+#include <QMap>
+#include <QScrollArea>
+
+class QCheckBox;
+class QComboBox;
+class QGroupBox;
+class QLabel;
+
+namespace ts {
+
+class QuantitySlider;
+
+enum class Field {
+    Parameters, SeqLen, GlobalBatch, MicroBatch, Precision, Recompute, Tokens,
+    Gpus, GpusPerNode, Rails, Oversubscription, InNetworkReduction, Transport,
+    Tp, Pp, Dp, Cp, SequenceParallel, Schedule, VirtualStages, Zero, OverlapDp, TpOverlap,
+    IntraLatency, InterLatency, IntraEfficiency, InterEfficiency, IntraBandwidth, InterBandwidth,
+    Bucket, Compression, Jitter, LocalSgd,
+    Count
+};
+
+/// Scenario key a field edits ("plan.tp"), to match the model's problem.field.
+QString fieldKey(Field field);
+
+struct PresetChoice
+{
+    QString name;
+    QString label;
+};
+
+class ParameterPanel : public QScrollArea
+{
+    Q_OBJECT
+public:
+    explicit ParameterPanel(QWidget *parent = nullptr);
+
+    void setPresetLists(const QList<PresetChoice> &models, const QList<PresetChoice> &gpus,
+                        const QList<PresetChoice> &links);
+    /// Shows the scenario. `problem` (may be empty) is shown next to the control of its field.
+    void setScenario(const Scenario &scenario, const ValidDegrees &degrees, double parameterCount,
+                     const QString &shapeNote, const Problem &problem);
+
+signals:
+    void fieldEdited(ts::Field field, double value);
+    void presetChosen(const QString &kind, const QString &name);   // kind: "model", "gpu", "intra_node", "inter_node"
+    void editFinished();
+
+private:
+    QuantitySlider *addSlider(QLayout *layout, Field field, const QString &label, const QString &unit,
+                              const QString &help);
+    QComboBox *addCombo(QLayout *layout, Field field, const QString &label, const QStringList &items, const QString &help);
+    QCheckBox *addToggle(QLayout *layout, Field field, const QString &label, const QString &help);
+    QComboBox *addPresetCombo(QLayout *layout, const QString &kind, const QString &label, const QString &help);
+    void clearProblems();
+
+    QMap<Field, QuantitySlider *> m_sliders;
+    QMap<Field, QComboBox *> m_combos;
+    QMap<Field, QCheckBox *> m_toggles;
+    QMap<QString, QComboBox *> m_presetCombos;
+    QMap<Field, QLabel *> m_comboProblems;
+    QLabel *m_shapeNote = nullptr;
+    QLabel *m_generalProblem = nullptr;
+    bool m_updating = false;
+};
+
+} // namespace ts

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+// Speedup and efficiency against GPU count on log-log axes, with ideal, Amdahl and Gustafson
+// references and the current plan marked.
+#pragma once
+
+#include "chartdata.h"
+
+#include <QWidget>
+
+QT_BEGIN_NAMESPACE
+class QChart;
+class QChartView;
+class QLabel;
+class QLineSeries;
+class QLogValueAxis;
+class QScatterSeries;
+class QValueAxis;
+QT_END_NAMESPACE
+
+namespace ts {
+
+class ScalingChart : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ScalingChart(QWidget *parent = nullptr);
+
+    /// Shows the curves. NaN points (infeasible counts) are skipped; empty data shows a note.
+    void setData(const ScalingChartData &data);
+    /// Greys the chart out with a "Last valid result" note while the inputs are invalid.
+    void setStale(bool stale);
+    bool isStale() const { return m_stale; }
+
+    QSize minimumSizeHint() const override;
+    QSize sizeHint() const override;
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    void applyPalette();
+    void refresh();
+    void showTooltip(double gpus);
+
+    QChart *m_chart = nullptr;
+    QChartView *m_view = nullptr;
+    QLogValueAxis *m_gpuAxis = nullptr;
+    QLogValueAxis *m_speedupAxis = nullptr;
+    QValueAxis *m_efficiencyAxis = nullptr;
+    QLineSeries *m_speedup = nullptr;
+    QLineSeries *m_ideal = nullptr;
+    QLineSeries *m_amdahl = nullptr;
+    QLineSeries *m_gustafson = nullptr;
+    QLineSeries *m_efficiency = nullptr;
+    QScatterSeries *m_current = nullptr;
+    QLabel *m_staleNote = nullptr;
+    QLabel *m_emptyNote = nullptr;
+
+    ScalingChartData m_data;
+    bool m_stale = false;
+};
+
+} // namespace ts

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: MIT
+// One palette for the views: each part of a step, and each memory part, has one colour everywhere
+// (bars, timelines, legends). Chosen to read on light and dark backgrounds and in greyscale print.
+#pragma once
+
+#include <QColor>
+#include <QString>
+
+namespace ts::theme {
+
+enum class Part {
+    Compute, TpComm, CpComm, PpBubble, PpP2p, DpComm, Optimizer, Straggler,
+    Weights, Gradients, OptimizerStates, Activations, Buffers,
+    Count
+};
+
+QColor color(Part part);
+QString label(Part part);          // translated, short (legends elide long names); comm parts are the exposed share
+QString explanationId(Part part);  // id of the model's explanation of this part
+
+/// Accent colours for series that are not parts.
+QColor idealColor();
+QColor warningColor();
+QColor currentPointColor();
+
+} // namespace ts::theme

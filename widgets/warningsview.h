@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+// The model's warnings, each with its recommendation and a button that applies it.
+#pragma once
+
+#include <QWidget>
+
+class QVBoxLayout;
+class QLabel;
+
+namespace ts {
+
+struct WarningItem
+{
+    QString code;
+    QString message;
+    QString recommendation;
+    bool canApply = false;
+};
+
+class WarningsView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit WarningsView(QWidget *parent = nullptr);
+    void setWarnings(const QList<WarningItem> &warnings);
+    int count() const { return m_count; }
+
+signals:
+    void applyRequested(int index);
+
+private:
+    QVBoxLayout *m_list;
+    QLabel *m_empty;
+    int m_count = 0;
+};
+
+} // namespace ts
