@@ -226,7 +226,7 @@ void MainWindow::refreshViews()
     const Evaluation &ve = stale ? m_doc->lastValidEvaluation() : e;
 
     const double parameters = e.feasible ? e.parameters : countShape(s.workload).totalParams;
-    m_panel->setScenario(s, validDegrees(s.workload, s.cluster.gpus, s.cluster.gpusPerNode), parameters,
+    m_panel->setScenario(s, validDegrees(s), parameters,
                          m_doc->notes().join(QLatin1Char('\n')), e.problem);
     if (ve.feasible) {
         m_cards->setCards(headlineCards(vs, ve));

@@ -76,23 +76,34 @@ QList<StepTimeBar> stepTimeVariants(const Scenario &s, const Evaluation &e)
     overlap.plan.overlapDp = !s.plan.overlapDp;
     add(s.plan.overlapDp ? tr("Overlap off") : tr("Overlap on"), tr("Gradient sync overlapped with backward toggled"), overlap);
 
-    // Next faster inter-node link among the presets.
-    const Presets &presets = Presets::builtin();
+    // Next faster inter-node RDMA link among the presets (parsed once).
+    struct LinkPreset
+    {
+        QString name;
+        double achievableBytesPerSecond;
+        bool rdma;
+    };
+    static const QList<LinkPreset> interLinks = [] {
+        QList<LinkPreset> out;
+        const Presets &presets = Presets::builtin();
+        for (const QString &name : presets.names(Presets::Links)) {
+            if (presets.find(Presets::Links, name).value(QLatin1String("tier")).toString() != QLatin1String("inter_node"))
+                continue;
+            Scenario probe;
+            if (applyPreset(&probe, QStringLiteral("inter_node"), name, nullptr))
+                out << LinkPreset{name, probe.cluster.interNode.bytesPerSecond * probe.cluster.interNode.efficiency,
+                                  probe.cluster.transport == Transport::Rdma};
+        }
+        return out;
+    }();
     double best = std::numeric_limits<double>::infinity();
     QString bestName;
-    for (const QString &name : presets.names(Presets::Links)) {
-        if (presets.find(Presets::Links, name).value(QLatin1String("tier")).toString() != QLatin1String("inter_node"))
-            continue;
-        Scenario probe = s;
-        if (!applyPreset(&probe, QStringLiteral("inter_node"), name, nullptr))
-            continue;
-        const double bw = probe.cluster.interNode.bytesPerSecond * probe.cluster.interNode.efficiency;
-        const double current = s.cluster.interNode.bytesPerSecond * s.cluster.interNode.efficiency;
-        if (bw > current * 1.01 && bw < best && probe.cluster.transport == Transport::Rdma) {
-            best = bw;
-            bestName = name;
+    const double current = s.cluster.interNode.bytesPerSecond * s.cluster.interNode.efficiency;
+    for (const LinkPreset &link : interLinks)
+        if (link.rdma && link.achievableBytesPerSecond > current * 1.01 && link.achievableBytesPerSecond < best) {
+            best = link.achievableBytesPerSecond;
+            bestName = link.name;
         }
-    }
     if (!bestName.isEmpty()) {
         Scenario faster = s;
         applyPreset(&faster, QStringLiteral("inter_node"), bestName, nullptr);

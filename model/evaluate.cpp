@@ -660,4 +660,20 @@ ValidDegrees validDegrees(const Workload &w, int gpus, int /*gpusPerNode*/)
     return out;
 }
 
+ValidDegrees validDegrees(const Scenario &s)
+{
+    ValidDegrees out = validDegrees(s.workload, s.cluster.gpus, s.cluster.gpusPerNode);
+    constexpr double kMaxGlobalBatch = 1e9;
+    const long long quantum = (long long)std::max(1, s.training.microBatch) * std::max(1, s.plan.dp)
+                              * (s.plan.schedule == Schedule::Interleaved ? std::max(1, s.plan.pp) : 1);
+    // k = 1, 2, 3, 4, 6, 8, 12, 16, ...: about two steps per octave of micro-batch counts.
+    for (long long power = 1; double(quantum) * power <= kMaxGlobalBatch; power *= 2) {
+        out.globalBatch.push_back(double(quantum * power));
+        if (power >= 2 && double(quantum) * power * 3 / 2 <= kMaxGlobalBatch)
+            out.globalBatch.push_back(double(quantum * power * 3 / 2));
+    }
+    std::sort(out.globalBatch.begin(), out.globalBatch.end());
+    return out;
+}
+
 } // namespace ts

@@ -42,7 +42,10 @@ Scenario applyWarning(const Scenario &scenario, const Warning &warning);
 struct ValidDegrees
 {
     std::vector<int> tp, pp, cp, dp;
+    std::vector<double> globalBatch;   // multiples of micro_batch x dp (x pp for interleaved), 1-2-3-4-6-8 per octave
 };
 ValidDegrees validDegrees(const Workload &workload, int gpus, int gpusPerNode);
+/// The degrees for the scenario's shape and GPU count, and the global batches its plan accepts.
+ValidDegrees validDegrees(const Scenario &scenario);
 
 } // namespace ts

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "collectivestable.h"
 
+#include <algorithm>
+
 #include "formatting.h"
 #include "units.h"
 
@@ -157,8 +159,19 @@ CollectivesView::CollectivesView(QWidget *parent)
 
 void CollectivesView::setRows(const QList<CollectiveRow> &rows)
 {
+    // Slider drags that do not touch the fabric leave the rows as they are: skip the reset.
+    const QList<CollectiveRow> &old = m_model->rows();
+    const bool same = old.size() == rows.size()
+                      && std::equal(old.begin(), old.end(), rows.begin(), [](const CollectiveRow &a, const CollectiveRow &b) {
+                             return a.collective == b.collective && a.algorithm == b.algorithm && a.bytes == b.bytes
+                                    && a.seconds == b.seconds;
+                         });
+    if (same)
+        return;
+    const bool wasEmpty = old.isEmpty();
     m_model->setRows(rows);
-    m_table->resizeColumnsToContents();
+    if (wasEmpty)
+        m_table->resizeColumnsToContents();   // once: it measures every cell
 }
 
 void CollectivesView::setTitle(const QString &title)

@@ -119,6 +119,9 @@ void HeadlineCards::setCards(const QList<CardData> &cards)
 
 void HeadlineCards::setStale(bool stale)
 {
+    if (stale == m_stale)
+        return;
+    m_stale = stale;
     if (stale) {
         auto *effect = new QGraphicsOpacityEffect(this);
         effect->setOpacity(kStaleOpacity);

@@ -63,6 +63,7 @@ signals:
 private:
     QGridLayout *m_grid;
     QList<HeadlineCard *> m_cards;
+    bool m_stale = false;
 };
 
 } // namespace ts

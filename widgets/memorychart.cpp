@@ -75,7 +75,7 @@ MemoryChart::MemoryChart(QWidget *parent)
     m_valueAxis->setTitleText(tr("Memory per GPU [GiB]"));
 
     m_view = new QChartView(m_chart);  // owns the chart
-    m_view->setRenderHint(QPainter::Antialiasing);
+    m_view->setRenderHint(QPainter::Antialiasing, false);   // bars are axis-aligned: crisp and cheaper without
     m_view->setFrameShape(QFrame::NoFrame);
 
     m_staleNote = new QLabel(tr("Last valid result"));
@@ -158,8 +158,11 @@ void MemoryChart::refresh()
 
     const QList<QBarSet *> sets = m_series->barSets();
     for (qsizetype s = 0; s < sets.size(); ++s) {
-        for (qsizetype i = 0; i < m_bars.size(); ++i)
-            sets[s]->replace(int(i), toGiB(partBytes(m_bars[i].memory, m_parts[s])));
+        for (qsizetype i = 0; i < m_bars.size(); ++i) {
+            const double value = toGiB(partBytes(m_bars[i].memory, m_parts[s]));
+            if (sets[s]->at(int(i)) != value)   // every change lays the chart out again
+                sets[s]->replace(int(i), value);
+        }
     }
 
     // The capacity that matters is the current plan's; any bar's will do without one.
@@ -170,8 +173,12 @@ void MemoryChart::refresh()
     const bool showCapacity = capacityBytes > 0;
     const double capacityGiB = toGiB(capacityBytes);
     // A category axis puts bar i at x = i: the line spans from the first bar's left edge to the last's right.
-    m_capacityLine->replace(QList<QPointF>{{-0.5, capacityGiB}, {m_bars.size() - 0.5, capacityGiB}});
-    m_capacityLine->setName(tr("HBM %1 GiB").arg(capacityGiB, 0, 'g', 4));
+    const QList<QPointF> line{{-0.5, capacityGiB}, {m_bars.size() - 0.5, capacityGiB}};
+    if (m_capacityLine->points() != line)
+        m_capacityLine->replace(line);
+    const QString lineName = tr("HBM %1 GiB").arg(capacityGiB, 0, 'g', 4);
+    if (m_capacityLine->name() != lineName)
+        m_capacityLine->setName(lineName);
     m_capacityLine->setVisible(showCapacity);
     const QList<QLegendMarker *> lineMarkers = m_chart->legend()->markers(m_capacityLine);
     for (QLegendMarker *marker : lineMarkers)
@@ -179,8 +186,10 @@ void MemoryChart::refresh()
 
     // Headroom keeps the capacity line clear of the plot's top edge.
     const double axisMax = chartmath::niceAxisMax(1.05 * toGiB(std::max(maxBytes, capacityBytes)));
-    m_valueAxis->setRange(0, axisMax);
-    m_valueAxis->setTickInterval(chartmath::niceTickInterval(axisMax));
+    if (m_valueAxis->max() != axisMax || m_valueAxis->min() != 0) {
+        m_valueAxis->setRange(0, axisMax);
+        m_valueAxis->setTickInterval(chartmath::niceTickInterval(axisMax));
+    }
 }
 
 void MemoryChart::rebuild(const QList<Part> &parts, const QStringList &categories)

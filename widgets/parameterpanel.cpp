@@ -108,8 +108,8 @@ ParameterPanel::ParameterPanel(QWidget *parent)
 
     QVBoxLayout *training = group(tr("Training"));
     addSlider(training, Field::GlobalBatch, tr("Global batch"), tr("sequences"),
-              tr("Sequences per optimizer step (B). Micro-batches m = B / (b x DP)."))
-        ->setRange(1, 1e6, Scale::Log, 0);
+              tr("Sequences per optimizer step (B). Snaps to multiples of micro-batch x DP; micro-batches m = B / (b x DP)."))
+        ->setRange(1, 1e9, Scale::Steps, 0);
     addSlider(training, Field::MicroBatch, tr("Micro-batch size"), tr("sequences"), tr("Sequences per micro-batch (b)."))
         ->setSteps({1, 2, 4, 8, 16, 32, 64});
     addCombo(training, Field::Precision, tr("Precision"), {tr("FP32"), tr("BF16"), tr("FP16"), tr("FP8")},
@@ -312,6 +312,7 @@ void ParameterPanel::setScenario(const Scenario &s, const ValidDegrees &degrees,
     m_sliders.value(Field::Pp)->setSteps(toDoubles(degrees.pp));
     m_sliders.value(Field::Cp)->setSteps(toDoubles(degrees.cp));
     m_sliders.value(Field::Dp)->setSteps(toDoubles(degrees.dp));
+    m_sliders.value(Field::GlobalBatch)->setSteps(degrees.globalBatch);
     for (Field f : {Field::Tp, Field::Pp, Field::Cp, Field::Dp})
         m_sliders.value(f)->setRange(1, std::max(1, s.cluster.gpus) * 64.0, Scale::Steps, 0);
     set(Field::Tp, s.plan.tp);

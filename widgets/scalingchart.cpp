@@ -184,11 +184,14 @@ void ScalingChart::refresh()
     // Short legend names (long ones get elided); the serial share goes in the axis title.
     m_amdahl->setName(tr("Amdahl"));
     m_gustafson->setName(tr("Gustafson"));
-    m_speedupAxis->setTitleText(tr("Speedup [×], laws at s = %1").arg(share));
+    const QString speedupTitle = tr("Speedup [×], laws at s = %1").arg(share);
+    if (m_speedupAxis->titleText() != speedupTitle)   // every change lays the chart out again
+        m_speedupAxis->setTitleText(speedupTitle);
 
     // Series without points leave the legend too.
     const auto setPoints = [this](QXYSeries *series, const QList<QPointF> &points) {
-        series->replace(points);
+        if (series->points() != points)
+            series->replace(points);
         series->setVisible(!points.isEmpty());
         const QList<QLegendMarker *> markers = m_chart->legend()->markers(series);
         for (QLegendMarker *marker : markers)
@@ -219,14 +222,19 @@ void ScalingChart::refresh()
         efficiencyMax = std::max(efficiencyMax, p.y());
     }
     const chartmath::Range xRange = chartmath::log2Range(xMin, xMax);
-    m_gpuAxis->setBase(chartmath::log2AxisBase(xMin, xMax, 9));
-    m_gpuAxis->setRange(xRange.min, xRange.max);
-    const chartmath::Range yRange = chartmath::log2Range(yMin, yMax);
-    m_speedupAxis->setBase(chartmath::log2AxisBase(yMin, yMax, 7));
-    m_speedupAxis->setRange(yRange.min, yRange.max);
+    const auto setLogAxis = [](QLogValueAxis *axis, double base, const chartmath::Range &range) {
+        if (axis->base() != base)
+            axis->setBase(base);
+        if (axis->min() != range.min || axis->max() != range.max)
+            axis->setRange(range.min, range.max);
+    };
+    setLogAxis(m_gpuAxis, chartmath::log2AxisBase(xMin, xMax, 9), xRange);
+    setLogAxis(m_speedupAxis, chartmath::log2AxisBase(yMin, yMax, 7), chartmath::log2Range(yMin, yMax));
     const double efficiencyAxisMax = chartmath::niceAxisMax(efficiencyMax);
-    m_efficiencyAxis->setRange(0, efficiencyAxisMax);
-    m_efficiencyAxis->setTickInterval(chartmath::niceTickInterval(efficiencyAxisMax));
+    if (m_efficiencyAxis->max() != efficiencyAxisMax) {
+        m_efficiencyAxis->setRange(0, efficiencyAxisMax);
+        m_efficiencyAxis->setTickInterval(chartmath::niceTickInterval(efficiencyAxisMax));
+    }
 
     m_emptyNote->setText(gpus.empty() ? tr("No scaling data") : tr("No feasible GPU count to plot"));
     m_emptyNote->setVisible(speedup.isEmpty());

@@ -33,7 +33,10 @@ WarningsView::WarningsView(QWidget *parent)
 
 void WarningsView::setWarnings(const QList<WarningItem> &warnings)
 {
-    // Rebuild: a handful of items, and only when the evaluation changes.
+    // Rebuild only when the warnings change (not on every step of a slider drag).
+    if (warnings == m_shown && m_list->count() == 2 + warnings.size())
+        return;
+    m_shown = warnings;
     while (m_list->count() > 2) {
         QLayoutItem *item = m_list->takeAt(1);
         delete item->widget();

@@ -15,6 +15,8 @@ struct WarningItem
     QString message;
     QString recommendation;
     bool canApply = false;
+
+    bool operator==(const WarningItem &) const = default;
 };
 
 class WarningsView : public QWidget
@@ -32,6 +34,7 @@ private:
     QVBoxLayout *m_list;
     QLabel *m_empty;
     int m_count = 0;
+    QList<WarningItem> m_shown;
 };
 
 } // namespace ts

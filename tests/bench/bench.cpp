@@ -3,7 +3,16 @@
 // figures are measured, never asserted. Single-threaded.
 #include "collectives.h"
 #include "evaluate.h"
+#include "mainwindow.h"
 #include "pipeline.h"
+#include "quantityslider.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QSlider>
+#include <QThreadPool>
+
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
@@ -57,7 +66,64 @@ double secondsPerCall(F &&f, long long *calls)
 }
 } // namespace
 
-int main()
+// Drag the inter-node bandwidth slider through its 1,000 positions (1 to 3200 Gb/s, log scale),
+// as a hand would: each step re-evaluates the model, rebuilds every view and repaints offscreen.
+void benchWindow(int argc, char *argv[])
+{
+    if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QElapsedTimer startup;
+    startup.start();
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("TrainscopeBench"));
+    if (qEnvironmentVariableIsSet("BENCH_ONE_THREAD"))
+        QThreadPool::globalInstance()->setMaxThreadCount(1);
+    ts::MainWindow window;
+    window.resize(1600, 1000);
+    window.show();
+    QApplication::processEvents();
+    window.repaint();
+    std::printf("startup_to_first_paint_ms: %.1f\n", startup.nsecsElapsed() / 1e6);
+
+    ts::QuantitySlider *slider = nullptr;
+    for (ts::QuantitySlider *s : window.findChildren<ts::QuantitySlider *>())
+        if (s->label() == QStringLiteral("Inter-node bandwidth"))
+            slider = s;
+    QSlider *track = slider ? slider->findChild<QSlider *>() : nullptr;
+    if (!track) {
+        std::printf("slider_update_error: inter-node bandwidth slider not found\n");
+        return;
+    }
+    constexpr int kUpdates = 1000;
+    // `update`: as the app runs, the event loop repaints what changed; `full_repaint`: the whole
+    // 1600x1000 window is repainted synchronously after each step (an upper bound).
+    for (const bool fullRepaint : {false, true}) {
+        std::vector<double> ms;
+        ms.reserve(kUpdates);
+        track->setSliderDown(true);
+        for (int i = 0; i < kUpdates; ++i) {
+            QElapsedTimer t;
+            t.start();
+            track->setValue(i <= track->maximum() ? i : 2 * track->maximum() - i);
+            if (fullRepaint)
+                window.repaint();
+            else
+                QApplication::processEvents();
+            ms.push_back(t.nsecsElapsed() / 1e6);
+        }
+        track->setSliderDown(false);
+        std::sort(ms.begin(), ms.end());
+        const char *prefix = fullRepaint ? "slider_full_repaint" : "slider_update";
+        std::printf("%s_p50_ms: %.2f\n", prefix, ms[ms.size() / 2]);
+        std::printf("%s_p99_ms: %.2f\n", prefix, ms[size_t(ms.size() * 0.99)]);
+        std::printf("%s_max_ms: %.2f\n", prefix, ms.back());
+    }
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    std::printf("peak_memory_mb: %.1f\n", usage.ru_maxrss / 1024.0);
+}
+
+int main(int argc, char *argv[])
 {
     volatile double sink = 0;
     long long calls = 0;
@@ -97,5 +163,6 @@ int main()
     const double collectiveSeconds = secondsPerCall(
         [&] { sink = sink + collectiveTime(Collective::AllReduce, Algorithm::Auto, 25e6, {1024, 8}, fabric).seconds; }, &calls);
     std::printf("collective_auto_ns: %.1f\n", collectiveSeconds * 1e9);
+    benchWindow(argc, argv);
     return sink < 0 ? 1 : 0;
 }
