@@ -25,8 +25,10 @@ namespace ts {
 namespace {
 QString tr(const char *text) { return QCoreApplication::translate("Report", text); }
 
-constexpr int kChartWidthPx = 1400;
-constexpr int kChartHeightPx = 700;
+// Rendered at about screen size so that chart text stays legible when scaled onto the page.
+constexpr int kChartWidthPx = 1000;
+constexpr int kChartHeightPx = 500;
+constexpr int kImageWidthOnPage = 500;   // document units (points): A4 less 15 mm margins is ~510
 constexpr int kPdfResolutionDpi = 150;
 
 QImage renderOffscreen(QWidget *widget)
@@ -109,10 +111,12 @@ bool writeReport(const QString &path, const ReportInput &in, QString *error)
         html += QStringLiteral("<tr><td>%1</td><td><b>%2</b></td><td>%3</td></tr>")
                     .arg(card.title.toHtmlEscaped(), card.value.toHtmlEscaped(), card.detail.toHtmlEscaped());
     html += QStringLiteral("</table>");
-    const int imageWidth = 640;
-    html += QStringLiteral("<h2>%1</h2><p><img src='chart://step' width='%2'></p>").arg(tr("Step time")).arg(imageWidth);
-    html += QStringLiteral("<h2>%1</h2><p><img src='chart://scaling' width='%2'></p>").arg(tr("Scaling")).arg(imageWidth);
-    html += QStringLiteral("<h2>%1</h2><p><img src='chart://memory' width='%2'></p>").arg(tr("Memory per GPU")).arg(imageWidth);
+    // Two charts a page, each heading on the page of its chart.
+    const QString chart = QStringLiteral("<h2%1>%2</h2><p><img src='chart://%3' width='%4'></p>");
+    const QString newPage = QStringLiteral(" style='page-break-before: always'");
+    html += chart.arg(newPage, tr("Step time"), QStringLiteral("step")).arg(kImageWidthOnPage);
+    html += chart.arg(QString(), tr("Scaling"), QStringLiteral("scaling")).arg(kImageWidthOnPage);
+    html += chart.arg(newPage, tr("Memory per GPU"), QStringLiteral("memory")).arg(kImageWidthOnPage);
     html += QStringLiteral("<h2>%1</h2>").arg(tr("Warnings and recommendations"));
     const QList<WarningItem> warnings = warningItems(s, e);
     if (warnings.isEmpty())

@@ -73,7 +73,7 @@ ScalingChart::ScalingChart(QWidget *parent)
     m_gpuAxis->setLabelFormat(QStringLiteral("%g"));
     // Log speedup: the ideal line stays straight over decades of GPU counts.
     m_speedupAxis->setTitleText(tr("Speedup [×]"));
-    m_speedupAxis->setLabelFormat(QStringLiteral("%.3g"));
+    m_speedupAxis->setLabelFormat(QStringLiteral("%.5g"));   // 65536 and 0.015625 both readable
     m_efficiencyAxis->setTitleText(tr("Efficiency [%]"));
     m_efficiencyAxis->setLabelFormat(QStringLiteral("%.0f"));
     m_efficiencyAxis->setTickType(QValueAxis::TicksDynamic);

@@ -142,7 +142,7 @@ void StepTimeChart::refresh()
     QStringList categories;
     double maxSeconds = 0;
     for (auto bar = m_bars.crbegin(); bar != m_bars.crend(); ++bar) {
-        QString label = bar->current ? tr("%1 (current)").arg(bar->label) : bar->label;
+        QString label = bar->label;   // the presenter names the current plan as such
         while (categories.contains(label))  // the axis merges equal categories ...
             label += QChar(0x200B);         // ... a zero-width space keeps them apart, unseen
         categories.append(label);

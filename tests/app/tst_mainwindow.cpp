@@ -205,6 +205,19 @@ private slots:
         QCOMPARE(w.document()->undoStack()->count(), 1);
     }
 
+    void autosaveAfterEdits()
+    {
+        QFile::remove(MainWindow::autosavePath());
+        MainWindow w;
+        w.editField(Field::Zero, 3);
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(MainWindow::autosavePath()), 5000);
+        ScenarioError error;
+        const auto saved = loadScenarioFile(MainWindow::autosavePath(), &error);
+        QVERIFY2(saved, qPrintable(error.text()));
+        QCOMPARE(saved->scenario.plan.zeroStage, 3);
+        QFile::remove(MainWindow::autosavePath());
+    }
+
     void cardShowsExplanation()
     {
         MainWindow w;
