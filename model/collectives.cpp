@@ -67,6 +67,8 @@ Cost ringCost(Collective c, double S, int n, const Tier &t)
 
 } // namespace
 
+Tier flatTierOf(const Group &group, const Fabric &fabric) { return flatTier(group, fabric); }
+
 const char *nameOf(Collective c)
 {
     switch (c) {

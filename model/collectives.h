@@ -51,6 +51,9 @@ struct Group
 /// TP innermost, then CP, DP, PP), on nodes of `gpusPerNode` GPUs.
 Group groupOf(int size, int stride, int gpusPerNode);
 
+/// The tier a flat algorithm (ring, tree) runs at: the slowest hop and the largest alpha.
+Tier flatTierOf(const Group &group, const Fabric &fabric);
+
 struct CollectiveTime
 {
     double seconds = 0;

@@ -443,6 +443,8 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     }
     e.stageForwardSeconds = st.forwardSeconds;
     e.stageBackwardSeconds = st.backwardSeconds;
+    e.stageForwardTpSeconds = tpFwdExposed + cpFwdExposed;
+    e.stageBackwardTpSeconds = tpBwdExposed + cpBwdExposed;
     e.stageWeightGradSeconds = st.weightGradSeconds;
     e.p2pSecondsPerTransfer = st.p2pSeconds;
     const double busy = double(m) * (st.forwardSeconds + st.backwardSeconds);
@@ -468,6 +470,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         const double bucketBytes = G / double(buckets);
         e.dpBuckets = int(std::min<long long>(buckets, 1 << 30));
         const double backwardWindow = stageBc;   // last micro-batch's backward on this stage
+        e.dpOverlapWindowSeconds = backwardWindow;
         if (pl.zeroStage < 3) {
             const CollectiveTime ct = collectiveTime(Collective::AllReduce, Algorithm::Auto, bucketBytes, group, fabric);
             e.dpAlgorithm = ct.algorithm;

@@ -128,6 +128,9 @@ struct Evaluation
     // Per micro-batch, per stage (the critical stage).
     double stageForwardSeconds = 0;     // compute + exposed TP/CP comm
     double stageBackwardSeconds = 0;    // includes recompute
+    double stageForwardTpSeconds = 0;   // exposed TP (and CP) communication inside stageForwardSeconds
+    double stageBackwardTpSeconds = 0;  // ... inside stageBackwardSeconds
+    double dpOverlapWindowSeconds = 0;  // backward compute of the last micro-batch, which buckets overlap
     double stageWeightGradSeconds = 0;  // the W part of backward (zero-bubble schedules)
     double p2pSecondsPerTransfer = 0;
     double ppBoundaryBytes = 0;         // activation per boundary per micro-batch, one way

@@ -3,6 +3,8 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
+
 namespace ts::theme {
 
 QColor color(Part part)
@@ -73,5 +75,25 @@ QString explanationId(Part part)
 QColor idealColor() { return QColor(0x88, 0x88, 0x88); }
 QColor warningColor() { return QColor(0xD5, 0x5E, 0x00); }
 QColor currentPointColor() { return QColor(0xD5, 0x5E, 0x00); }
+
+// Backward is a darker shade of the compute blue (same work, reversed); W takes the Okabe-Ito
+// reddish purple, unused elsewhere in pipeline views.
+QColor backwardColor() { return QColor(0x00, 0x3F, 0x63); }
+QColor weightGradColor() { return QColor(0xCC, 0x79, 0xA7); }
+
+QColor mix(const QColor &from, const QColor &to, double fraction)
+{
+    const double f = std::clamp(fraction, 0.0, 1.0);
+    const auto lerp = [f](float a, float b) { return a + float(f) * (b - a); };
+    return QColor::fromRgbF(lerp(from.redF(), to.redF()), lerp(from.greenF(), to.greenF()),
+                            lerp(from.blueF(), to.blueF()), lerp(from.alphaF(), to.alphaF()));
+}
+
+QColor textOn(const QColor &background)
+{
+    // Relative luminance threshold near the middle of the sRGB range.
+    const double y = 0.2126 * background.redF() + 0.7152 * background.greenF() + 0.0722 * background.blueF();
+    return y > 0.55 ? QColor(Qt::black) : QColor(Qt::white);
+}
 
 } // namespace ts::theme

@@ -23,4 +23,13 @@ QColor idealColor();
 QColor warningColor();
 QColor currentPointColor();
 
+/// Pipeline ops beyond the forward (which is Part::Compute): backward and weight-gradient (W) work.
+QColor backwardColor();
+QColor weightGradColor();
+
+/// Linear blend from `from` (fraction 0) to `to` (fraction 1, clamped): sequential colour ramps.
+QColor mix(const QColor &from, const QColor &to, double fraction);
+/// Black or white, whichever reads better on `background`.
+QColor textOn(const QColor &background);
+
 } // namespace ts::theme

@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: MIT
+#include "schedules.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace ts {
+
+namespace {
+
+int ceilLog2(int n)
+{
+    int d = 0;
+    while ((1 << d) < n)
+        ++d;
+    return d;
+}
+
+// A ring of `members` (global rank ids) running `steps` steps of `chunkBytes` each from `start`.
+// reduce = true: reduce-scatter (member i sends chunk (i - s) mod g); false: all-gather (chunk
+// (i + 1 - s) mod g, the one it owns after a reduce-scatter).
+double addRing(CollectiveSchedule &out, int phase, const std::vector<int> &members, bool reduce, double chunkBytes,
+               const Tier &tier, double start, int firstStep, int contributorsBefore, int contributorsAfter,
+               const std::vector<int> &chunkOf)
+{
+    const int g = int(members.size());
+    const double stepSeconds = tier.latencySeconds + chunkBytes / tier.bytesPerSecond;
+    for (int s = 0; s < g - 1; ++s) {
+        for (int i = 0; i < g; ++i) {
+            Transfer t;
+            t.phase = phase;
+            t.step = firstStep + s;
+            t.sender = members[size_t(i)];
+            t.receiver = members[size_t((i + 1) % g)];
+            const int local = reduce ? ((i - s) % g + g) % g : ((i + 1 - s) % g + g) % g;
+            t.chunk = chunkOf.empty() ? local : chunkOf[size_t(local)];
+            t.bytes = chunkBytes;
+            t.startSeconds = start + s * stepSeconds;
+            t.endSeconds = t.startSeconds + stepSeconds;
+            t.contributors = reduce ? contributorsBefore * (s + 1) : contributorsAfter;
+            out.transfers.push_back(t);
+        }
+    }
+    return start + (g - 1) * stepSeconds;
+}
+
+// Ranks of one node (node * g .. node * g + g - 1), and the ranks of rail l across k nodes.
+std::vector<int> nodeMembers(int node, int g)
+{
+    std::vector<int> out;
+    for (int l = 0; l < g; ++l)
+        out.push_back(node * g + l);
+    return out;
+}
+std::vector<int> railMembers(int l, int g, int k)
+{
+    std::vector<int> out;
+    for (int node = 0; node < k; ++node)
+        out.push_back(node * g + l);
+    return out;
+}
+
+void finish(CollectiveSchedule &out)
+{
+    std::stable_sort(out.transfers.begin(), out.transfers.end(), [](const Transfer &a, const Transfer &b) {
+        return a.step != b.step ? a.step < b.step : a.sender < b.sender;
+    });
+    out.steps = out.transfers.empty() ? 0 : out.transfers.back().step + 1;
+    for (const Transfer &t : out.transfers) {
+        out.totalSeconds = std::max(out.totalSeconds, t.endSeconds);
+        if (t.sender == 0)
+            out.bytesSentPerRank += t.bytes;
+    }
+}
+
+} // namespace
+
+CollectiveSchedule allReduceSchedule(Algorithm algorithm, double S, const Group &group, const Fabric &fabric)
+{
+    CollectiveSchedule out;
+    out.algorithm = algorithm;
+    out.ranks = group.ranks;
+    out.ranksPerNode = std::max(1, group.ranksPerNode);
+    out.bytes = S;
+    const int n = group.ranks, g = out.ranksPerNode, k = group.nodes();
+    if (n < 2 || n > kMaxScheduleRanks) {
+        out.error = "schedules are drawn for 2 to 1024 ranks";
+        return out;
+    }
+    if (!(S >= 0) || !std::isfinite(S)) {
+        out.error = "the buffer size must be finite and non-negative";
+        return out;
+    }
+    switch (algorithm) {
+    case Algorithm::Ring: {
+        // Patarasuk & Yuan 2009: n-1 reduce-scatter steps, then n-1 all-gather steps, S/n each.
+        out.phases = {"reduce-scatter", "all-gather"};
+        out.chunks = n;
+        const std::vector<int> members = nodeMembers(0, n);
+        const Tier tier = flatTierOf(group, fabric);
+        const double t = addRing(out, 0, members, true, S / n, tier, 0, 0, 1, n, {});
+        addRing(out, 1, members, false, S / n, tier, t, n - 1, 1, n, {});
+        break;
+    }
+    case Algorithm::Hierarchical: {
+        if (k <= 1 || g <= 1) {
+            out.error = "hierarchical all-reduce needs several nodes with several ranks each";
+            return out;
+        }
+        // Reduce-scatter inside each node, all-reduce each 1/g shard across nodes on its rail,
+        // all-gather inside each node.
+        out.phases = {"intra-node reduce-scatter", "inter-node all-reduce (per rail)", "intra-node all-gather"};
+        out.chunks = g;
+        double t1 = 0;
+        for (int node = 0; node < k; ++node) {
+            const std::vector<int> members = nodeMembers(node, g);
+            t1 = addRing(out, 0, members, true, S / g, fabric.intra, 0, 0, 1, g, {});
+        }
+        double t2 = t1;
+        if (k > 1) {
+            const double shard = S / g;
+            for (int l = 0; l < g; ++l) {
+                const std::vector<int> rail = railMembers(l, g, k);
+                const int owned = (l + 1) % g;   // the shard this rail member reduced inside its node
+                const std::vector<int> chunkOf(static_cast<size_t>(k), owned);
+                double t = addRing(out, 1, rail, true, shard / k, fabric.inter, t1, g - 1, g, n, chunkOf);
+                t2 = addRing(out, 1, rail, false, shard / k, fabric.inter, t, g - 1 + k - 1, g, n, chunkOf);
+            }
+        }
+        for (int node = 0; node < k; ++node) {
+            const std::vector<int> members = nodeMembers(node, g);
+            addRing(out, 2, members, false, S / g, fabric.intra, t2, g - 1 + 2 * (k - 1), n, n, {});
+        }
+        break;
+    }
+    case Algorithm::Tree: {
+        // Binomial tree reduce to rank 0, then broadcast back, pipelined in chunks so each level's
+        // hop shows alpha + S/(depth beta): total 2 depth alpha + 2 S / beta, as collectiveTime().
+        out.phases = {"reduce (up the tree)", "broadcast (down the tree)"};
+        out.chunks = 1;
+        const int depth = ceilLog2(n);
+        const Tier tier = flatTierOf(group, fabric);
+        const double hop = tier.latencySeconds + S / (depth * tier.bytesPerSecond);
+        for (int level = 0; level < depth; ++level) {
+            const int span = 1 << level;
+            for (int r = span; r < n; r += 2 * span)
+                out.transfers.push_back({0, level, r, r - span, 0, S, level * hop, (level + 1) * hop, std::min(n, 2 * span)});
+        }
+        for (int level = depth - 1, step = depth; level >= 0; --level, ++step) {
+            const int span = 1 << level;
+            for (int r = span; r < n; r += 2 * span)
+                out.transfers.push_back({1, step, r - span, r, 0, S, step * hop, (step + 1) * hop, n});
+        }
+        break;
+    }
+    case Algorithm::InNetwork: {
+        if (!fabric.inNetworkReduction || k <= 1) {
+            out.error = "in-network reduction needs SHARP switches and several nodes";
+            return out;
+        }
+        // SHARP: each node's 1/g shard goes up once and comes back reduced; the switch streams the
+        // result while receiving, so the two halves of 2 alpha + S/(g beta) are drawn as up and down.
+        out.phases = {"intra-node reduce-scatter", "up to the switch", "down from the switch", "intra-node all-gather"};
+        out.chunks = g;
+        double t1 = 0;
+        if (g > 1)
+            for (int node = 0; node < k; ++node) {
+                const std::vector<int> members = nodeMembers(node, g);
+                t1 = addRing(out, 0, members, true, S / g, fabric.intra, 0, 0, 1, g, {});
+            }
+        const int base = g - 1;
+        const double half = fabric.inter.latencySeconds + S / (2.0 * g * fabric.inter.bytesPerSecond);
+        for (int r = 0; r < n; ++r) {
+            const int shard = (r % g + 1) % g;
+            out.transfers.push_back({1, base, r, kSwitch, g > 1 ? shard : 0, S / g, t1, t1 + half, g});
+            out.transfers.push_back({2, base + 1, kSwitch, r, g > 1 ? shard : 0, S / g, t1 + half, t1 + 2 * half, n});
+        }
+        if (g > 1)
+            for (int node = 0; node < k; ++node) {
+                const std::vector<int> members = nodeMembers(node, g);
+                addRing(out, 3, members, false, S / g, fabric.intra, t1 + 2 * half, base + 2, n, n, {});
+            }
+        break;
+    }
+    case Algorithm::Auto:
+        out.error = "choose an algorithm";
+        return out;
+    }
+    finish(out);
+    return out;
+}
+
+double bytesSentBy(const CollectiveSchedule &s, int rank, double seconds)
+{
+    double sent = 0;
+    for (const Transfer &t : s.transfers) {
+        if (t.sender != rank || seconds <= t.startSeconds)
+            continue;
+        const double span = t.endSeconds - t.startSeconds;
+        sent += span > 0 ? t.bytes * std::min(1.0, (seconds - t.startSeconds) / span) : t.bytes;
+    }
+    return sent;
+}
+
+std::vector<InFlightPoint> inFlightProfile(const PipelineSimulation &sim, int stage)
+{
+    // +1 when a forward starts (it begins storing activations), -1 when its backward ends.
+    std::vector<std::pair<double, int>> deltas;
+    for (const PipelineEvent &e : sim.events) {
+        if (e.stage != stage)
+            continue;
+        if (e.op == PipelineOp::Forward)
+            deltas.push_back({e.startSeconds, +1});
+        else if (e.op == PipelineOp::Backward)
+            deltas.push_back({e.endSeconds, -1});
+    }
+    std::sort(deltas.begin(), deltas.end());
+    std::vector<InFlightPoint> out{{0.0, 0}};
+    int count = 0;
+    for (const auto &[time, delta] : deltas) {
+        count += delta;
+        if (!out.empty() && out.back().seconds == time)
+            out.back().microBatches = count;
+        else
+            out.push_back({time, count});
+    }
+    return out;
+}
+
+StepTimeline stepTimeline(const Scenario &sc, const Evaluation &e)
+{
+    StepTimeline out;
+    if (!e.feasible) {
+        out.error = "the plan is infeasible";
+        return out;
+    }
+    const Plan &pl = sc.plan;
+    const int p = pl.pp;
+    const int v = pl.schedule == Schedule::Interleaved ? pl.virtualStages : 1;
+    const long long m = e.microBatches;
+    if (m * v > kMaxTimelineMicroBatches) {
+        out.error = "too many micro-batches to draw (" + std::to_string(m) + ")";
+        return out;
+    }
+    const StageTimes st{e.stageForwardSeconds, e.stageBackwardSeconds, e.stageWeightGradSeconds, e.p2pSecondsPerTransfer};
+    const PipelineSimulation sim = simulatePipeline(pl.schedule, p, int(m), v, st);
+    if (!sim.ok) {
+        out.error = sim.error;
+        return out;
+    }
+    const int layers = std::max(1, (sc.workload.layers + p - 1) / p / v);
+    double firstBackward = -1, lastBackwardStart = 0, lastBackwardEnd = 0;
+    for (const PipelineEvent &ev : sim.events) {
+        if (ev.stage != 0)
+            continue;
+        const char *letter = ev.op == PipelineOp::Forward ? "F" : ev.op == PipelineOp::Backward ? "B" : "W";
+        out.intervals.push_back({Stream::Compute, letter + std::to_string(ev.microBatch), ev.microBatch, ev.startSeconds,
+                                 ev.endSeconds});
+        // Exposed TP collectives sit inside each layer of the op: one slice per layer at its end.
+        const double tp = ev.op == PipelineOp::Forward ? e.stageForwardTpSeconds / v
+                          : ev.op == PipelineOp::Backward ? e.stageBackwardTpSeconds / v : 0.0;
+        if (tp > 0) {
+            const double layerSpan = (ev.endSeconds - ev.startSeconds) / layers, slice = tp / layers;
+            for (int l = 1; l <= layers; ++l)
+                out.intervals.push_back({Stream::TpComm, "TP", ev.microBatch, ev.startSeconds + l * layerSpan - slice,
+                                         ev.startSeconds + l * layerSpan});
+        }
+        if (p > 1 && ev.op == PipelineOp::Forward)
+            out.intervals.push_back({Stream::PpP2p, "send F" + std::to_string(ev.microBatch), ev.microBatch, ev.endSeconds,
+                                     ev.endSeconds + e.p2pSecondsPerTransfer});
+        if (p > 1 && ev.op == PipelineOp::Backward)
+            out.intervals.push_back({Stream::PpP2p, "recv B" + std::to_string(ev.microBatch), ev.microBatch,
+                                     std::max(0.0, ev.startSeconds - e.p2pSecondsPerTransfer), ev.startSeconds});
+        if (ev.op == PipelineOp::Backward) {
+            if (firstBackward < 0)
+                firstBackward = ev.startSeconds;
+            if (ev.endSeconds >= lastBackwardEnd) {
+                lastBackwardEnd = ev.endSeconds;
+                lastBackwardStart = ev.startSeconds;
+            }
+        }
+    }
+    const double pipelineEnd = sim.makespanSeconds;
+    // Gradient sync: buckets become ready through the last backward and go one after another;
+    // without overlap they start after the pipeline has drained.
+    double dpStart = pipelineEnd, dpEnd = pipelineEnd;
+    const Breakdown &b = e.breakdown;
+    if (b.dpCommSeconds > 0) {
+        const int buckets = std::max(1, e.dpBuckets);
+        const int drawn = std::min(buckets, kMaxTimelineBuckets);
+        const double perDrawn = b.dpCommSeconds / drawn;
+        const double window = std::min(e.dpOverlapWindowSeconds, lastBackwardEnd - lastBackwardStart);
+        double free = pl.overlapDp ? 0.0 : pipelineEnd;
+        dpStart = -1;
+        for (int i = 0; i < drawn; ++i) {
+            const double ready = pl.overlapDp ? lastBackwardEnd - window + window * (i + 1) / drawn : pipelineEnd;
+            const double start = std::max(ready, free);
+            free = start + perDrawn;
+            if (dpStart < 0)
+                dpStart = start;
+            const std::string label = drawn == buckets ? "bucket " + std::to_string(i + 1)
+                                                       : "buckets " + std::to_string(i * buckets / drawn + 1) + "-"
+                                                             + std::to_string((i + 1) * buckets / drawn);
+            out.intervals.push_back({Stream::DpComm, label, -1, start, free});
+        }
+        dpEnd = std::max(free, pipelineEnd);
+    }
+    const double optStart = std::max(dpEnd, pipelineEnd);
+    if (b.optimizerSeconds > 0)
+        out.intervals.push_back({Stream::Optimizer, "optimizer", -1, optStart, optStart + b.optimizerSeconds});
+    out.stepSeconds = optStart + b.optimizerSeconds;
+    out.phases = {{"Shard data", 0, 0},
+                  {"Forward", 0, std::max(0.0, firstBackward)},
+                  {"Backward", std::max(0.0, firstBackward), lastBackwardEnd},
+                  {"All-reduce", b.dpCommSeconds > 0 ? dpStart : pipelineEnd, dpEnd},
+                  {"Optimizer step", optStart, out.stepSeconds}};
+    return out;
+}
+
+} // namespace ts

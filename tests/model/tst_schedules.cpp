@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: MIT
+// Explicit schedules against the closed forms they must reproduce.
+#include "collectives.h"
+#include "evaluate.h"
+#include "schedules.h"
+
+#include <QTest>
+
+#include <set>
+
+using namespace ts;
+
+Q_DECLARE_METATYPE(ts::Algorithm)
+
+namespace {
+Fabric twoTier(bool sharp)
+{
+    return {{300e9, 3e-6}, {25e9, 6e-6}, sharp};
+}
+} // namespace
+
+class TestSchedules : public QObject
+{
+    Q_OBJECT
+private slots:
+    void totalMatchesCollectiveTime_data()
+    {
+        QTest::addColumn<Algorithm>("algorithm");
+        QTest::addColumn<int>("ranks");
+        QTest::addColumn<int>("perNode");
+        for (auto [n, g] : {std::pair{2, 1}, {4, 1}, {8, 8}, {16, 8}, {32, 4}, {64, 8}, {7, 1}}) {
+            QTest::addRow("ring %d/%d", n, g) << Algorithm::Ring << n << g;
+            QTest::addRow("tree %d/%d", n, g) << Algorithm::Tree << n << g;
+            if (g > 1 && n > g) {
+                QTest::addRow("hierarchical %d/%d", n, g) << Algorithm::Hierarchical << n << g;
+                QTest::addRow("in-network %d/%d", n, g) << Algorithm::InNetwork << n << g;
+            }
+            if (g == 1 && n > 1)
+                QTest::addRow("in-network %d/%d", n, g) << Algorithm::InNetwork << n << g;
+        }
+    }
+    void totalMatchesCollectiveTime()
+    {
+        QFETCH(Algorithm, algorithm);
+        QFETCH(int, ranks);
+        QFETCH(int, perNode);
+        const double S = 256e6;
+        const Group group{ranks, perNode};
+        const Fabric fabric = twoTier(true);
+        const CollectiveSchedule s = allReduceSchedule(algorithm, S, group, fabric);
+        QVERIFY2(s.error.empty(), s.error.c_str());
+        const CollectiveTime closed = collectiveTime(Collective::AllReduce, algorithm, S, group, fabric);
+        QVERIFY(closed.applicable);
+        QVERIFY2(qAbs(s.totalSeconds - closed.seconds) <= 1e-9 * closed.seconds,
+                 qPrintable(QStringLiteral("schedule %1 s, closed form %2 s").arg(s.totalSeconds).arg(closed.seconds)));
+        // Bytes sent so far grow to the total and never shrink.
+        double previous = 0;
+        for (int i = 0; i <= 20; ++i) {
+            const double sent = bytesSentBy(s, 0, s.totalSeconds * i / 20);
+            QVERIFY(sent >= previous);
+            previous = sent;
+        }
+        QVERIFY(qAbs(previous - s.bytesSentPerRank) <= 1e-6 * S);
+        // No rank sends two things at once within a phase step.
+        std::set<std::tuple<int, int, int>> busy;
+        for (const Transfer &t : s.transfers)
+            QVERIFY(busy.insert({t.step, t.sender, t.receiver}).second);
+    }
+
+    void ringHasTwoNMinusOneSteps_data()
+    {
+        QTest::addColumn<int>("n");
+        for (int n : {2, 3, 4, 8, 16, 100})
+            QTest::addRow("n%d", n) << n;
+    }
+    void ringHasTwoNMinusOneSteps()
+    {
+        QFETCH(int, n);
+        const double S = 1e9;
+        const CollectiveSchedule s = allReduceSchedule(Algorithm::Ring, S, {n, 1}, twoTier(false));
+        QCOMPARE(s.steps, 2 * (n - 1));
+        QCOMPARE(int(s.transfers.size()), 2 * (n - 1) * n);
+        QVERIFY(qAbs(s.bytesSentPerRank - 2.0 * (n - 1) / n * S) < 1e-6 * S);
+        QCOMPARE(s.transfers.back().contributors, n);
+        // Reduce-scatter partial sums grow by one contribution a step.
+        for (const Transfer &t : s.transfers)
+            if (t.phase == 0)
+                QCOMPARE(t.contributors, t.step + 1);
+    }
+
+    void hierarchicalShape()
+    {
+        const int g = 8, k = 4;
+        const CollectiveSchedule s = allReduceSchedule(Algorithm::Hierarchical, 1e9, {g * k, g}, twoTier(false));
+        QCOMPARE(s.steps, 2 * (g - 1) + 2 * (k - 1));
+        QCOMPARE(int(s.phases.size()), 3);
+        // Inter-node transfers only between ranks of the same rail (same index within the node).
+        for (const Transfer &t : s.transfers)
+            if (t.phase == 1)
+                QCOMPARE(t.sender % g, t.receiver % g);
+            else
+                QCOMPARE(t.sender / g, t.receiver / g);
+    }
+
+    void notApplicable()
+    {
+        QVERIFY(!allReduceSchedule(Algorithm::Hierarchical, 1e6, {8, 8}, twoTier(false)).error.empty());
+        QVERIFY(!allReduceSchedule(Algorithm::InNetwork, 1e6, {16, 8}, twoTier(false)).error.empty());
+        QVERIFY(!allReduceSchedule(Algorithm::Ring, 1e6, {1, 1}, twoTier(false)).error.empty());
+        QVERIFY(!allReduceSchedule(Algorithm::Ring, 1e6, {kMaxScheduleRanks + 1, 1}, twoTier(false)).error.empty());
+        QVERIFY(!allReduceSchedule(Algorithm::Ring, qQNaN(), {4, 1}, twoTier(false)).error.empty());
+    }
+
+    void inFlightProfileMatchesPeaks()
+    {
+        const StageTimes t{1, 2, 1, 0};
+        for (Schedule schedule : {Schedule::GPipe, Schedule::OneFOneB}) {
+            const PipelineSimulation sim = simulatePipeline(schedule, 4, 8, 1, t);
+            for (int stage = 0; stage < 4; ++stage) {
+                int peak = 0;
+                for (const InFlightPoint &pt : inFlightProfile(sim, stage))
+                    peak = std::max(peak, pt.microBatches);
+                QCOMPARE(peak, sim.peakInFlight[size_t(stage)]);
+                QCOMPARE(inFlightProfile(sim, stage).back().microBatches, 0);
+            }
+        }
+    }
+
+    void stepTimelineMatchesEvaluation()
+    {
+        Scenario s;
+        s.workload = {"13b", 40, 5120, 40, 40, 20480, MlpKind::Gelu, true, false, 51200, 2048};
+        s.training.globalBatch = 256;
+        s.cluster.gpu = {"h100", 989e12, 1979e12, 0, 80.0 * 1024 * 1024 * 1024, 3.35e12};
+        s.cluster.gpus = 64;
+        s.cluster.intraNode = {"nvlink4", 450e9, 3e-6, 0.82};
+        s.cluster.interNode = {"ib-ndr", 50e9, 5e-6, 0.9};
+        s.plan.tp = 8;
+        s.plan.pp = 2;
+        s.plan.dp = 4;
+        for (bool overlap : {true, false}) {
+            s.plan.overlapDp = overlap;
+            const Evaluation e = evaluate(s);
+            QVERIFY(e.feasible);
+            const StepTimeline tl = stepTimeline(s, e);
+            QVERIFY2(tl.error.empty(), tl.error.c_str());
+            const double expected = e.breakdown.stepSeconds - e.breakdown.stragglerSeconds;
+            QVERIFY2(qAbs(tl.stepSeconds - expected) <= 1e-6 * expected,
+                     qPrintable(QStringLiteral("timeline %1 s, evaluation %2 s").arg(tl.stepSeconds).arg(expected)));
+            int forward = 0, buckets = 0;
+            for (const StreamInterval &i : tl.intervals) {
+                forward += i.stream == Stream::Compute && i.label[0] == 'F';
+                buckets += i.stream == Stream::DpComm;
+                QVERIFY(i.endSeconds >= i.startSeconds);
+            }
+            QCOMPARE(forward, int(e.microBatches));
+            QCOMPARE(buckets, e.dpBuckets);
+            QCOMPARE(int(tl.phases.size()), 5);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSchedules)
+#include "tst_schedules.moc"
