@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "mainwindow.h"
 
+#include "animationclock.h"
+#include "animationpanels.h"
 #include "collectivestable.h"
 #include "evaluate.h"
 #include "explanationview.h"
@@ -60,6 +62,10 @@ MainWindow::MainWindow(QWidget *parent)
     , m_warnings(new WarningsView(m_views))
     , m_explanation(new ExplanationView(m_views))
     , m_tabs(new QTabWidget(m_views))
+    , m_mainTabs(new QTabWidget(this))
+    , m_ringPanel(new RingPanel(m_mainTabs))
+    , m_pipelinePanel(new PipelinePanel(m_mainTabs))
+    , m_stepPanel(new StepTimelinePanel(m_mainTabs))
     , m_autosaveTimer(new QTimer(this))
 {
     setObjectName(QStringLiteral("MainWindow"));
@@ -88,7 +94,12 @@ MainWindow::MainWindow(QWidget *parent)
     column->setContentsMargins(8, 8, 8, 8);
     column->addWidget(m_cards);
     column->addLayout(grid, 1);
-    setCentralWidget(m_views);
+    m_mainTabs->addTab(m_views, tr("Plan"));
+    m_mainTabs->addTab(m_ringPanel, tr("All-reduce"));
+    m_mainTabs->addTab(m_pipelinePanel, tr("Pipeline"));
+    m_mainTabs->addTab(m_stepPanel, tr("Step timeline"));
+    m_mainTabs->setDocumentMode(true);
+    setCentralWidget(m_mainTabs);
 
     const Presets &presets = Presets::builtin();
     auto choices = [&](Presets::Kind kind) {
@@ -159,6 +170,17 @@ void MainWindow::createActions()
     redo->setShortcut(QKeySequence::Redo);
     edit->addAction(undo);
     edit->addAction(redo);
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    QAction *present = view->addAction(tr("&Presentation Mode"));
+    present->setShortcut(QKeySequence(Qt::Key_F11));
+    present->setCheckable(true);
+    connect(present, &QAction::toggled, this, &MainWindow::setPresentationMode);
+    view->addSeparator();
+    // Space, Left, Right and L drive the animation of the tab that has focus (AnimationControls).
+    for (int i = 0; i < 4; ++i)
+        view->addAction(m_mainTabs->tabText(i), this, [this, i] { m_mainTabs->setCurrentIndex(i); })
+            ->setShortcut(QKeySequence(Qt::ALT | Qt::Key(Qt::Key_1 + i)));
 
     QMenu *presetsMenu = menuBar()->addMenu(tr("&Presets"));
     QMenu *examples = presetsMenu->addMenu(tr("&Examples"));
@@ -238,6 +260,11 @@ void MainWindow::refreshViews()
         if (!m_explainedId.isEmpty())
             m_explanation->setExplanation(explanationText(vs, ve, m_explainedId));
     }
+    // The animations follow every change; each rebuilds only while shown.
+    if (ve.feasible)
+        for (AnimationPanel *panel : {static_cast<AnimationPanel *>(m_ringPanel), static_cast<AnimationPanel *>(m_pipelinePanel),
+                                      static_cast<AnimationPanel *>(m_stepPanel)})
+            panel->setScenario(vs, ve);
     m_warnings->setWarnings(stale ? QList<WarningItem>{} : warningItems(s, e));
     m_tabs->setTabText(0, m_warnings->count() ? tr("Warnings (%1)").arg(m_warnings->count()) : tr("Warnings"));
     m_cards->setStale(stale);
@@ -250,6 +277,23 @@ void MainWindow::refreshViews()
     else
         statusBar()->clearMessage();
     updateTitle();
+}
+
+AnimationPanel *MainWindow::currentAnimation() const
+{
+    return qobject_cast<AnimationPanel *>(m_mainTabs->currentWidget());
+}
+
+void MainWindow::setPresentationMode(bool on)
+{
+    constexpr double kPresentationScale = 1.6;   // readable from the back of a classroom
+    for (AnimationPanel *panel : {static_cast<AnimationPanel *>(m_ringPanel), static_cast<AnimationPanel *>(m_pipelinePanel),
+                                  static_cast<AnimationPanel *>(m_stepPanel)})
+        panel->setPresentationScale(on ? kPresentationScale : 1.0);
+    if (on)
+        showFullScreen();
+    else
+        showNormal();
 }
 
 void MainWindow::showExplanation(const QString &id)

@@ -14,7 +14,11 @@ class QTimer;
 
 namespace ts {
 
+class AnimationPanel;
 class CollectivesView;
+class PipelinePanel;
+class RingPanel;
+class StepTimelinePanel;
 class ExplanationView;
 class HeadlineCards;
 class MemoryChart;
@@ -38,6 +42,12 @@ public:
     WarningsView *warningsView() const { return m_warnings; }
     ExplanationView *explanationView() const { return m_explanation; }
     QWidget *viewsWidget() const { return m_views; }
+    QTabWidget *mainTabs() const { return m_mainTabs; }
+    RingPanel *ringPanel() const { return m_ringPanel; }
+    PipelinePanel *pipelinePanel() const { return m_pipelinePanel; }
+    StepTimelinePanel *stepTimelinePanel() const { return m_stepPanel; }
+    /// Full screen with larger fonts in the animations (F11).
+    void setPresentationMode(bool on);
 
     /// Opens a scenario file; on failure shows why and keeps the current scenario.
     bool openFile(const QString &path, bool interactive = true);
@@ -84,6 +94,11 @@ private:
     WarningsView *m_warnings;
     ExplanationView *m_explanation;
     QTabWidget *m_tabs;
+    QTabWidget *m_mainTabs;
+    RingPanel *m_ringPanel;
+    PipelinePanel *m_pipelinePanel;
+    StepTimelinePanel *m_stepPanel;
+    AnimationPanel *currentAnimation() const;
     QMenu *m_recentMenu = nullptr;
     QTimer *m_autosaveTimer;
     QString m_explainedId;

@@ -145,7 +145,7 @@ CollectiveSchedule allReduceSchedule(Algorithm algorithm, double S, const Group 
         for (int level = 0; level < depth; ++level) {
             const int span = 1 << level;
             for (int r = span; r < n; r += 2 * span)
-                out.transfers.push_back({0, level, r, r - span, 0, S, level * hop, (level + 1) * hop, std::min(n, 2 * span)});
+                out.transfers.push_back({0, level, r, r - span, 0, S, level * hop, (level + 1) * hop, std::min(span, n - r)});   // r sends its subtree's sum
         }
         for (int level = depth - 1, step = depth; level >= 0; --level, ++step) {
             const int span = 1 << level;

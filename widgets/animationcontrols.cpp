@@ -112,6 +112,8 @@ void AnimationControls::setClock(AnimationClock *clock)
     updateTime();
 }
 
+AnimationClock *AnimationControls::clock() const { return m_clock; }
+
 void AnimationControls::setStepBoundaries(std::function<std::vector<double>()> boundaries)
 {
     m_boundaries = std::move(boundaries);
@@ -154,6 +156,7 @@ void AnimationControls::setPresentationScale(double scale)
     const int icon = int(std::lround(kBaseIconPx * m_scale));
     for (QToolButton *b : {m_back, m_play, m_forward, m_loop})
         b->setIconSize(QSize(icon, icon));
+    updateTime();   // the time label's minimum width follows the font
     updateGeometry();
 }
 
@@ -186,6 +189,10 @@ void AnimationControls::updateTime()
         m_slider->setValue(enabled ? int(std::lround(time / duration * kSliderSteps)) : 0);
     }
     m_time->setText(tr("t = %1 of %2").arg(fmt::seconds(time), fmt::seconds(duration)));
+    // Room for the widest time of this duration, so the slider does not jitter while playing.
+    const QFontMetrics metrics(m_time->font());
+    const QString widest = tr("t = %1 of %2").arg(fmt::seconds(duration), fmt::seconds(duration));
+    m_time->setMinimumWidth(metrics.horizontalAdvance(widest) + 2 * metrics.horizontalAdvance(QLatin1Char('0')));
 }
 
 void AnimationControls::updateSpeed(double speed)

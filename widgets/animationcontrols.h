@@ -27,7 +27,7 @@ public:
     explicit AnimationControls(QWidget *parent = nullptr);
 
     void setClock(AnimationClock *clock);
-    AnimationClock *clock() const { return m_clock; }
+    AnimationClock *clock() const;
     /// Times the step buttons jump between (ring step starts, pipeline event starts, ...).
     void setStepBoundaries(std::function<std::vector<double>()> boundaries);
     /// Widget whose focus (itself or a child) enables the Space, Left, Right and L shortcuts:

@@ -1,0 +1,512 @@
+// SPDX-License-Identifier: MIT
+#include "pipelinetimelineview.h"
+
+#include "animationclock.h"
+#include "chartmath.h"
+#include "formatting.h"
+#include "theme.h"
+
+#include <QCoreApplication>
+#include <QEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QToolTip>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <tuple>
+
+namespace ts {
+
+namespace {
+
+constexpr double kFadedOpacity = 0.22;   // schedule after the playhead: visible, clearly "not yet"
+constexpr double kHeaderLines = 3.4;
+constexpr double kStripLines = 3.4;
+constexpr double kAxisLines = 1.6;
+constexpr double kMaxRowLines = 3.5;
+
+QColor opColor(PipelineOp op)
+{
+    switch (op) {
+    case PipelineOp::Forward: return theme::color(theme::Part::Compute);
+    case PipelineOp::Backward: return theme::backwardColor();
+    case PipelineOp::WeightGrad: return theme::weightGradColor();
+    }
+    return theme::color(theme::Part::Compute);
+}
+
+QString opName(PipelineOp op)
+{
+    switch (op) {
+    case PipelineOp::Forward: return PipelineTimelineView::tr("Forward (F)");
+    case PipelineOp::Backward: return PipelineTimelineView::tr("Backward (B)");
+    case PipelineOp::WeightGrad: return PipelineTimelineView::tr("Weight gradient (W)");
+    }
+    return {};
+}
+
+QPolygonF arrowHead(QPointF tip, QPointF direction, double length)
+{
+    const double l = std::hypot(direction.x(), direction.y());
+    const QPointF d = l > 0 ? direction / l : QPointF(1, 0), n(-d.y(), d.x());
+    return QPolygonF({tip, tip - d * length + n * length * 0.45, tip - d * length - n * length * 0.45});
+}
+
+} // namespace
+
+PipelineTimelineLayout layoutPipelineTimeline(QRectF area, int stages, double makespan, double lineHeight,
+                                              double labelWidth)
+{
+    PipelineTimelineLayout l;
+    l.labelWidth = labelWidth;
+    const double gap = 0.5 * lineHeight;
+    l.header = QRectF(area.left(), area.top(), area.width(), kHeaderLines * lineHeight);
+    const double stripHeight = kStripLines * lineHeight, axisHeight = kAxisLines * lineHeight;
+    const double rowsTop = l.header.bottom() + gap;
+    const double available = area.bottom() - rowsTop - gap - stripHeight - axisHeight;
+    // Rows share the rest, but not taller than a few lines: a two-stage pipeline stays compact.
+    const double rowsHeight = std::max(0.0, std::min(available, stages * kMaxRowLines * lineHeight));
+    const QRectF rowsArea(area.left(), rowsTop, area.width(), rowsHeight);
+    l.rows = makeTimelineMapping(rowsArea, stages, makespan, QMarginsF(labelWidth + gap, 0, 2 * gap, 0));
+    l.strip = QRectF(l.rows.plot.left(), rowsArea.bottom() + gap, l.rows.plot.width(), stripHeight);
+    l.axis = QRectF(l.rows.plot.left(), l.strip.bottom(), l.rows.plot.width(), axisHeight);
+    return l;
+}
+
+std::vector<Handoff> forwardHandoffs(const std::vector<PipelineEvent> &events)
+{
+    std::map<std::tuple<int, int, int>, size_t> forward;   // (stage, micro-batch, chunk) -> event
+    for (size_t i = 0; i < events.size(); ++i) {
+        const PipelineEvent &e = events[i];
+        if (e.op == PipelineOp::Forward)
+            forward[{e.stage, e.microBatch, e.chunk}] = i;
+    }
+    std::vector<Handoff> out;
+    for (const auto &[key, from] : forward) {
+        const auto &[stage, microBatch, chunk] = key;
+        const auto next = forward.find({stage + 1, microBatch, chunk});
+        if (next != forward.end())
+            out.push_back({from, next->second, events[next->second].startSeconds - events[from].endSeconds});
+    }
+    return out;
+}
+
+bool hasP2pDelay(const std::vector<Handoff> &handoffs, double makespan)
+{
+    // Without p2p time some hand-off is immediate (the first micro-batch's); with it none is.
+    const double eps = 1e-9 * std::max(makespan, 1e-30);
+    return !handoffs.empty()
+           && std::all_of(handoffs.cbegin(), handoffs.cend(), [eps](const Handoff &h) { return h.gapSeconds > eps; });
+}
+
+std::vector<std::vector<std::pair<double, double>>> idleSpansPerStage(const std::vector<PipelineEvent> &events,
+                                                                     int stages, double makespan)
+{
+    // One pass over the events: large simulations hold millions of them.
+    std::vector<std::vector<std::pair<double, double>>> busy(size_t(std::max(0, stages)));
+    for (const PipelineEvent &e : events)
+        if (e.stage >= 0 && e.stage < stages)
+            busy[size_t(e.stage)].emplace_back(e.startSeconds, e.endSeconds);
+    const double eps = 1e-12 * std::max(makespan, 1e-30);
+    std::vector<std::vector<std::pair<double, double>>> idle(busy.size());
+    for (size_t s = 0; s < busy.size(); ++s) {
+        std::sort(busy[s].begin(), busy[s].end());
+        double free = 0;
+        for (const auto &[start, end] : busy[s]) {
+            if (start > free + eps)
+                idle[s].emplace_back(free, start);
+            free = std::max(free, end);
+        }
+        if (makespan > free + eps)
+            idle[s].emplace_back(free, makespan);
+    }
+    return idle;
+}
+
+std::vector<std::pair<double, double>> idleSpans(const std::vector<PipelineEvent> &events, int stage, double makespan)
+{
+    if (stage < 0)
+        return {};
+    return idleSpansPerStage(events, stage + 1, makespan)[size_t(stage)];
+}
+
+const PipelineEvent *eventAt(const TimelineMapping &mapping, const std::vector<PipelineEvent> &events, QPointF point)
+{
+    const int stage = mapping.rowAt(point.y());
+    if (stage < 0 || point.x() < mapping.plot.left() || point.x() > mapping.plot.right())
+        return nullptr;
+    for (const PipelineEvent &e : events) {
+        if (e.stage == stage && mapping.blockRect(e).contains(point))   // cheap stage test first
+            return &e;
+    }
+    return nullptr;
+}
+
+std::vector<double> eventStartTimes(const PipelineSimulation &simulation)
+{
+    std::vector<double> times;
+    times.reserve(simulation.events.size() + 1);
+    for (const PipelineEvent &e : simulation.events)
+        times.push_back(e.startSeconds);
+    times.push_back(simulation.makespanSeconds);
+    return uniqueTimes(std::move(times));
+}
+
+QString blockLabel(const PipelineEvent &event, bool interleaved)
+{
+    return interleaved ? QStringLiteral("%1.%2").arg(event.microBatch + 1).arg(event.chunk + 1)
+                       : QString::number(event.microBatch + 1);
+}
+
+PipelineTimelineView::PipelineTimelineView(QWidget *parent)
+    : QWidget(parent)
+{
+    setBackgroundRole(QPalette::Base);
+    setAutoFillBackground(true);
+    setMouseTracking(true);
+    setFocusPolicy(Qt::ClickFocus);
+}
+
+void PipelineTimelineView::setSimulation(const PipelineSimulation &simulation, double closedFormBubbleFraction,
+                                         const QString &scheduleName)
+{
+    m_sim = simulation;
+    m_closedForm = closedFormBubbleFraction;
+    m_name = scheduleName;
+    m_stages = 0;
+    int microBatches = 0, chunks = 0;
+    m_hasW = false;
+    for (const PipelineEvent &e : m_sim.events) {
+        m_stages = std::max(m_stages, e.stage + 1);
+        microBatches = std::max(microBatches, e.microBatch + 1);
+        chunks = std::max(chunks, e.chunk + 1);
+        m_hasW = m_hasW || e.op == PipelineOp::WeightGrad;
+    }
+    m_interleaved = chunks > 1;
+    m_boundaries = hasData() ? eventStartTimes(m_sim) : std::vector<double>{};
+    m_inFlight = hasData() ? inFlightProfile(m_sim, 0) : std::vector<InFlightPoint>{};
+    m_peakInFlight = 0;
+    for (const InFlightPoint &point : m_inFlight)
+        m_peakInFlight = std::max(m_peakInFlight, point.microBatches);
+    m_idle = idleSpansPerStage(m_sim.events, m_stages, m_sim.makespanSeconds);
+    // Arrows would clutter large schedules; they are drawn only when hand-offs actually wait.
+    const bool small = static_cast<long long>(m_stages) * microBatches <= kMaxArrowBlocks;
+    m_handoffs = small ? forwardHandoffs(m_sim.events) : std::vector<Handoff>{};
+    m_drawArrows = small && hasP2pDelay(m_handoffs, m_sim.makespanSeconds);
+    m_time = std::clamp(m_time, 0.0, std::max(0.0, m_sim.makespanSeconds));
+    relayout();
+    updateGeometry();
+    update();
+}
+
+void PipelineTimelineView::setTime(double modelSeconds)
+{
+    const double t = std::isfinite(modelSeconds) ? std::clamp(modelSeconds, 0.0, std::max(0.0, m_sim.makespanSeconds)) : 0.0;
+    if (t == m_time)
+        return;
+    m_time = t;
+    update();
+}
+
+void PipelineTimelineView::setPresentationScale(double scale)
+{
+    m_scale = std::isfinite(scale) ? std::clamp(scale, 0.5, 4.0) : 1.0;
+    relayout();
+    updateGeometry();
+    update();
+}
+
+QSize PipelineTimelineView::minimumSizeHint() const { return (QSizeF(360, 240) * m_scale).toSize(); }
+
+QSize PipelineTimelineView::sizeHint() const
+{
+    const double line = QFontMetricsF(scaledFont()).height();
+    const double rows = std::clamp(m_stages, 2, 16) * 1.8 * line;
+    return QSizeF(760 * m_scale, (kHeaderLines + kStripLines + kAxisLines + 2) * line + rows).toSize();
+}
+
+void PipelineTimelineView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    if (size() != m_layoutSize)   // grab() of a hidden widget resends the same size
+        relayout();
+}
+
+void PipelineTimelineView::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange || event->type() == QEvent::PaletteChange) {
+        relayout();
+        update();
+    }
+}
+
+QFont PipelineTimelineView::scaledFont(double factor, bool bold) const
+{
+    QFont f = font();
+    if (f.pointSizeF() > 0)
+        f.setPointSizeF(f.pointSizeF() * m_scale * factor);
+    else
+        f.setPixelSize(std::max(1, int(std::lround(f.pixelSize() * m_scale * factor))));
+    f.setBold(bold);
+    return f;
+}
+
+void PipelineTimelineView::relayout()
+{
+    m_layoutSize = size();
+    const QFontMetricsF metrics(scaledFont());
+    const double pad = 8 * m_scale;
+    const double labelWidth = metrics.horizontalAdvance(tr("Stage %1").arg(std::max(1, m_stages)));
+    m_layout = layoutPipelineTimeline(QRectF(rect()).adjusted(pad, pad, -pad, -pad), m_stages,
+                                      m_sim.makespanSeconds, metrics.height(), labelWidth);
+    m_cacheValid = false;
+}
+
+void PipelineTimelineView::renderCache()
+{
+    const qreal dpr = devicePixelRatioF();
+    for (QPixmap *pixmap : {&m_chrome, &m_content}) {
+        *pixmap = QPixmap((QSizeF(size()) * dpr).toSize());
+        pixmap->setDevicePixelRatio(dpr);
+        pixmap->fill(Qt::transparent);
+    }
+    {
+        QPainter painter(&m_chrome);
+        renderChrome(painter);
+    }
+    {
+        QPainter painter(&m_content);
+        renderContent(painter);
+    }
+    m_cacheValid = true;
+}
+
+void PipelineTimelineView::renderChrome(QPainter &p) const
+{
+    const QPalette &pal = palette();
+    const QColor base = pal.color(QPalette::Base), text = pal.color(QPalette::Text);
+    const QColor muted = pal.color(QPalette::PlaceholderText);
+    const PipelineTimelineLayout &l = m_layout;
+    const TimelineMapping &m = l.rows;
+    const QFontMetricsF metrics(scaledFont());
+    const double line = metrics.height();
+    p.setRenderHint(QPainter::Antialiasing, false);
+
+    // Header: title, the bubble measured on this drawing against the closed form, legend.
+    int microBatches = 0, chunks = 0;
+    for (const PipelineEvent &e : m_sim.events) {
+        microBatches = std::max(microBatches, e.microBatch + 1);
+        chunks = std::max(chunks, e.chunk + 1);
+    }
+    QString title = tr("%1 stages × %2 micro-batches").arg(m_stages).arg(microBatches);
+    if (!m_name.isEmpty())
+        title = tr("%1: %2").arg(m_name, title);
+    if (m_interleaved)
+        title += tr(" × %1 chunks").arg(chunks);
+    p.setPen(text);
+    p.setFont(scaledFont(1, true));
+    p.drawText(QRectF(l.header.left(), l.header.top(), l.header.width(), line), Qt::AlignLeft | Qt::AlignVCenter, title);
+    p.setFont(scaledFont());
+    p.drawText(QRectF(l.header.left(), l.header.top() + line, l.header.width(), line), Qt::AlignLeft | Qt::AlignVCenter,
+               tr("Bubble: measured %1 (from the drawing) vs closed form %2")
+                   .arg(fmt::percent(m_sim.bubbleFraction), fmt::percent(m_closedForm)));
+    struct Entry
+    {
+        QString label;
+        QBrush brush;
+    };
+    std::vector<Entry> legend{{tr("Forward"), opColor(PipelineOp::Forward)}, {tr("Backward"), opColor(PipelineOp::Backward)}};
+    if (m_hasW)
+        legend.push_back({tr("Weight gradient (W)"), opColor(PipelineOp::WeightGrad)});
+    legend.push_back({tr("Idle (bubble)"), QBrush(theme::color(theme::Part::PpBubble), Qt::BDiagPattern)});
+    if (m_drawArrows)
+        legend.push_back({tr("→ activation transfer (p2p)"), Qt::NoBrush});
+    double x = l.header.left();
+    const double y = l.header.top() + 2 * line, swatch = 0.8 * line;
+    for (const Entry &e : legend) {
+        if (e.brush.style() != Qt::NoBrush) {
+            p.setPen(QPen(muted, 1));
+            p.setBrush(e.brush);
+            p.drawRect(QRectF(x, y + (line - swatch) / 2, swatch, swatch));
+            x += swatch + 0.3 * line;
+        }
+        p.setPen(e.brush.style() == Qt::NoBrush ? theme::color(theme::Part::PpP2p) : text);
+        const double w = metrics.horizontalAdvance(e.label);
+        p.drawText(QRectF(x, y, w + 2, line), Qt::AlignLeft | Qt::AlignVCenter, e.label);
+        x += w + line;
+    }
+
+    // Rows: alternate shading, stage labels (thinned out when rows are shorter than the text).
+    const double rowHeight = m.rowHeight();
+    const int every = rowHeight > 0 ? std::max(1, int(std::ceil(0.9 * line / rowHeight))) : 1;
+    for (int s = 0; s < m.stages; ++s) {
+        const QRectF band = m.stageRow(s);
+        if (s % 2 == 1)
+            p.fillRect(band, theme::mix(base, text, 0.035));
+        if (s % every == 0 || s == m.stages - 1) {
+            p.setPen(text);
+            p.drawText(QRectF(l.header.left(), band.center().y() - line / 2, l.labelWidth, line),
+                       Qt::AlignRight | Qt::AlignVCenter, tr("Stage %1").arg(s + 1));
+        }
+    }
+
+    // Time axis: grid through rows and strip, labels below, unit at the end.
+    const chartmath::TimeUnit unit = chartmath::chooseTimeUnit(m.t1);
+    const int maxTicks = std::max(2, int(m.plot.width() / (6 * metrics.horizontalAdvance(QLatin1Char('0')))));
+    p.setPen(QPen(theme::mix(base, text, 0.12), 1));
+    for (const double t : timeTicks(m.t0, m.t1, maxTicks)) {
+        const double tx = m.secondsToX(t);
+        p.drawLine(QPointF(tx, m.plot.top()), QPointF(tx, l.strip.bottom()));
+    }
+    p.setPen(text);
+    for (const double t : timeTicks(m.t0, m.t1, maxTicks)) {
+        const double tx = m.secondsToX(t);
+        const QString label = QString::number(t * unit.scale, 'g', 4);
+        const double w = metrics.horizontalAdvance(label);
+        p.drawText(QRectF(tx - w / 2 - 1, l.axis.top() + 0.1 * line, w + 2, line), Qt::AlignCenter, label);
+    }
+    p.setPen(muted);
+    p.drawText(QRectF(l.axis.left(), l.axis.top() + 0.1 * line, l.axis.width(), l.axis.height()),
+               Qt::AlignRight | Qt::AlignBottom, tr("time [%1]").arg(unit.symbol));
+    p.drawLine(QPointF(m.plot.left(), l.strip.bottom()), QPointF(m.plot.right(), l.strip.bottom()));
+
+    // Strip: title line, then the plot with its scale.
+    p.setPen(text);
+    p.drawText(QRectF(l.strip.left(), l.strip.top(), l.strip.width(), line), Qt::AlignLeft | Qt::AlignVCenter,
+               tr("Stage 1: activations in flight (micro-batches), peak %1").arg(m_peakInFlight));
+    p.setPen(muted);
+    p.drawText(QRectF(l.header.left(), l.strip.top() + line, l.labelWidth, line), Qt::AlignRight | Qt::AlignTop,
+               QString::number(m_peakInFlight));
+    p.drawText(QRectF(l.header.left(), l.strip.bottom() - line, l.labelWidth, line), Qt::AlignRight | Qt::AlignBottom,
+               QStringLiteral("0"));
+}
+
+void PipelineTimelineView::renderContent(QPainter &p) const
+{
+    const QPalette &pal = palette();
+    const QColor base = pal.color(QPalette::Base);
+    const TimelineMapping &m = m_layout.rows;
+    const double line = QFontMetricsF(scaledFont()).height();
+    p.setRenderHint(QPainter::Antialiasing, false);
+
+    // Idle time hatched in each row.
+    const QBrush hatch(theme::color(theme::Part::PpBubble), Qt::BDiagPattern);
+    p.setPen(Qt::NoPen);
+    for (int s = 0; s < int(m_idle.size()); ++s)
+        for (const auto &[start, end] : m_idle[size_t(s)])
+            p.fillRect(m.spanRect(s, start, end), hatch);
+
+    // Blocks, with their micro-batch where the label fits.
+    const QFont labelFont = scaledFont(0.8);
+    const QFontMetricsF labelMetrics(labelFont);
+    p.setFont(labelFont);
+    for (const PipelineEvent &e : m_sim.events) {
+        const QRectF r = m.blockRect(e);
+        const QColor fill = opColor(e.op);
+        p.setPen(r.width() > 3 ? QPen(base, 1) : QPen(Qt::NoPen));   // separates back-to-back blocks
+        p.setBrush(fill);
+        p.drawRect(r);
+        const QString label = blockLabel(e, m_interleaved);
+        if (r.width() >= labelMetrics.horizontalAdvance(label) + 4 && r.height() >= 0.9 * labelMetrics.height()) {
+            p.setPen(theme::textOn(fill));
+            p.drawText(r, Qt::AlignCenter, label);
+        }
+    }
+
+    // Forward activation transfers that wait: block end to the next stage's block start.
+    if (m_drawArrows) {
+        p.setRenderHint(QPainter::Antialiasing, true);
+        QColor arrow = theme::color(theme::Part::PpP2p);
+        arrow.setAlphaF(0.8f);   // long waits cross other blocks: keep those readable
+        const double head = 5 * m_scale;
+        for (const Handoff &h : m_handoffs) {
+            const QRectF a = m.blockRect(m_sim.events[h.from]), b = m.blockRect(m_sim.events[h.to]);
+            const QPointF from(a.right(), a.center().y()), to(b.left(), b.center().y());
+            p.setPen(QPen(arrow, 1.2 * m_scale));
+            p.drawLine(from, to);
+            p.setPen(Qt::NoPen);
+            p.setBrush(arrow);
+            p.drawPolygon(arrowHead(to, to - from, head));
+        }
+    }
+
+    // Stage 1's activations in flight as a step plot (fill and outline).
+    if (!m_inFlight.empty() && m_peakInFlight > 0) {
+        const QRectF plot = m_layout.strip.adjusted(0, line, 0, 0);
+        const auto yOf = [&plot, this](int count) { return plot.bottom() - double(count) / m_peakInFlight * plot.height(); };
+        QPainterPath path(QPointF(m.secondsToX(m_inFlight.front().seconds), yOf(0)));
+        for (size_t i = 0; i < m_inFlight.size(); ++i) {
+            const double x0 = m.secondsToX(m_inFlight[i].seconds);
+            const double x1 = m.secondsToX(i + 1 < m_inFlight.size() ? m_inFlight[i + 1].seconds : m.t1);
+            path.lineTo(x0, yOf(m_inFlight[i].microBatches));
+            path.lineTo(x1, yOf(m_inFlight[i].microBatches));
+        }
+        path.lineTo(m.secondsToX(m.t1), yOf(0));
+        QColor fill = theme::color(theme::Part::Activations);
+        fill.setAlphaF(0.35f);
+        p.setRenderHint(QPainter::Antialiasing, false);
+        p.setPen(QPen(theme::color(theme::Part::Activations), 1.5 * m_scale));
+        p.setBrush(fill);
+        p.drawPath(path);
+    }
+}
+
+void PipelineTimelineView::paintEvent(QPaintEvent *)
+{
+    QPainter p(this);
+    if (!hasData()) {
+        p.setFont(scaledFont());
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        const QString message = !m_sim.error.empty()
+                                    ? tr("No pipeline schedule: %1").arg(QCoreApplication::translate("Schedules", m_sim.error.c_str()))
+                                    : tr("No pipeline schedule to show");
+        p.drawText(rect().adjusted(12, 12, -12, -12), Qt::AlignCenter | Qt::TextWordWrap, message);
+        return;
+    }
+    if (!m_cacheValid || m_chrome.deviceIndependentSize() != QSizeF(size()) || m_chrome.devicePixelRatio() != devicePixelRatioF())
+        renderCache();
+    const TimelineMapping &m = m_layout.rows;
+    p.drawPixmap(0, 0, m_chrome);
+    // Played part at full strength, the rest faded: playback reveals the schedule.
+    const double x = m.secondsToX(m_time);
+    if (m_time < m.t1) {
+        p.setOpacity(kFadedOpacity);
+        p.drawPixmap(0, 0, m_content);
+        p.setOpacity(1);
+        p.setClipRect(QRectF(0, 0, x, height()));
+    }
+    p.drawPixmap(0, 0, m_content);
+    p.setClipping(false);
+    p.setRenderHint(QPainter::Antialiasing, false);
+    p.setPen(QPen(theme::currentPointColor(), 2 * m_scale));
+    p.drawLine(QPointF(x, m.plot.top()), QPointF(x, m_layout.strip.bottom()));
+}
+
+void PipelineTimelineView::mouseMoveEvent(QMouseEvent *event)
+{
+    QWidget::mouseMoveEvent(event);
+    const PipelineEvent *e = hasData() ? eventAt(m_layout.rows, m_sim.events, event->position()) : nullptr;
+    if (!e) {
+        QToolTip::hideText();
+        return;
+    }
+    QString text = tr("Stage %1, micro-batch %2").arg(e->stage + 1).arg(e->microBatch + 1);
+    if (m_interleaved)
+        text += tr(", chunk %1").arg(e->chunk + 1);
+    text += QLatin1Char('\n') + opName(e->op) + QLatin1Char('\n')
+            + tr("Start %1, end %2").arg(fmt::seconds(e->startSeconds), fmt::seconds(e->endSeconds)) + QLatin1Char('\n')
+            + tr("Duration %1").arg(fmt::seconds(e->endSeconds - e->startSeconds));
+    QToolTip::showText(event->globalPosition().toPoint(), text, this, m_layout.rows.blockRect(*e).toAlignedRect());
+}
+
+void PipelineTimelineView::leaveEvent(QEvent *event)
+{
+    QWidget::leaveEvent(event);
+    QToolTip::hideText();
+}
+
+} // namespace ts

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+// Replays a simulated pipeline schedule (model/pipeline.h) as a Gantt chart: one row per stage,
+// F/B/W blocks, idle time hatched, a playhead revealing the schedule, and stage 1's activations in
+// flight below. The drawing is rendered once into a pixmap; a frame only blends it at the playhead.
+#pragma once
+
+#include "pipeline.h"
+#include "schedules.h"
+#include "timelinemapping.h"
+
+#include <QPixmap>
+#include <QWidget>
+
+#include <utility>
+#include <vector>
+
+namespace ts {
+
+/// Where the parts of the view go.
+struct PipelineTimelineLayout
+{
+    QRectF header;            // title, bubble comparison, legend: three lines
+    TimelineMapping rows;     // the stages
+    QRectF strip;             // activations in flight of stage 1, same x mapping as rows
+    QRectF axis;              // tick labels under the strip
+    double labelWidth = 0;    // "Stage 12" column left of the plot
+};
+
+/// `lineHeight` and `labelWidth` come from the font; the rows share what the header, strip and axis leave.
+PipelineTimelineLayout layoutPipelineTimeline(QRectF area, int stages, double makespan, double lineHeight,
+                                              double labelWidth);
+
+/// A forward activation hand-off: event `from` (F on stage s) feeds event `to` (same micro-batch and
+/// chunk, F on stage s + 1).
+struct Handoff
+{
+    size_t from = 0;
+    size_t to = 0;
+    double gapSeconds = 0;
+};
+std::vector<Handoff> forwardHandoffs(const std::vector<PipelineEvent> &events);
+/// Whether hand-offs wait (p2p delay): every one of them has a gap.
+bool hasP2pDelay(const std::vector<Handoff> &handoffs, double makespan);
+
+/// Idle spans of one stage in [0, makespan]: the gaps between its events.
+std::vector<std::pair<double, double>> idleSpans(const std::vector<PipelineEvent> &events, int stage, double makespan);
+/// The same for stages 0 .. stages-1 in one pass.
+std::vector<std::vector<std::pair<double, double>>> idleSpansPerStage(const std::vector<PipelineEvent> &events,
+                                                                     int stages, double makespan);
+
+/// The event under `point`, or nullptr.
+const PipelineEvent *eventAt(const TimelineMapping &mapping, const std::vector<PipelineEvent> &events, QPointF point);
+
+/// Unique sorted event start times (and the makespan): the stops of the step buttons.
+std::vector<double> eventStartTimes(const PipelineSimulation &simulation);
+
+/// "3" for micro-batch index 2, "3.2" for chunk index 1 of an interleaved schedule (1-based, as in
+/// the papers' figures).
+QString blockLabel(const PipelineEvent &event, bool interleaved);
+
+class PipelineTimelineView : public QWidget
+{
+    Q_OBJECT
+public:
+    static constexpr int kMaxArrowBlocks = 256;   // p2p arrows only up to stages * micro-batches
+
+    explicit PipelineTimelineView(QWidget *parent = nullptr);
+
+    void setSimulation(const PipelineSimulation &simulation, double closedFormBubbleFraction, const QString &scheduleName);
+    void setTime(double modelSeconds);
+    void setPresentationScale(double scale);
+
+    double time() const { return m_time; }
+    double duration() const { return m_sim.makespanSeconds; }
+    const std::vector<double> &stepBoundaries() const { return m_boundaries; }
+    const PipelineTimelineLayout &timelineLayout() const { return m_layout; }
+
+    QSize minimumSizeHint() const override;
+    QSize sizeHint() const override;
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+    void changeEvent(QEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void leaveEvent(QEvent *event) override;
+
+private:
+    void relayout();
+    void renderCache();
+    void renderChrome(QPainter &painter) const;
+    void renderContent(QPainter &painter) const;
+    QFont scaledFont(double factor = 1, bool bold = false) const;
+    bool hasData() const { return m_sim.ok && !m_sim.events.empty(); }
+
+    PipelineSimulation m_sim;
+    double m_closedForm = 0;
+    QString m_name;
+    int m_stages = 0;
+    bool m_interleaved = false;
+    bool m_hasW = false;
+    bool m_drawArrows = false;
+    std::vector<double> m_boundaries;
+    std::vector<InFlightPoint> m_inFlight;          // stage 1
+    int m_peakInFlight = 0;
+    std::vector<std::vector<std::pair<double, double>>> m_idle;   // per stage
+    std::vector<Handoff> m_handoffs;
+
+    double m_scale = 1;
+    QSize m_layoutSize;   // size the layout was made for
+    double m_time = 0;
+    PipelineTimelineLayout m_layout;
+    // Static renderings: axes, labels and legend; blocks, hatching, arrows and the strip.
+    QPixmap m_chrome;
+    QPixmap m_content;
+    bool m_cacheValid = false;
+};
+
+} // namespace ts

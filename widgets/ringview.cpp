@@ -1,0 +1,641 @@
+// SPDX-License-Identifier: MIT
+#include "ringview.h"
+
+#include "formatting.h"
+#include "theme.h"
+
+#include <QCoreApplication>
+#include <QEvent>
+#include <QPainter>
+#include <QPainterPath>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <numbers>
+
+namespace ts {
+
+namespace {
+
+constexpr double kPi = std::numbers::pi;
+constexpr double kNodeGapSlots = 0.5;   // extra space between nodes, in GPU slots
+constexpr int kLegendSwatches = 5;
+
+QPointF unit(QPointF v)
+{
+    const double length = std::hypot(v.x(), v.y());
+    return length > 0 ? v / length : QPointF();
+}
+
+QPointF polar(QPointF centre, double radius, double angle)
+{
+    return centre + QPointF(radius * std::cos(angle), radius * std::sin(angle));
+}
+
+// Model strings (phase names, errors) go through the translator under one context.
+QString translated(const std::string &text)
+{
+    return QCoreApplication::translate("Schedules", text.c_str());
+}
+
+QString algorithmTitle(Algorithm algorithm)
+{
+    switch (algorithm) {
+    case Algorithm::Ring: return RingView::tr("Ring all-reduce");
+    case Algorithm::Tree: return RingView::tr("Tree all-reduce");
+    case Algorithm::Hierarchical: return RingView::tr("Hierarchical all-reduce");
+    case Algorithm::InNetwork: return RingView::tr("In-network (SHARP) all-reduce");
+    case Algorithm::Auto: break;
+    }
+    return RingView::tr("All-reduce");
+}
+
+QPolygonF arrowHead(QPointF tip, QPointF direction, double length)
+{
+    const QPointF d = unit(direction), n(-d.y(), d.x());
+    return QPolygonF({tip, tip - d * length + n * length * 0.45, tip - d * length - n * length * 0.45});
+}
+
+} // namespace
+
+QPointF RingLayout::position(int rank) const
+{
+    if (rank == kSwitch)
+        return switchPos;
+    if (rank >= 0 && size_t(rank) < gpus.size())
+        return gpus[size_t(rank)];
+    return centre;
+}
+
+RingLayout layoutRing(int ranks, int ranksPerNode, QRectF area, int chunks, QSizeF labelSize)
+{
+    RingLayout l;
+    l.centre = l.switchPos = area.center();
+    if (ranks <= 0 || !(area.width() > 0) || !(area.height() > 0))
+        return l;
+    const int g = std::clamp(ranksPerNode, 1, ranks);
+    const int nodes = (ranks + g - 1) / g;
+    const bool grouped = nodes > 1 && g > 1;
+    const double gap = grouped ? kNodeGapSlots : 0.0;
+    const double slotCount = ranks + nodes * gap;
+    const double slotAngle = 2 * kPi / slotCount;
+    const double sinSlot = std::sin(kPi / std::max(slotCount, 2.0));   // chord = 2 R sinSlot
+    const double half = std::min(area.width(), area.height()) / 2;
+    l.detailed = ranks <= kDetailedRingRanks;
+
+    if (l.detailed) {
+        // Circles about a third of the gap to the neighbour, buffers outside the ring, labels inside.
+        const int c = std::max(1, chunks);
+        l.chunkColumns = int(std::ceil(std::sqrt(double(c))));
+        const int rows = (c + l.chunkColumns - 1) / l.chunkColumns;
+        double r = std::clamp(0.36 * 2 * (0.6 * half) * sinSlot, 4.0, 0.12 * half);
+        l.chunkSize = std::min(std::min(2.2 * r, 0.3 * half) / std::max(l.chunkColumns, rows), 0.7 * r);
+        const double diagonal = l.chunkSize * std::hypot(double(l.chunkColumns), double(rows));
+        const double spacing = std::max(3.0, 0.3 * r);
+        l.radius = std::max(half - (r + spacing + diagonal), 0.3 * half);
+        r = std::min(r, 0.42 * 2 * l.radius * sinSlot);   // keep neighbours apart on small areas
+        l.nodeRadius = r;
+        l.nodeArcRadius = l.radius;
+        l.nodeArcWidth = 2 * r + spacing;
+        l.movingChunkSize = std::max(0.75 * l.chunkSize, 4.0);   // smaller than a buffer square: the arrow shows around it
+        l.labelsInside = labelSize.width() <= 1.7 * r && labelSize.height() <= 1.2 * r;
+        // Labels inside the ring need room between neighbours; on cramped rings they are left out.
+        const double labelRadius = l.radius - r - 2 - labelSize.width() / 2;
+        const bool labelsFit = l.labelsInside || 2 * labelRadius * sinSlot >= 0.75 * labelSize.width();
+        const QSizeF buffer(l.chunkColumns * l.chunkSize, rows * l.chunkSize);
+        for (int i = 0; i < ranks; ++i) {
+            const double a = -kPi / 2 + slotAngle * (i + (i / g) * gap);
+            l.angles.push_back(a);
+            l.gpus.push_back(polar(l.centre, l.radius, a));
+            const QPointF bufferCentre = polar(l.centre, l.radius + r + spacing + diagonal / 2, a);
+            l.buffers.emplace_back(bufferCentre - QPointF(buffer.width() / 2, buffer.height() / 2), buffer);
+            // Inside the ring, as far in as the label's extent along the radius needs.
+            const double extent = (std::abs(labelSize.width() * std::cos(a)) + std::abs(labelSize.height() * std::sin(a))) / 2;
+            if (labelsFit)
+                l.labels.push_back(l.labelsInside ? l.gpus.back() : polar(l.centre, l.radius - r - 2 - extent, a));
+        }
+    } else {
+        // To scale: dots, thin node arcs just outside, transfers bowing outward to stay visible.
+        l.bulge = 0.16 * half;
+        l.nodeRadius = std::clamp(0.35 * 2 * (0.8 * half) * sinSlot, 1.0, 4.0);
+        l.radius = std::max(half - l.bulge - l.nodeRadius - 8, 0.3 * half);
+        l.nodeArcRadius = l.radius + l.nodeRadius + 3;
+        l.nodeArcWidth = 2;
+        l.movingChunkSize = std::clamp(0.035 * half, 6.0, 12.0);
+        for (int i = 0; i < ranks; ++i) {
+            const double a = -kPi / 2 + slotAngle * (i + (i / g) * gap);
+            l.angles.push_back(a);
+            l.gpus.push_back(polar(l.centre, l.radius, a));
+        }
+    }
+    if (grouped) {
+        // Round-capped bands on detailed rings: shorten by the cap so neighbouring nodes stay apart.
+        const double cap = l.detailed ? (l.nodeArcWidth / 2) / l.nodeArcRadius : 0.0;
+        const double halfSpan = std::max(0.0, 0.5 * slotAngle * (l.detailed ? 1.0 : 0.8) - cap);
+        for (int n = 0; n < nodes; ++n) {
+            const int first = n * g, last = std::min(ranks, first + g) - 1;
+            l.nodes.push_back({l.angles[size_t(first)] - halfSpan, l.angles[size_t(last)] + halfSpan});
+        }
+    }
+    // Room for its label (about as wide as "GPU 15") and a little more than a GPU.
+    l.switchSize = QSizeF(std::max({1.4 * labelSize.width(), 2.5 * l.nodeRadius, 0.12 * half}),
+                          std::max({1.8 * labelSize.height(), 1.5 * l.nodeRadius, 0.05 * half}));
+    return l;
+}
+
+QRectF ringSquare(QRectF area, QRectF overlay)
+{
+    const double side = std::min(area.width(), area.height());
+    if (!(side > 0))
+        return {};
+    const auto clear = [&overlay](QPointF c, double half) {
+        if (overlay.isEmpty())
+            return true;
+        const double dx = std::max({overlay.left() - c.x(), 0.0, c.x() - overlay.right()});
+        const double dy = std::max({overlay.top() - c.y(), 0.0, c.y() - overlay.bottom()});
+        return std::hypot(dx, dy) >= half;
+    };
+    // Smallest v in [from, to] with clear(v), `to` being clear: clearance grows monotonically
+    // away from the overlay, so bisection finds it.
+    const auto firstClear = [](double from, double to, const auto &isClear) {
+        if (isClear(from))
+            return from;
+        for (int i = 0; i < 40; ++i) {
+            const double m = (from + to) / 2;
+            (isClear(m) ? to : from) = m;
+        }
+        return to;
+    };
+    // Largest circle in the corner away from the overlay (bottom-right).
+    double lo = 0, hi = side / 2;
+    for (int i = 0; i < 40; ++i) {
+        const double h = (lo + hi) / 2;
+        (clear(QPointF(area.right() - h, area.bottom() - h), h) ? lo : hi) = h;
+    }
+    const double half = lo;
+    // Then centre it in the free space, first across, then down.
+    double x = area.right() - half, y = area.bottom() - half;
+    x = (firstClear(area.left() + half, x, [&](double v) { return clear(QPointF(v, y), half); }) + x) / 2;
+    y = (firstClear(area.top() + half, y, [&](double v) { return clear(QPointF(x, v), half); }) + y) / 2;
+    return {x - half, y - half, 2 * half, 2 * half};
+}
+
+QRectF chunkRect(const RingLayout &layout, int rank, int chunk)
+{
+    if (rank < 0 || size_t(rank) >= layout.buffers.size() || chunk < 0 || layout.chunkColumns < 1)
+        return {};
+    const QPointF origin = layout.buffers[size_t(rank)].topLeft();
+    const double s = layout.chunkSize;
+    return {origin + QPointF((chunk % layout.chunkColumns) * s, (chunk / layout.chunkColumns) * s), QSizeF(s, s)};
+}
+
+TransferCurve transferCurve(const RingLayout &layout, const Transfer &t)
+{
+    TransferCurve c{layout.position(t.sender), {}, layout.position(t.receiver)};
+    const QPointF mid = (c.from + c.to) / 2;
+    const bool viaSwitch = t.sender == kSwitch || t.receiver == kSwitch;
+    c.control = viaSwitch ? mid : mid + unit(mid - layout.centre) * layout.bulge;
+    return c;
+}
+
+TransferCurve transferArrow(const RingLayout &layout, const Transfer &t)
+{
+    TransferCurve c = transferCurve(layout, t);
+    // Distance from a rank's centre to its outline along d: circle, or the switch's box.
+    const auto inset = [&layout](int rank, QPointF d) {
+        if (rank != kSwitch)
+            return layout.nodeRadius + 1;
+        const double hx = layout.switchSize.width() / 2, hy = layout.switchSize.height() / 2;
+        return std::min(d.x() != 0 ? hx / std::abs(d.x()) : 1e300, d.y() != 0 ? hy / std::abs(d.y()) : 1e300) + 1;
+    };
+    const QPointF from = c.from, to = c.to;
+    const QPointF dFrom = unit((c.control == from ? to : c.control) - from);
+    const QPointF dTo = unit((c.control == to ? from : c.control) - to);
+    c.from += dFrom * inset(t.sender, dFrom);
+    c.to += dTo * inset(t.receiver, dTo);
+    return c;
+}
+
+QPointF chunkPosition(const RingLayout &layout, const Transfer &t, double progress)
+{
+    // Quadratic Bezier; with the control at the midpoint this is the straight line, linear in progress.
+    const TransferCurve c = transferCurve(layout, t);
+    const double p = std::isfinite(progress) ? std::clamp(progress, 0.0, 1.0) : 0.0;
+    return c.from * ((1 - p) * (1 - p)) + c.control * (2 * (1 - p) * p) + c.to * (p * p);
+}
+
+std::vector<double> stepStartTimes(const CollectiveSchedule &schedule)
+{
+    std::vector<double> times;
+    for (const Transfer &t : schedule.transfers) {
+        if (times.empty() || times.back() != t.startSeconds)   // transfers of a step share their start
+            times.push_back(t.startSeconds);
+    }
+    std::sort(times.begin(), times.end());
+    times.erase(std::unique(times.begin(), times.end()), times.end());
+    return times;
+}
+
+std::vector<StepSpan> stepSpans(const CollectiveSchedule &schedule)
+{
+    std::vector<StepSpan> spans;
+    for (const Transfer &t : schedule.transfers) {
+        if (spans.empty() || spans.back().step != t.step)
+            spans.push_back({t.step, t.phase, t.startSeconds, t.endSeconds});
+        StepSpan &s = spans.back();
+        s.startSeconds = std::min(s.startSeconds, t.startSeconds);
+        s.endSeconds = std::max(s.endSeconds, t.endSeconds);
+    }
+    // Transfers come ordered by step; merge anyway should a producer interleave them.
+    std::stable_sort(spans.begin(), spans.end(), [](const StepSpan &a, const StepSpan &b) { return a.step < b.step; });
+    std::vector<StepSpan> merged;
+    for (const StepSpan &s : spans) {
+        if (!merged.empty() && merged.back().step == s.step) {
+            merged.back().startSeconds = std::min(merged.back().startSeconds, s.startSeconds);
+            merged.back().endSeconds = std::max(merged.back().endSeconds, s.endSeconds);
+        } else {
+            merged.push_back(s);
+        }
+    }
+    return merged;
+}
+
+int spanAt(const std::vector<StepSpan> &spans, double seconds)
+{
+    if (spans.empty())
+        return -1;
+    int started = 0;
+    for (int i = 0; i < int(spans.size()); ++i) {
+        const StepSpan &s = spans[size_t(i)];
+        if (s.startSeconds <= seconds) {
+            started = i;
+            if (seconds < s.endSeconds)
+                return i;
+        }
+    }
+    // Between steps or past the end: the last one that has started.
+    return started;
+}
+
+std::vector<std::vector<int>> bufferContributors(const CollectiveSchedule &schedule, double seconds)
+{
+    const int n = schedule.ranks, chunks = std::max(1, schedule.chunks);
+    if (n <= 0 || n > kDetailedRingRanks)
+        return {};
+    // One bit per rank whose data a chunk sums; row n is the switch.
+    std::vector<std::vector<std::uint32_t>> mask(size_t(n) + 1, std::vector<std::uint32_t>(size_t(chunks), 0));
+    for (int r = 0; r < n; ++r)
+        std::fill(mask[size_t(r)].begin(), mask[size_t(r)].end(), std::uint32_t(1) << r);
+    const auto row = [n](int rank) { return rank == kSwitch ? n : rank; };
+    const auto &ts = schedule.transfers;
+    struct Update
+    {
+        size_t row, chunk;
+        std::uint32_t bits;
+    };
+    std::vector<Update> pending;
+    for (size_t i = 0; i < ts.size();) {
+        // Transfers of one step run concurrently: all read the state from before the step.
+        size_t j = i;
+        pending.clear();
+        for (; j < ts.size() && ts[j].step == ts[i].step; ++j) {
+            const Transfer &t = ts[j];
+            const int from = row(t.sender), to = row(t.receiver);
+            if (t.endSeconds > seconds || from < 0 || from > n || to < 0 || to > n || t.chunk < 0 || t.chunk >= chunks)
+                continue;
+            pending.push_back({size_t(to), size_t(t.chunk), mask[size_t(from)][size_t(t.chunk)]});
+        }
+        for (const Update &u : pending)
+            mask[u.row][u.chunk] |= u.bits;
+        i = j;
+    }
+    std::vector<std::vector<int>> out(static_cast<size_t>(n), std::vector<int>(static_cast<size_t>(chunks)));
+    for (size_t r = 0; r < size_t(n); ++r)
+        for (size_t c = 0; c < size_t(chunks); ++c)
+            out[r][c] = std::popcount(mask[r][c]);
+    return out;
+}
+
+std::vector<int> focusRanks(const CollectiveSchedule &schedule)
+{
+    std::vector<int> focus{0};
+    for (const Transfer &t : schedule.transfers) {
+        if (t.sender == 0 && t.receiver != kSwitch)
+            focus.push_back(t.receiver);
+        if (t.receiver == 0 && t.sender != kSwitch)
+            focus.push_back(t.sender);
+    }
+    std::sort(focus.begin(), focus.end());
+    focus.erase(std::unique(focus.begin(), focus.end()), focus.end());
+    return focus;
+}
+
+RingView::RingView(QWidget *parent)
+    : QWidget(parent)
+{
+    setBackgroundRole(QPalette::Base);
+    setAutoFillBackground(true);
+    setFocusPolicy(Qt::ClickFocus);   // so the animation shortcuts reach the page on click
+}
+
+void RingView::setSchedule(const CollectiveSchedule &schedule)
+{
+    // Copy all but the transfers, then only those a large ring animates.
+    m_schedule = CollectiveSchedule{};
+    m_schedule.algorithm = schedule.algorithm;
+    m_schedule.ranks = schedule.ranks;
+    m_schedule.ranksPerNode = schedule.ranksPerNode;
+    m_schedule.bytes = schedule.bytes;
+    m_schedule.chunks = schedule.chunks;
+    m_schedule.phases = schedule.phases;
+    m_schedule.steps = schedule.steps;
+    m_schedule.totalSeconds = schedule.totalSeconds;
+    m_schedule.bytesSentPerRank = schedule.bytesSentPerRank;
+    m_schedule.error = schedule.error;
+
+    m_spans = stepSpans(schedule);
+    m_boundaries = stepStartTimes(schedule);
+    m_hasSwitch = std::any_of(schedule.transfers.cbegin(), schedule.transfers.cend(),
+                              [](const Transfer &t) { return t.sender == kSwitch || t.receiver == kSwitch; });
+    if (schedule.ranks <= kDetailedRingRanks) {
+        m_focus.clear();
+        m_schedule.transfers = schedule.transfers;
+    } else {
+        m_focus = focusRanks(schedule);
+        std::vector<bool> isFocus(size_t(std::max(0, schedule.ranks)), false);
+        for (const int r : m_focus)
+            if (r >= 0 && r < schedule.ranks)
+                isFocus[size_t(r)] = true;
+        const auto focused = [&isFocus](int rank) { return rank >= 0 && size_t(rank) < isFocus.size() && isFocus[size_t(rank)]; };
+        for (const Transfer &t : schedule.transfers)
+            if (focused(t.sender) || focused(t.receiver))
+                m_schedule.transfers.push_back(t);
+    }
+    relayout();
+    updateGeometry();   // the overlay, and so the minimum size, depends on the schedule
+    const double keep = std::max(0.0, m_time);
+    m_time = -1;   // force the replay, at the same time in the new schedule
+    setTime(keep);
+}
+
+void RingView::setTime(double modelSeconds)
+{
+    const double t = std::isfinite(modelSeconds) ? std::clamp(modelSeconds, 0.0, std::max(0.0, m_schedule.totalSeconds)) : 0.0;
+    if (t == m_time)
+        return;
+    m_time = t;
+    updateState();
+    update();
+}
+
+void RingView::setPresentationScale(double scale)
+{
+    m_scale = std::isfinite(scale) ? std::clamp(scale, 0.5, 4.0) : 1.0;
+    relayout();
+    updateGeometry();
+    update();
+}
+
+QSize RingView::minimumSizeHint() const
+{
+    // The overlay text, and a ring of about 200 px below it.
+    const QSizeF ring = QSizeF(200, 200) * m_scale;
+    return QSizeF(std::max(m_overlayRect.width(), ring.width()) + 16 * m_scale,
+                  m_overlayRect.height() + ring.height() + 16 * m_scale).toSize();
+}
+
+QSize RingView::sizeHint() const
+{
+    const QSize minimum = minimumSizeHint();
+    return QSize(std::max(minimum.width() + int(300 * m_scale), int(620 * m_scale)),
+                 std::max(minimum.height() + int(160 * m_scale), int(460 * m_scale)));
+}
+
+void RingView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    if (size() != m_layoutSize)   // grab() of a hidden widget resends the same size
+        relayout();
+}
+
+void RingView::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange || event->type() == QEvent::PaletteChange) {
+        relayout();
+        update();
+    }
+}
+
+QFont RingView::scaledFont(double factor, bool bold) const
+{
+    QFont f = font();
+    if (f.pointSizeF() > 0)
+        f.setPointSizeF(f.pointSizeF() * m_scale * factor);
+    else
+        f.setPixelSize(std::max(1, int(std::lround(f.pixelSize() * m_scale * factor))));
+    f.setBold(bold);
+    return f;
+}
+
+QStringList RingView::overlayLines(bool widest) const
+{
+    const CollectiveSchedule &s = m_schedule;
+    const int span = widest ? int(m_spans.size()) - 1 : m_span;
+    QString phase;
+    if (widest) {
+        for (const std::string &name : s.phases)
+            if (translated(name).size() > phase.size())
+                phase = translated(name);
+    } else if (span >= 0 && size_t(span) < m_spans.size()) {
+        const int index = m_spans[size_t(span)].phase;
+        if (index >= 0 && size_t(index) < s.phases.size())
+            phase = translated(s.phases[size_t(index)]);
+    }
+    const double stepSeconds = span >= 0 && size_t(span) < m_spans.size()
+                                   ? m_spans[size_t(span)].endSeconds - m_spans[size_t(span)].startSeconds : 0.0;
+    const double sent = widest ? s.bytesSentPerRank : m_sent;
+    return {algorithmTitle(s.algorithm),
+            tr("Phase: %1").arg(phase),
+            tr("Step %1 of %2").arg(span + 1).arg(m_spans.size()),
+            tr("Step time: %1").arg(fmt::seconds(stepSeconds)),
+            tr("Sent so far: %1 of %2 per GPU").arg(fmt::bytes(sent), fmt::bytes(s.bytesSentPerRank)),
+            tr("Total: %1").arg(fmt::seconds(s.totalSeconds))};
+}
+
+void RingView::relayout()
+{
+    m_layoutSize = size();
+    const double pad = 8 * m_scale;
+    const QRectF area = QRectF(rect()).adjusted(pad, pad, -pad, -pad);
+    // Overlay block (top-left) measured with final values, so it does not grow while playing.
+    const QFontMetricsF title(scaledFont(1, true)), body(scaledFont());
+    const QStringList lines = overlayLines(true);
+    double width = 0;
+    for (qsizetype i = 0; i < lines.size(); ++i)
+        width = std::max(width, (i == 0 ? title : body).horizontalAdvance(lines[i]));
+    const double legend = m_schedule.ranks <= kDetailedRingRanks ? 2.4 * body.height() : 0.0;
+    const QSizeF overlay(width + pad, title.height() + (lines.size() - 1) * body.height() + legend + pad);
+    m_overlayRect = QRectF(area.topLeft(), overlay);
+
+    const QRectF ringArea = ringSquare(area, m_overlayRect);
+    const QFontMetricsF labels(scaledFont(0.85));
+    const QSizeF labelSize(labels.horizontalAdvance(tr("GPU %1").arg(std::max(0, m_schedule.ranks - 1))), labels.height());
+    m_layout = layoutRing(m_schedule.ranks, m_schedule.ranksPerNode, ringArea, m_schedule.chunks, labelSize);
+}
+
+void RingView::updateState()
+{
+    m_span = spanAt(m_spans, m_time);
+    m_sent = bytesSentBy(m_schedule, 0, m_time);
+    m_inFlight.clear();
+    for (size_t i = 0; i < m_schedule.transfers.size(); ++i) {
+        const Transfer &t = m_schedule.transfers[i];
+        if (t.startSeconds <= m_time && m_time < t.endSeconds)
+            m_inFlight.push_back(i);
+    }
+    m_buffers = bufferContributors(m_schedule, m_time);
+}
+
+void RingView::paintEvent(QPaintEvent *)
+{
+    QPainter p(this);
+    const QPalette &pal = palette();
+    const QColor base = pal.color(QPalette::Base), text = pal.color(QPalette::Text);
+    const QColor muted = pal.color(QPalette::PlaceholderText);
+    const QColor strong = theme::color(theme::Part::DpComm);
+    const int n = m_schedule.ranks;
+    const auto ramp = [&](int contributors) { return theme::mix(base, strong, n > 0 ? double(contributors) / n : 0.0); };
+
+    p.setFont(scaledFont());
+    if (!m_schedule.error.empty() || n <= 0 || m_schedule.transfers.empty()) {
+        p.setPen(muted);
+        const QString message = !m_schedule.error.empty() ? tr("No schedule to show: %1").arg(translated(m_schedule.error))
+                                                          : tr("No collective to show");
+        p.drawText(rect().adjusted(12, 12, -12, -12), Qt::AlignCenter | Qt::TextWordWrap, message);
+        return;
+    }
+    const RingLayout &l = m_layout;
+    const double lineWidth = 1.2 * m_scale;
+
+    // Node grouping: a light band (detailed) or thin arc (large) behind each node's GPUs.
+    p.setRenderHint(QPainter::Antialiasing, true);
+    const QRectF arcRect(l.centre - QPointF(l.nodeArcRadius, l.nodeArcRadius), QSizeF(2, 2) * l.nodeArcRadius);
+    p.setBrush(Qt::NoBrush);
+    p.setPen(QPen(l.detailed ? theme::mix(base, text, 0.07) : muted, l.detailed ? l.nodeArcWidth : l.nodeArcWidth * m_scale,
+                  Qt::SolidLine, l.detailed ? Qt::RoundCap : Qt::FlatCap));
+    for (const RingLayout::NodeArc &arc : l.nodes) {
+        QPainterPath path;
+        path.arcMoveTo(arcRect, -arc.startAngle * 180 / std::numbers::pi);
+        path.arcTo(arcRect, -arc.startAngle * 180 / std::numbers::pi, -(arc.endAngle - arc.startAngle) * 180 / std::numbers::pi);
+        p.drawPath(path);
+    }
+
+    if (l.detailed) {
+        p.setPen(QPen(text, lineWidth));
+        p.setBrush(base);
+        for (const QPointF &c : l.gpus)
+            p.drawEllipse(c, l.nodeRadius, l.nodeRadius);
+        p.setFont(scaledFont(0.85));
+        const QFontMetricsF labelMetrics(p.font());
+        for (int i = 0; i < n && size_t(i) < l.labels.size(); ++i) {
+            const QString label = tr("GPU %1").arg(i);
+            const QSizeF size(labelMetrics.horizontalAdvance(label) + 2, labelMetrics.height());
+            p.drawText(QRectF(l.labels[size_t(i)] - QPointF(size.width() / 2, size.height() / 2), size), Qt::AlignCenter, label);
+        }
+        p.setFont(scaledFont());
+        // Buffers: one square per chunk, coloured by how many GPUs' data it sums.
+        p.setRenderHint(QPainter::Antialiasing, false);
+        p.setPen(QPen(muted, 1));
+        for (int r = 0; r < n && size_t(r) < m_buffers.size(); ++r)
+            for (int c = 0; c < int(m_buffers[size_t(r)].size()); ++c) {
+                p.setBrush(ramp(m_buffers[size_t(r)][size_t(c)]));
+                p.drawRect(chunkRect(l, r, c));
+            }
+    } else {
+        p.setPen(QPen(theme::mix(base, text, 0.15), lineWidth));
+        p.drawEllipse(l.centre, l.radius, l.radius);
+        p.setPen(QPen(theme::mix(base, text, 0.55), 2 * l.nodeRadius, Qt::SolidLine, Qt::RoundCap));
+        p.drawPoints(QPolygonF(QList<QPointF>(l.gpus.cbegin(), l.gpus.cend())));
+        p.setPen(QPen(strong, 2 * l.nodeRadius + lineWidth, Qt::SolidLine, Qt::RoundCap));
+        for (const int r : m_focus)
+            p.drawPoint(l.position(r));
+        p.setPen(text);
+        // GPU 0 sits at 12 o'clock; its label goes just inside the ring (transfers bow outward).
+        const QPointF label = l.position(0) + QPointF(0, l.nodeRadius + 3 * m_scale);
+        const double labelWidth = 200 * m_scale;
+        p.drawText(QRectF(label.x() - labelWidth / 2, label.y(), labelWidth, QFontMetricsF(p.font()).height()),
+                   Qt::AlignHCenter | Qt::AlignTop, tr("GPU 0"));
+        const int nodes = m_schedule.ranksPerNode > 0 ? (n + m_schedule.ranksPerNode - 1) / m_schedule.ranksPerNode : n;
+        const QString count = tr("%1 GPUs in %2 nodes").arg(n).arg(nodes);
+        const QRectF countRect(l.centre.x() - l.radius, l.centre.y() + (m_hasSwitch ? l.switchSize.height() : -l.radius * 0.1),
+                               2 * l.radius, 3 * QFontMetricsF(p.font()).height());
+        p.drawText(countRect, Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap,
+                   count + QLatin1Char('\n') + tr("transfers of GPU 0 and its peers"));
+    }
+
+    // Transfers in flight: arrows from sender to receiver, then the switch over their ends, then
+    // the chunks moving along them on top.
+    QColor arrowColor = strong;
+    arrowColor.setAlphaF(0.75f);
+    const double head = 7 * m_scale;
+    p.setRenderHint(QPainter::Antialiasing, true);
+    for (const size_t i : m_inFlight) {
+        const TransferCurve a = transferArrow(l, m_schedule.transfers[i]);
+        p.setPen(QPen(arrowColor, lineWidth));
+        p.setBrush(Qt::NoBrush);
+        QPainterPath path(a.from);
+        path.quadTo(a.control, a.to);
+        p.drawPath(path);
+        p.setPen(Qt::NoPen);
+        p.setBrush(arrowColor);
+        p.drawPolygon(arrowHead(a.to, a.to - a.control, head));
+    }
+    p.setRenderHint(QPainter::Antialiasing, false);
+    if (m_hasSwitch) {
+        const QRectF box(l.switchPos - QPointF(l.switchSize.width() / 2, l.switchSize.height() / 2), l.switchSize);
+        p.setPen(QPen(text, lineWidth));
+        p.setBrush(theme::mix(base, text, 0.1));
+        p.drawRect(box);
+        p.drawText(box, Qt::AlignCenter, tr("Switch"));
+    }
+    p.setPen(QPen(text, 1));
+    for (const size_t i : m_inFlight) {
+        const Transfer &t = m_schedule.transfers[i];
+        const double span = t.endSeconds - t.startSeconds;
+        const QPointF at = chunkPosition(l, t, span > 0 ? (m_time - t.startSeconds) / span : 1.0);
+        const double s = l.movingChunkSize;
+        p.setBrush(ramp(t.contributors));
+        p.drawRect(QRectF(at - QPointF(s / 2, s / 2), QSizeF(s, s)));
+    }
+
+    // Overlay: what is happening now.
+    p.setPen(text);
+    const QStringList lines = overlayLines(false);
+    const QFontMetricsF title(scaledFont(1, true)), body(scaledFont());
+    QPointF at = m_overlayRect.topLeft();
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        p.setFont(scaledFont(1, i == 0));
+        const QFontMetricsF &metrics = i == 0 ? title : body;
+        p.drawText(QRectF(at, QSizeF(m_overlayRect.width(), metrics.height())), Qt::AlignLeft | Qt::AlignVCenter, lines[i]);
+        at.ry() += metrics.height();
+    }
+    if (l.detailed) {
+        // Legend of the chunk colour ramp: from one GPU's data to fully reduced.
+        p.setFont(scaledFont());
+        at.ry() += 0.2 * body.height();
+        p.drawText(QRectF(at, QSizeF(m_overlayRect.width(), body.height())), Qt::AlignLeft | Qt::AlignVCenter,
+                   tr("Chunk colour: GPUs summed, 1 to %1").arg(n));
+        at.ry() += body.height();
+        const double s = 0.8 * body.height();
+        p.setPen(QPen(muted, 1));
+        for (int k = 0; k < kLegendSwatches; ++k) {
+            const int contributors = 1 + (n - 1) * k / (kLegendSwatches - 1);
+            p.setBrush(ramp(contributors));
+            p.drawRect(QRectF(at + QPointF(k * 1.25 * s, 0.1 * s), QSizeF(s, s)));
+        }
+    }
+}
+
+} // namespace ts

@@ -1,0 +1,446 @@
+// SPDX-License-Identifier: MIT
+#include "steptimelineview.h"
+
+#include "animationclock.h"
+#include "chartmath.h"
+#include "formatting.h"
+#include "theme.h"
+
+#include <QCoreApplication>
+#include <QEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ts {
+
+namespace {
+
+constexpr double kTitleLines = 1.3;
+constexpr double kBandLines = 1.4;      // one lane of phases
+constexpr double kLaneLines = 1.2;      // each further lane
+constexpr double kAxisLines = 1.6;
+constexpr double kMaxRowLines = 2.0;
+constexpr int kMessageRows = 2;   // room for the message of a timeline with an error
+
+QColor streamColor(Stream stream)
+{
+    switch (stream) {
+    case Stream::Compute: return theme::color(theme::Part::Compute);
+    case Stream::TpComm: return theme::color(theme::Part::TpComm);
+    case Stream::PpP2p: return theme::color(theme::Part::PpP2p);
+    case Stream::DpComm: return theme::color(theme::Part::DpComm);
+    case Stream::Optimizer: return theme::color(theme::Part::Optimizer);
+    }
+    return theme::color(theme::Part::Compute);
+}
+
+// Model strings (phase names, errors) go through the translator under one context.
+QString translated(const std::string &text)
+{
+    return QCoreApplication::translate("Schedules", text.c_str());
+}
+
+} // namespace
+
+std::vector<Stream> visibleStreams(const StepTimeline &timeline)
+{
+    std::vector<Stream> out;
+    for (const Stream s : kStreamOrder) {
+        if (std::any_of(timeline.intervals.cbegin(), timeline.intervals.cend(),
+                        [s](const StreamInterval &i) { return i.stream == s; }))
+            out.push_back(s);
+    }
+    return out;
+}
+
+std::vector<int> phaseLanes(const std::vector<LifecyclePhase> &phases)
+{
+    std::vector<int> lanes(phases.size(), 0);
+    std::vector<double> laneEnd;   // end of the last span placed in each lane
+    for (size_t i = 0; i < phases.size(); ++i) {
+        const LifecyclePhase &p = phases[i];
+        if (p.endSeconds <= p.startSeconds)
+            continue;
+        const double tolerance = 1e-12 * std::max(1.0, std::abs(p.startSeconds));
+        size_t lane = 0;
+        while (lane < laneEnd.size() && laneEnd[lane] > p.startSeconds + tolerance)
+            ++lane;
+        if (lane == laneEnd.size())
+            laneEnd.push_back(p.endSeconds);
+        else
+            laneEnd[lane] = p.endSeconds;
+        lanes[i] = int(lane);
+    }
+    return lanes;
+}
+
+StepTimelineLayout layoutStepTimelines(QRectF area, const StepTimeline &on, const StepTimeline &off, double line,
+                                       double labelWidth)
+{
+    StepTimelineLayout l;
+    l.labelWidth = labelWidth;
+    const double gap = 0.5 * line;
+    const double t1 = std::max(on.stepSeconds, off.stepSeconds);
+    const std::array<const StepTimeline *, 2> timelines{&on, &off};
+    std::array<int, 2> rows{};
+    std::array<double, 2> bandHeight{};
+    for (size_t i = 0; i < 2; ++i) {
+        const bool ok = timelines[i]->error.empty();
+        l.panels[i].streams = ok ? visibleStreams(*timelines[i]) : std::vector<Stream>{};
+        rows[i] = ok ? int(l.panels[i].streams.size()) : kMessageRows;
+        const std::vector<int> lanes = phaseLanes(timelines[i]->phases);
+        l.panels[i].phaseLanes = ok && !lanes.empty() ? *std::max_element(lanes.cbegin(), lanes.cend()) + 1 : 1;
+        bandHeight[i] = (kBandLines + kLaneLines * (l.panels[i].phaseLanes - 1)) * line;
+    }
+    const double fixed = 2 * kTitleLines * line + bandHeight[0] + bandHeight[1] + 2 * gap;
+    const double available = area.height() - kAxisLines * line - fixed - 2 * gap;
+    const double rowHeight = std::clamp(available / std::max(1, rows[0] + rows[1]), 0.0, kMaxRowLines * line);
+    const QMarginsF margins(labelWidth + gap, 0, 2 * gap, 0);
+    double y = area.top();
+    for (size_t i = 0; i < 2; ++i) {
+        StepPanelLayout &p = l.panels[i];
+        p.title = QRectF(area.left(), y, area.width(), kTitleLines * line);
+        const QRectF rowsArea(area.left(), p.title.bottom() + bandHeight[i] + gap, area.width(), rows[i] * rowHeight);
+        p.rows = makeTimelineMapping(rowsArea, int(p.streams.size()), t1, margins);
+        p.phaseBand = QRectF(p.rows.plot.left(), p.title.bottom(), p.rows.plot.width(), bandHeight[i]);
+        p.frame = QRectF(area.left(), y, area.width(), rowsArea.bottom() - y);
+        y = rowsArea.bottom() + 2 * gap;
+    }
+    const TimelineMapping &last = l.panels[1].rows;
+    l.axis = QRectF(last.plot.left(), last.plot.bottom(), last.plot.width(), kAxisLines * line);
+    return l;
+}
+
+int intervalAt(const StepPanelLayout &panel, const StepTimeline &timeline, QPointF point)
+{
+    const int row = panel.rows.rowAt(point.y());
+    if (row < 0 || size_t(row) >= panel.streams.size())
+        return -1;
+    const Stream stream = panel.streams[size_t(row)];
+    for (size_t i = 0; i < timeline.intervals.size(); ++i) {
+        const StreamInterval &s = timeline.intervals[i];
+        if (s.stream == stream && panel.rows.spanRect(row, s.startSeconds, s.endSeconds).contains(point))
+            return int(i);
+    }
+    return -1;
+}
+
+std::vector<double> timelineBoundaries(const StepTimeline &on, const StepTimeline &off)
+{
+    std::vector<double> times;
+    for (const StepTimeline *t : {&on, &off}) {
+        for (const LifecyclePhase &p : t->phases) {
+            times.push_back(p.startSeconds);
+            times.push_back(p.endSeconds);
+        }
+        times.push_back(t->stepSeconds);
+    }
+    return uniqueTimes(std::move(times));
+}
+
+StepTimelineView::StepTimelineView(QWidget *parent)
+    : QWidget(parent)
+{
+    setBackgroundRole(QPalette::Base);
+    setAutoFillBackground(true);
+    setMouseTracking(true);
+    setFocusPolicy(Qt::ClickFocus);
+}
+
+QString StepTimelineView::streamLabel(Stream stream)
+{
+    switch (stream) {
+    case Stream::Compute: return tr("Compute");
+    case Stream::TpComm: return tr("TP comm");
+    case Stream::PpP2p: return tr("Pipeline p2p");
+    case Stream::DpComm: return tr("DP buckets");
+    case Stream::Optimizer: return tr("Optimizer");
+    }
+    return {};
+}
+
+void StepTimelineView::setTimelines(const StepTimeline &overlapOn, const StepTimeline &overlapOff)
+{
+    m_timelines = {overlapOn, overlapOff};
+    m_boundaries = timelineBoundaries(overlapOn, overlapOff);
+    m_time = std::clamp(m_time, 0.0, duration());
+    relayout();
+    updateGeometry();
+    update();
+}
+
+double StepTimelineView::duration() const
+{
+    const double d = std::max(m_timelines[0].stepSeconds, m_timelines[1].stepSeconds);
+    return std::isfinite(d) ? std::max(0.0, d) : 0.0;
+}
+
+bool StepTimelineView::hasData() const
+{
+    return std::any_of(m_timelines.cbegin(), m_timelines.cend(),
+                       [](const StepTimeline &t) { return !t.error.empty() || !t.intervals.empty(); });
+}
+
+void StepTimelineView::setTime(double modelSeconds)
+{
+    const double t = std::isfinite(modelSeconds) ? std::clamp(modelSeconds, 0.0, duration()) : 0.0;
+    if (t == m_time)
+        return;
+    m_time = t;
+    update();
+}
+
+void StepTimelineView::setPresentationScale(double scale)
+{
+    m_scale = std::isfinite(scale) ? std::clamp(scale, 0.5, 4.0) : 1.0;
+    relayout();
+    updateGeometry();
+    update();
+}
+
+QSize StepTimelineView::minimumSizeHint() const { return (QSizeF(360, 260) * m_scale).toSize(); }
+
+QSize StepTimelineView::sizeHint() const
+{
+    const double line = QFontMetricsF(scaledFont()).height();
+    const double rows = double(std::max<size_t>(2, visibleStreams(m_timelines[0]).size())
+                               + std::max<size_t>(2, visibleStreams(m_timelines[1]).size()));
+    return QSizeF(760 * m_scale, (2 * (kTitleLines + kBandLines + 1.5) + kAxisLines + 1) * line + rows * 1.6 * line).toSize();
+}
+
+void StepTimelineView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    if (size() != m_layoutSize)   // grab() of a hidden widget resends the same size
+        relayout();
+}
+
+void StepTimelineView::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange || event->type() == QEvent::PaletteChange) {
+        relayout();
+        update();
+    }
+}
+
+QFont StepTimelineView::scaledFont(double factor, bool bold) const
+{
+    QFont f = font();
+    if (f.pointSizeF() > 0)
+        f.setPointSizeF(f.pointSizeF() * m_scale * factor);
+    else
+        f.setPixelSize(std::max(1, int(std::lround(f.pixelSize() * m_scale * factor))));
+    f.setBold(bold);
+    return f;
+}
+
+void StepTimelineView::relayout()
+{
+    m_layoutSize = size();
+    const QFontMetricsF metrics(scaledFont());
+    double labelWidth = 0;
+    for (const Stream s : kStreamOrder)
+        labelWidth = std::max(labelWidth, metrics.horizontalAdvance(streamLabel(s)));
+    for (const StepTimeline &t : m_timelines)   // zero-length phases are labelled in this column
+        for (const LifecyclePhase &p : t.phases)
+            if (p.endSeconds <= p.startSeconds)
+                labelWidth = std::max(labelWidth, metrics.horizontalAdvance(translated(p.name)) + metrics.height());
+    const double pad = 8 * m_scale;
+    m_layout = layoutStepTimelines(QRectF(rect()).adjusted(pad, pad, -pad, -pad), m_timelines[0], m_timelines[1],
+                                   metrics.height(), labelWidth);
+    m_cacheValid = false;
+}
+
+void StepTimelineView::renderCache()
+{
+    const qreal dpr = devicePixelRatioF();
+    m_cache = QPixmap((QSizeF(size()) * dpr).toSize());
+    m_cache.setDevicePixelRatio(dpr);
+    m_cache.fill(Qt::transparent);
+    QPainter p(&m_cache);
+    const QColor text = palette().color(QPalette::Text), muted = palette().color(QPalette::PlaceholderText);
+    const QFontMetricsF metrics(scaledFont());
+    const double line = metrics.height();
+    renderPanel(p, 0);
+    renderPanel(p, 1);
+
+    // Shared time axis under the second panel.
+    const TimelineMapping &m = m_layout.panels[1].rows;
+    const chartmath::TimeUnit unit = chartmath::chooseTimeUnit(m.t1);
+    const int maxTicks = std::max(2, int(m.plot.width() / (6 * metrics.horizontalAdvance(QLatin1Char('0')))));
+    p.setRenderHint(QPainter::Antialiasing, false);
+    p.setFont(scaledFont());
+    p.setPen(text);
+    for (const double t : timeTicks(m.t0, m.t1, maxTicks)) {
+        const double x = m.secondsToX(t);
+        const QString label = QString::number(t * unit.scale, 'g', 4);
+        const double w = metrics.horizontalAdvance(label);
+        p.drawText(QRectF(x - w / 2 - 1, m_layout.axis.top() + 0.1 * line, w + 2, line), Qt::AlignCenter, label);
+    }
+    p.setPen(muted);
+    p.drawText(m_layout.axis, Qt::AlignRight | Qt::AlignBottom, tr("time [%1]").arg(unit.symbol));
+    m_cacheValid = true;
+}
+
+void StepTimelineView::renderPanel(QPainter &p, int index) const
+{
+    const StepTimeline &t = m_timelines[size_t(index)];
+    const StepPanelLayout &panel = m_layout.panels[size_t(index)];
+    const TimelineMapping &m = panel.rows;
+    const QPalette &pal = palette();
+    const QColor base = pal.color(QPalette::Base), text = pal.color(QPalette::Text);
+    const QColor muted = pal.color(QPalette::PlaceholderText);
+    const QFontMetricsF metrics(scaledFont());
+    const double line = metrics.height();
+    p.setRenderHint(QPainter::Antialiasing, false);
+
+    // Title with this panel's step time; the second one also says how much longer it is.
+    QString title = index == 0 ? tr("Gradient sync overlapped with backward") : tr("Gradient sync after backward");
+    if (t.error.empty()) {
+        title = tr("%1: step %2").arg(title, fmt::seconds(t.stepSeconds));
+        const StepTimeline &other = m_timelines[0];
+        if (index == 1 && other.error.empty() && other.stepSeconds > 0) {
+            const double diff = t.stepSeconds - other.stepSeconds;
+            title += QLatin1Char(' ') + tr("(%1%2 vs overlapped)").arg(diff >= 0 ? QStringLiteral("+") : QString(), fmt::seconds(diff));
+        }
+    }
+    p.setFont(scaledFont(1, true));
+    p.setPen(text);
+    p.drawText(panel.title, Qt::AlignLeft | Qt::AlignVCenter, title);
+    p.setFont(scaledFont());
+    if (!t.error.empty()) {
+        p.setPen(muted);
+        p.drawText(m.plot, Qt::AlignCenter | Qt::TextWordWrap, tr("No timeline: %1").arg(translated(t.error)));
+        return;
+    }
+
+    // Grid lines at the ticks, through the band and the rows.
+    const int maxTicks = std::max(2, int(m.plot.width() / (6 * metrics.horizontalAdvance(QLatin1Char('0')))));
+    p.setPen(QPen(theme::mix(base, text, 0.12), 1));
+    for (const double tick : timeTicks(m.t0, m.t1, maxTicks)) {
+        const double x = m.secondsToX(tick);
+        p.drawLine(QPointF(x, panel.phaseBand.top()), QPointF(x, m.plot.bottom()));
+    }
+
+    // Lifecycle phases: labelled spans, zero-length ones as markers labelled to their left.
+    const QRectF band = panel.phaseBand.adjusted(0, 0.1 * line, 0, -0.15 * line);
+    const std::vector<int> lanes = phaseLanes(t.phases);
+    const double laneHeight = band.height() / std::max(1, panel.phaseLanes);
+    int shade = 0;
+    for (size_t k = 0; k < t.phases.size(); ++k) {
+        const LifecyclePhase &ph = t.phases[k];
+        const double x0 = m.secondsToX(ph.startSeconds), x1 = m.secondsToX(ph.endSeconds);
+        const QString name = translated(ph.name);
+        if (ph.endSeconds <= ph.startSeconds) {
+            p.setRenderHint(QPainter::Antialiasing, true);
+            p.setPen(Qt::NoPen);
+            p.setBrush(text);
+            const double s = 0.35 * line;
+            p.drawPolygon(QPolygonF({QPointF(x0 - s, band.top()), QPointF(x0 + s, band.top()), QPointF(x0, band.top() + 1.4 * s)}));
+            p.setRenderHint(QPainter::Antialiasing, false);
+            p.setPen(QPen(text, 1.5 * m_scale));
+            p.drawLine(QPointF(x0, band.top()), QPointF(x0, band.bottom()));
+            const double w = metrics.horizontalAdvance(name);
+            p.drawText(QRectF(x0 - s - w - 0.2 * line, band.top(), w + 2, band.height()), Qt::AlignRight | Qt::AlignVCenter, name);
+            continue;
+        }
+        const QRectF span(x0, band.top() + lanes[k] * laneHeight, std::max(1.0, x1 - x0), laneHeight);
+        p.setPen(QPen(theme::mix(base, text, 0.35), 1));
+        p.setBrush(theme::mix(base, text, shade++ % 2 == 0 ? 0.07 : 0.14));
+        p.drawRect(span);
+        const QString elided = metrics.elidedText(name, Qt::ElideRight, span.width() - 4);
+        if (!elided.isEmpty() && elided != QStringLiteral("…")) {
+            p.setPen(text);
+            p.drawText(span, Qt::AlignCenter, elided);
+        }
+    }
+
+    // Stream rows: shading, labels, intervals labelled where they fit.
+    const QFont labelFont = scaledFont(0.8);
+    const QFontMetricsF labelMetrics(labelFont);
+    for (int r = 0; r < m.stages; ++r) {
+        const QRectF row = m.stageRow(r);
+        if (r % 2 == 1)
+            p.fillRect(row, theme::mix(base, text, 0.035));
+        p.setPen(text);
+        p.drawText(QRectF(panel.title.left(), row.top(), m_layout.labelWidth, row.height()), Qt::AlignRight | Qt::AlignVCenter,
+                   streamLabel(panel.streams[size_t(r)]));
+    }
+    p.setFont(labelFont);
+    for (const StreamInterval &s : t.intervals) {
+        const auto it = std::find(panel.streams.cbegin(), panel.streams.cend(), s.stream);
+        if (it == panel.streams.cend())
+            continue;
+        const QRectF r = m.spanRect(int(it - panel.streams.cbegin()), s.startSeconds, s.endSeconds);
+        const QColor fill = streamColor(s.stream);
+        p.setPen(r.width() > 3 ? QPen(base, 1) : QPen(Qt::NoPen));   // separates back-to-back intervals
+        p.setBrush(fill);
+        p.drawRect(r);
+        const QString label = QString::fromStdString(s.label);   // data ("F3", "bucket 12"), not UI text
+        if (r.width() >= labelMetrics.horizontalAdvance(label) + 4 && r.height() >= 0.9 * labelMetrics.height()) {
+            p.setPen(theme::textOn(fill));
+            p.drawText(r, Qt::AlignCenter, label);
+        }
+    }
+    p.setFont(scaledFont());
+
+    // End of this step: a dashed line, so the two panels' lengths compare at a glance.
+    const double xEnd = m.secondsToX(t.stepSeconds);
+    p.setPen(QPen(text, 1.5 * m_scale, Qt::DashLine));
+    p.drawLine(QPointF(xEnd, panel.phaseBand.top()), QPointF(xEnd, m.plot.bottom()));
+}
+
+void StepTimelineView::paintEvent(QPaintEvent *)
+{
+    QPainter p(this);
+    if (!hasData()) {
+        p.setFont(scaledFont());
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(rect().adjusted(12, 12, -12, -12), Qt::AlignCenter | Qt::TextWordWrap, tr("No step timeline to show"));
+        return;
+    }
+    if (!m_cacheValid || m_cache.deviceIndependentSize() != QSizeF(size()) || m_cache.devicePixelRatio() != devicePixelRatioF())
+        renderCache();
+    p.drawPixmap(0, 0, m_cache);
+    // Playhead on the shared axis, through each panel that has a timeline.
+    p.setRenderHint(QPainter::Antialiasing, false);
+    p.setPen(QPen(theme::currentPointColor(), 2 * m_scale));
+    for (size_t i = 0; i < 2; ++i) {
+        const StepPanelLayout &panel = m_layout.panels[i];
+        if (!m_timelines[i].error.empty())
+            continue;
+        const double x = panel.rows.secondsToX(m_time);
+        p.drawLine(QPointF(x, panel.phaseBand.top()), QPointF(x, panel.rows.plot.bottom()));
+    }
+}
+
+void StepTimelineView::mouseMoveEvent(QMouseEvent *event)
+{
+    QWidget::mouseMoveEvent(event);
+    for (size_t i = 0; i < 2; ++i) {
+        const StepTimeline &t = m_timelines[i];
+        const int hit = t.error.empty() ? intervalAt(m_layout.panels[i], t, event->position()) : -1;
+        if (hit < 0)
+            continue;
+        const StreamInterval &s = t.intervals[size_t(hit)];
+        const QString text = streamLabel(s.stream) + QStringLiteral(": ") + QString::fromStdString(s.label) + QLatin1Char('\n')
+                             + tr("Start %1, end %2").arg(fmt::seconds(s.startSeconds), fmt::seconds(s.endSeconds))
+                             + QLatin1Char('\n') + tr("Duration %1").arg(fmt::seconds(s.endSeconds - s.startSeconds));
+        QToolTip::showText(event->globalPosition().toPoint(), text, this);
+        return;
+    }
+    QToolTip::hideText();
+}
+
+void StepTimelineView::leaveEvent(QEvent *event)
+{
+    QWidget::leaveEvent(event);
+    QToolTip::hideText();
+}
+
+} // namespace ts
