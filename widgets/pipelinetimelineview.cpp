@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <tuple>
 
@@ -24,9 +25,9 @@ namespace {
 
 constexpr double kFadedOpacity = 0.22;   // schedule after the playhead: visible, clearly "not yet"
 constexpr double kHeaderLines = 3.4;
-constexpr double kStripLines = 3.4;
+constexpr double kStripLines = 5;
 constexpr double kAxisLines = 1.6;
-constexpr double kMaxRowLines = 3.5;
+constexpr double kMaxRowLines = 7;
 
 QColor opColor(PipelineOp op)
 {
@@ -417,15 +418,20 @@ void PipelineTimelineView::renderContent(QPainter &p) const
         }
     }
 
-    // Forward activation transfers that wait: block end to the next stage's block start.
+    // Forward activation transfers: each takes the p2p time (the shortest hand-off gap, as every
+    // transfer is the same size); a longer gap is the receiver being busy, drawn as idle or work.
     if (m_drawArrows) {
         p.setRenderHint(QPainter::Antialiasing, true);
         QColor arrow = theme::color(theme::Part::PpP2p);
-        arrow.setAlphaF(0.8f);   // long waits cross other blocks: keep those readable
+        arrow.setAlphaF(0.8f);
         const double head = 5 * m_scale;
+        double transferSeconds = std::numeric_limits<double>::infinity();
+        for (const Handoff &h : m_handoffs)
+            transferSeconds = std::min(transferSeconds, h.gapSeconds);
         for (const Handoff &h : m_handoffs) {
             const QRectF a = m.blockRect(m_sim.events[h.from]), b = m.blockRect(m_sim.events[h.to]);
-            const QPointF from(a.right(), a.center().y()), to(b.left(), b.center().y());
+            const double sent = m_sim.events[h.from].endSeconds;
+            const QPointF from(a.right(), a.bottom()), to(m.secondsToX(sent + transferSeconds), b.top());
             p.setPen(QPen(arrow, 1.2 * m_scale));
             p.drawLine(from, to);
             p.setPen(Qt::NoPen);

@@ -539,11 +539,6 @@ void RingView::paintEvent(QPaintEvent *)
             p.drawEllipse(c, l.nodeRadius, l.nodeRadius);
         p.setFont(scaledFont(0.85));
         const QFontMetricsF labelMetrics(p.font());
-        for (int i = 0; i < n && size_t(i) < l.labels.size(); ++i) {
-            const QString label = tr("GPU %1").arg(i);
-            const QSizeF size(labelMetrics.horizontalAdvance(label) + 2, labelMetrics.height());
-            p.drawText(QRectF(l.labels[size_t(i)] - QPointF(size.width() / 2, size.height() / 2), size), Qt::AlignCenter, label);
-        }
         p.setFont(scaledFont());
         // Buffers: one square per chunk, coloured by how many GPUs' data it sums.
         p.setRenderHint(QPainter::Antialiasing, false);
@@ -608,6 +603,23 @@ void RingView::paintEvent(QPaintEvent *)
         const double s = l.movingChunkSize;
         p.setBrush(ramp(t.contributors));
         p.drawRect(QRectF(at - QPointF(s / 2, s / 2), QSizeF(s, s)));
+    }
+
+    // GPU labels last, so a chunk leaving or reaching a GPU never hides its name.
+    if (l.detailed) {
+        p.setFont(scaledFont(0.85));
+        const QFontMetricsF labelMetrics(p.font());
+        for (int i = 0; i < n && size_t(i) < l.labels.size(); ++i) {
+            const QString label = tr("GPU %1").arg(i);
+            const QSizeF size(labelMetrics.horizontalAdvance(label) + 4, labelMetrics.height());
+            const QRectF box(l.labels[size_t(i)] - QPointF(size.width() / 2, size.height() / 2), size);
+            p.setPen(Qt::NoPen);
+            p.setBrush(palette().color(QPalette::Base));
+            p.drawRoundedRect(box, 3, 3);
+            p.setPen(palette().color(QPalette::Text));
+            p.drawText(box, Qt::AlignCenter, label);
+        }
+        p.setFont(scaledFont());
     }
 
     // Overlay: what is happening now.

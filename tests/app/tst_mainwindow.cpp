@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The window offscreen: sliders drive the model and the views, undo restores, files round-trip,
 // bad values show a message, warnings apply, and screenshots and the report are written for review.
+#include "animationclock.h"
+#include "animationpanels.h"
 #include "evaluate.h"
 #include "explanationview.h"
 #include "headlinecards.h"
@@ -218,6 +220,29 @@ private slots:
         QFile::remove(MainWindow::autosavePath());
     }
 
+    void animationsFollowTheScenario()
+    {
+        MainWindow w;
+        w.resize(1600, 1000);
+        w.show();
+        w.mainTabs()->setCurrentWidget(w.pipelinePanel());
+        QTest::qWait(10);
+        const double before = w.pipelinePanel()->clock()->duration();
+        QVERIFY(before > 0);
+        w.editField(Field::Pp, 8);   // more stages: a different schedule, replayed at once
+        QVERIFY(w.pipelinePanel()->clock()->duration() != before);
+        w.mainTabs()->setCurrentWidget(w.ringPanel());
+        QTest::qWait(10);
+        QVERIFY(w.ringPanel()->clock()->duration() > 0);
+        w.ringPanel()->setAlgorithm(QStringLiteral("tree"));
+        w.ringPanel()->clock()->play();
+        QTRY_VERIFY_WITH_TIMEOUT(w.ringPanel()->clock()->time() > 0, 2000);
+        w.ringPanel()->clock()->pause();
+        w.setPresentationMode(true);
+        QVERIFY(w.isFullScreen() || QGuiApplication::platformName() == QLatin1String("offscreen"));
+        w.setPresentationMode(false);
+    }
+
     void cardShowsExplanation()
     {
         MainWindow w;
@@ -246,6 +271,17 @@ private slots:
                 const QString path = outputDir() + (dark ? QStringLiteral("/mainwindow-dark.png") : QStringLiteral("/mainwindow-light.png"));
                 QVERIFY(w.grab().save(path));
                 QVERIFY(QFileInfo(path).size() > 10000);
+                // The teaching tabs on the default scenario, half-way through their animation.
+                const char *tabs[] = {"plan", "allreduce", "pipeline", "steptimeline"};
+                for (int tab = 1; tab < 4; ++tab) {
+                    w.mainTabs()->setCurrentIndex(tab);
+                    QTest::qWait(20);
+                    auto *panel = qobject_cast<AnimationPanel *>(w.mainTabs()->currentWidget());
+                    QVERIFY(panel);
+                    panel->clock()->seek(panel->clock()->duration() * 0.5);
+                    QVERIFY(w.grab().save(outputDir() + QStringLiteral("/tab-%1-%2.png").arg(QLatin1String(tabs[tab]), dark ? QStringLiteral("dark") : QStringLiteral("light"))));
+                }
+                w.mainTabs()->setCurrentIndex(0);
                 QVERIFY(w.openFile(QStringLiteral(":/scenarios/seed-gradient-sync.json"), false));
                 QTest::qWait(20);
                 QVERIFY(w.grab().save(outputDir() + (dark ? QStringLiteral("/seed-dark.png") : QStringLiteral("/seed-light.png"))));
