@@ -3,6 +3,8 @@
 // figures are measured, never asserted. Single-threaded.
 #include "collectives.h"
 #include "evaluate.h"
+#include "animationclock.h"
+#include "animationpanels.h"
 #include "mainwindow.h"
 #include "pipeline.h"
 #include "quantityslider.h"
@@ -10,6 +12,9 @@
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QSlider>
+#include <QTabWidget>
+#include <QEventLoop>
+#include <QTimer>
 #include <QThreadPool>
 
 #include <sys/resource.h>
@@ -66,6 +71,14 @@ double secondsPerCall(F &&f, long long *calls)
 }
 } // namespace
 
+// Runs the event loop (sleeping when idle) for `ms` milliseconds.
+void runEventLoopFor(int ms)
+{
+    QEventLoop loop;
+    QTimer::singleShot(ms, &loop, &QEventLoop::quit);
+    loop.exec();
+}
+
 // Drag the inter-node bandwidth slider through its 1,000 positions (1 to 3200 Gb/s, log scale),
 // as a hand would: each step re-evaluates the model, rebuilds every view and repaints offscreen.
 void benchWindow(int argc, char *argv[])
@@ -118,6 +131,36 @@ void benchWindow(int argc, char *argv[])
         std::printf("%s_p99_ms: %.2f\n", prefix, ms[size_t(ms.size() * 0.99)]);
         std::printf("%s_max_ms: %.2f\n", prefix, ms.back());
     }
+    // Play the pipeline animation for two seconds of wall time: frame interval and CPU share.
+    window.mainTabs()->setCurrentWidget(window.pipelinePanel());
+    QApplication::processEvents();
+    ts::AnimationClock *clock = window.pipelinePanel()->clock();
+    clock->setLoop(true);
+    clock->resetStats();
+    constexpr double kPlaySeconds = 2.0;
+    rusage before{}, after{};
+    getrusage(RUSAGE_SELF, &before);
+    QElapsedTimer wall;
+    wall.start();
+    clock->play();
+    runEventLoopFor(int(kPlaySeconds * 1000));
+    clock->pause();
+    getrusage(RUSAGE_SELF, &after);
+    const auto cpuSeconds = [](const rusage &u) {
+        return u.ru_utime.tv_sec + u.ru_stime.tv_sec + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+    };
+    const ts::FrameStats frames = clock->stats();
+    std::printf("animation_frames_per_second: %.1f\n", frames.frames / (wall.elapsed() / 1000.0));
+    std::printf("animation_frame_interval_mean_ms: %.2f\n", frames.meanIntervalMs);
+    std::printf("animation_frame_interval_max_ms: %.2f\n", frames.maxIntervalMs);
+    std::printf("animation_cpu_share: %.3f\n", (cpuSeconds(after) - cpuSeconds(before)) / (wall.elapsed() / 1000.0));
+    // Paused: the clock must not tick (no busy loop).
+    getrusage(RUSAGE_SELF, &before);
+    wall.restart();
+    runEventLoopFor(1000);
+    getrusage(RUSAGE_SELF, &after);
+    std::printf("paused_cpu_share: %.3f\n", (cpuSeconds(after) - cpuSeconds(before)) / (wall.elapsed() / 1000.0));
+
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     std::printf("peak_memory_mb: %.1f\n", usage.ru_maxrss / 1024.0);
