@@ -3,12 +3,16 @@
 
 #include "collectives.h"
 #include "evaluate.h"
+#include "calibration.h"
+#include "planner.h"
 #include "formatting.h"
 #include "quantity.h"
 #include "reportdata.h"
 #include "scaling.h"
 #include "scenarioio.h"
 
+#include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTextStream>
@@ -23,7 +27,7 @@ constexpr int kExitOk = 0;
 constexpr int kExitInfeasible = 1;
 constexpr int kExitUsage = 2;
 
-const QStringList kSubcommands = {QStringLiteral("eval"), QStringLiteral("sweep"), QStringLiteral("collectives"), QStringLiteral("report"),
+const QStringList kSubcommands = {QStringLiteral("eval"), QStringLiteral("sweep"), QStringLiteral("collectives"), QStringLiteral("report"), QStringLiteral("plan"), QStringLiteral("calibrate"),
                                   QStringLiteral("help"), QStringLiteral("--help"), QStringLiteral("-h"),
                                   QStringLiteral("--version")};
 
@@ -37,6 +41,9 @@ QString usage()
         "  trainscope collectives SCENARIO.json [--size FIRST..LAST] [--ranks N] [--op NAME|all]\n"
         "                         [--algorithm ring|tree|hierarchical|in_network|auto|all] [--format text|json|csv]\n"
         "  trainscope report SCENARIO.json -o plan.pdf      capacity-plan report, no display needed\n"
+        "  trainscope plan SCENARIO.json [--top N] [--format text|json|csv]   best plans for the token budget\n"
+        "  trainscope calibrate LOG... [--op NAME] [--format text|json] [--apply SCENARIO.json --output OUT.json]\n"
+        "                         fit latency and bandwidth per fabric tier from nccl-tests output\n"
         "Exit codes: 0 success, 1 infeasible plan, 2 usage error or bad scenario file.\n");
 }
 
@@ -295,6 +302,194 @@ int runCollectives(const Options &o, const LoadedScenario &loaded, QTextStream &
     return kExitOk;
 }
 
+QJsonObject planToJson(const PlanCandidate &c)
+{
+    const Plan &p = c.scenario.plan;
+    const Breakdown &b = c.breakdown;
+    return QJsonObject{{QStringLiteral("tp"), p.tp},
+                       {QStringLiteral("pp"), p.pp},
+                       {QStringLiteral("dp"), p.dp},
+                       {QStringLiteral("cp"), p.cp},
+                       {QStringLiteral("micro_batch"), c.scenario.training.microBatch},
+                       {QStringLiteral("schedule"), QLatin1String(nameOf(p.schedule))},
+                       {QStringLiteral("virtual_stages"), p.virtualStages},
+                       {QStringLiteral("zero"), p.zeroStage},
+                       {QStringLiteral("recompute"), QLatin1String(nameOf(c.scenario.training.recompute))},
+                       {QStringLiteral("overlap_dp"), p.overlapDp},
+                       {QStringLiteral("sequence_parallel"), p.sequenceParallel},
+                       {QStringLiteral("step_time_s"), b.stepSeconds},
+                       {QStringLiteral("train_time_s"), c.trainSeconds},
+                       {QStringLiteral("mfu"), c.mfu},
+                       {QStringLiteral("memory_per_gpu_bytes"), c.memoryBytes},
+                       {QStringLiteral("communication_fraction"), c.communicationFraction},
+                       {QStringLiteral("pipeline_efficiency"), c.pipelineEfficiency},
+                       {QStringLiteral("compute_s"), b.computeSeconds},
+                       {QStringLiteral("tp_comm_exposed_s"), b.tpCommExposedSeconds},
+                       {QStringLiteral("pp_bubble_s"), b.ppBubbleSeconds},
+                       {QStringLiteral("dp_comm_exposed_s"), b.dpCommExposedSeconds}};
+}
+
+int runPlan(const Options &o, const LoadedScenario &loaded, QTextStream &out, QTextStream &err)
+{
+    QString error;
+    const QString format = formatOf(o, &error, QStringLiteral("text"));
+    PlanSearchOptions options;
+    if (error.isEmpty() && o.values.contains(QStringLiteral("top"))) {
+        bool ok = false;
+        options.top = o.values.value(QStringLiteral("top")).toInt(&ok);
+        if (!ok || options.top < 1 || options.top > 10000)
+            error = QStringLiteral("--top must be a whole number from 1 to 10000");
+    }
+    if (!error.isEmpty()) {
+        err << "trainscope: " << error << "\n";
+        return kExitUsage;
+    }
+    const PlanSearchResult r = searchPlans(loaded.scenario, options);
+    if (format == QLatin1String("json")) {
+        QJsonArray plans;
+        for (const PlanCandidate &c : r.best)
+            plans.append(planToJson(c));
+        writeJson(out, QJsonObject{{QStringLiteral("evaluated"), double(r.evaluated)},
+                                   {QStringLiteral("feasible"), double(r.feasible)},
+                                   {QStringLiteral("fitting"), double(r.fitting)},
+                                   {QStringLiteral("seconds"), r.seconds},
+                                   {QStringLiteral("plans"), plans}});
+    } else if (format == QLatin1String("csv")) {
+        const QStringList keys = planToJson(PlanCandidate{}).keys();
+        out << keys.join(QLatin1Char(',')) << '\n';
+        for (const PlanCandidate &c : r.best) {
+            const QJsonObject row = planToJson(c);
+            QStringList cells;
+            for (const QString &k : keys)
+                cells << row.value(k).toVariant().toString();
+            out << cells.join(QLatin1Char(',')) << '\n';
+        }
+    } else {
+        out << QStringLiteral("Evaluated %1 plans in %2 (%3 valid, %4 fit in memory); best %5 by time to train:\n")
+                   .arg(r.evaluated).arg(fmt::seconds(r.seconds)).arg(r.feasible).arg(r.fitting).arg(r.best.size());
+        out << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9 %10\n")
+                   .arg(QStringLiteral("TP"), 4).arg(QStringLiteral("PP"), 4).arg(QStringLiteral("DP"), 6).arg(QStringLiteral("CP"), 4)
+                   .arg(QStringLiteral("b"), 3).arg(QStringLiteral("schedule"), -21).arg(QStringLiteral("ZeRO"), 4)
+                   .arg(QStringLiteral("recompute"), -10).arg(QStringLiteral("step"), 10).arg(QStringLiteral("train / MFU / memory"), -30);
+        for (const PlanCandidate &c : r.best) {
+            const Plan &p = c.scenario.plan;
+            const QString schedule = p.schedule == Schedule::Interleaved ? QStringLiteral("interleaved/%1").arg(p.virtualStages)
+                                                                         : QLatin1String(nameOf(p.schedule));
+            out << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9 %10\n")
+                       .arg(p.tp, 4).arg(p.pp, 4).arg(p.dp, 6).arg(p.cp, 4).arg(c.scenario.training.microBatch, 3)
+                       .arg(schedule + (p.overlapDp ? QString() : QStringLiteral(" no-overlap")), -21).arg(p.zeroStage, 4)
+                       .arg(QLatin1String(nameOf(c.scenario.training.recompute)), -10).arg(fmt::seconds(c.breakdown.stepSeconds), 10)
+                       .arg(fmt::duration(c.trainSeconds) + QStringLiteral(" / ") + fmt::percent(c.mfu) + QStringLiteral(" / ")
+                            + fmt::bytes(c.memoryBytes));
+        }
+    }
+    if (r.best.empty()) {
+        err << "trainscope: no plan fits in memory on this cluster\n";
+        return kExitInfeasible;
+    }
+    return kExitOk;
+}
+
+int runCalibrate(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    QStringList logs;
+    QString format = QStringLiteral("text"), op, applyPath, outputPath;
+    for (int i = 2; i < args.size(); ++i) {
+        const QString a = args[i];
+        auto value = [&](QString *target) {
+            if (i + 1 >= args.size())
+                return false;
+            *target = args[++i];
+            return true;
+        };
+        bool ok = true;
+        if (a == QLatin1String("--format"))
+            ok = value(&format);
+        else if (a == QLatin1String("--op"))
+            ok = value(&op);
+        else if (a == QLatin1String("--apply"))
+            ok = value(&applyPath);
+        else if (a == QLatin1String("--output") || a == QLatin1String("-o"))
+            ok = value(&outputPath);
+        else if (a.startsWith(QLatin1String("--"))) {
+            err << "trainscope: unknown option " << a << " for calibrate\n" << usage();
+            return kExitUsage;
+        } else
+            logs << a;
+        if (!ok) {
+            err << "trainscope: option " << a << " needs a value\n";
+            return kExitUsage;
+        }
+    }
+    if (logs.isEmpty() || (format != QLatin1String("text") && format != QLatin1String("json"))
+        || (!applyPath.isEmpty() && outputPath.isEmpty())) {
+        err << "trainscope: calibrate needs at least one log, --format text|json, and --output with --apply\n" << usage();
+        return kExitUsage;
+    }
+    std::vector<TierFit> fits;
+    for (const QString &path : logs) {
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly)) {
+            err << "trainscope: cannot open " << path << ": " << file.errorString() << "\n";
+            return kExitUsage;
+        }
+        NcclLog log;
+        ParseError error;
+        if (!parseNcclLog(file.readAll().toStdString(), QFileInfo(path).fileName().toStdString(), &log, &error, op.toStdString())) {
+            err << "trainscope: " << QString::fromStdString(error.message) << "\n";
+            return kExitUsage;
+        }
+        fits.push_back(fitTier(log));
+        if (!fits.back().error.empty()) {
+            err << "trainscope: " << path << ": " << QString::fromStdString(fits.back().error) << "\n";
+            return kExitUsage;
+        }
+    }
+    if (format == QLatin1String("json")) {
+        QJsonArray tiers;
+        for (const TierFit &f : fits) {
+            QJsonArray residuals;
+            tiers.append(QJsonObject{{QStringLiteral("tier"), QString::fromStdString(f.tier)},
+                                     {QStringLiteral("source"), QString::fromStdString(f.source)},
+                                     {QStringLiteral("collective"), QLatin1String(nameOf(f.collective))},
+                                     {QStringLiteral("ranks"), f.ranks},
+                                     {QStringLiteral("points"), f.points},
+                                     {QStringLiteral("latency_s"), f.latencySeconds},
+                                     {QStringLiteral("bandwidth_bytes_per_s"), f.bandwidthBytesPerSecond},
+                                     {QStringLiteral("residual_rms_relative"), f.rmsRelativeResidual},
+                                     {QStringLiteral("residual_max_relative"), f.maxRelativeResidual}});
+        }
+        writeJson(out, QJsonObject{{QStringLiteral("tiers"), tiers}});
+    } else {
+        for (const TierFit &f : fits)
+            out << QStringLiteral("%1 (%2, %3 ranks, %4 sizes): latency %5 per step, bandwidth %6 per GPU; residuals rms %7, max %8\n")
+                       .arg(QString::fromStdString(f.tier), QString::fromStdString(f.source)).arg(f.ranks).arg(f.points)
+                       .arg(fmt::seconds(f.latencySeconds), fmt::bandwidth(f.bandwidthBytesPerSecond),
+                            fmt::percent(f.rmsRelativeResidual), fmt::percent(f.maxRelativeResidual));
+    }
+    if (!applyPath.isEmpty()) {
+        ScenarioError error;
+        auto loaded = loadScenarioFile(applyPath, &error);
+        if (!loaded) {
+            err << "trainscope: " << applyPath << ": " << error.text() << "\n";
+            return kExitUsage;
+        }
+        for (const TierFit &f : fits) {
+            // The fit is the achievable bus bandwidth: nominal = fitted, efficiency 1.
+            Link &link = f.tier == "inter_node" ? loaded->scenario.cluster.interNode : loaded->scenario.cluster.intraNode;
+            link = {"calibrated:" + f.source, f.bandwidthBytesPerSecond, f.latencySeconds, 1.0};
+            if (f.tier == "inter_node")   // the log measured per-GPU bandwidth directly
+                loaded->scenario.cluster.rails = loaded->scenario.cluster.gpusPerNode, loaded->scenario.cluster.oversubscription = 1;
+        }
+        QString saveError;
+        if (!saveScenarioFile(outputPath, scenarioToJson(loaded->scenario, loaded->name, loaded->description), &saveError)) {
+            err << "trainscope: " << outputPath << ": " << saveError << "\n";
+            return kExitUsage;
+        }
+    }
+    return kExitOk;
+}
+
 } // namespace
 
 bool isCommandLineInvocation(const QStringList &arguments)
@@ -313,6 +508,8 @@ int runCommandLine(const QStringList &args, QTextStream &out, QTextStream &err)
         out << "trainscope " << TRAINSCOPE_VERSION << "\n";
         return kExitOk;
     }
+    if (sub == QLatin1String("calibrate"))
+        return runCalibrate(args, out, err);
     if (sub == QLatin1String("report")) {   // handled by main(), which creates the widgets it needs
         err << "trainscope: report is run by the trainscope executable\n";
         return kExitUsage;
@@ -320,6 +517,8 @@ int runCommandLine(const QStringList &args, QTextStream &out, QTextStream &err)
     QStringList allowed{QStringLiteral("format")};
     if (sub == QLatin1String("sweep"))
         allowed << QStringLiteral("gpus") << QStringLiteral("mode");
+    if (sub == QLatin1String("plan"))
+        allowed << QStringLiteral("top");
     if (sub == QLatin1String("collectives"))
         allowed << QStringLiteral("size") << QStringLiteral("ranks") << QStringLiteral("op") << QStringLiteral("algorithm");
     const Options o = parseOptions(args, allowed);
@@ -337,6 +536,8 @@ int runCommandLine(const QStringList &args, QTextStream &out, QTextStream &err)
         return runEval(o, *loaded, out, err);
     if (sub == QLatin1String("sweep"))
         return runSweep(o, *loaded, out, err);
+    if (sub == QLatin1String("plan"))
+        return runPlan(o, *loaded, out, err);
     return runCollectives(o, *loaded, out, err);
 }
 

@@ -300,6 +300,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings);
 } // namespace
 
 Evaluation evaluate(const Scenario &sc) { return evaluateImpl(sc, true); }
+Evaluation evaluateForSearch(const Scenario &sc) { return evaluateImpl(sc, false); }
 
 namespace {
 Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)

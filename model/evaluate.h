@@ -28,6 +28,8 @@ std::optional<Problem> validate(const Scenario &scenario);
 
 /// Full evaluation. Never throws; an invalid scenario gives feasible = false and the problem.
 Evaluation evaluate(const Scenario &scenario);
+/// The same numbers without warnings (faster: for plan search and sweeps).
+Evaluation evaluateForSearch(const Scenario &scenario);
 
 /// Message, recommendation and a stable code for a warning, with its numbers filled in.
 WarningText describe(const Warning &warning, const Scenario &scenario);

@@ -7,6 +7,7 @@
 #include "animationpanels.h"
 #include "mainwindow.h"
 #include "pipeline.h"
+#include "planner.h"
 #include "quantityslider.h"
 
 #include <QApplication>
@@ -206,6 +207,25 @@ int main(int argc, char *argv[])
     const double collectiveSeconds = secondsPerCall(
         [&] { sink = sink + collectiveTime(Collective::AllReduce, Algorithm::Auto, 25e6, {1024, 8}, fabric).seconds; }, &calls);
     std::printf("collective_auto_ns: %.1f\n", collectiveSeconds * 1e9);
+    // Plan search over the whole space for a 1T-parameter model on 16,384 GPUs (two threads).
+    {
+        Scenario big;
+        big.workload = {"megatron-1t", 128, 25600, 160, 160, 102400, MlpKind::Gelu, true, true, 51200, 2048};
+        big.training.globalBatch = 4096;
+        big.training.recompute = Recompute::Full;
+        big.training.tokens = 1e12;
+        big.cluster = s.cluster;
+        big.cluster.gpus = 16384;
+        big.plan.tp = 8;
+        big.plan.pp = 64;
+        big.plan.dp = 32;
+        ts::PlanSearchOptions options;
+        options.threads = 2;
+        const ts::PlanSearchResult r = ts::searchPlans(big, options);
+        std::printf("plan_search_1t_16384gpus_plans: %lld\n", r.evaluated);
+        std::printf("plan_search_1t_16384gpus_ms: %.1f\n", r.seconds * 1e3);
+        std::printf("plan_search_plans_per_second: %.0f\n", r.evaluated / r.seconds);
+    }
     benchWindow(argc, argv);
     return sink < 0 ? 1 : 0;
 }

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+// Plan search: every valid plan (TP, PP, DP, CP, micro-batch size, schedule and v, ZeRO stage,
+// recompute, overlap) for a workload, cluster and global batch, ranked by time to train the token
+// budget, keeping the plans that fit in memory. Runs on several threads and can be cancelled.
+#pragma once
+
+#include "evaluation.h"
+#include "inputs.h"
+
+#include <atomic>
+#include <functional>
+#include <vector>
+
+namespace ts {
+
+struct PlanCandidate
+{
+    Scenario scenario;       // the base scenario with this plan (and micro-batch, recompute) applied
+    Breakdown breakdown;
+    double trainSeconds = 0;
+    double mfu = 0;
+    double memoryBytes = 0;
+    double communicationFraction = 0;
+    double pipelineEfficiency = 1;
+};
+
+struct PlanSearchResult
+{
+    std::vector<PlanCandidate> best;   // fastest first
+    long long evaluated = 0;           // plans evaluated by the model
+    long long feasible = 0;            // ... that are valid
+    long long fitting = 0;             // ... that also fit in HBM
+    double seconds = 0;                // wall time of the search
+    bool cancelled = false;
+};
+
+struct PlanSearchOptions
+{
+    int top = 20;
+    int threads = 2;
+    int maxVirtualStages = 8;
+    bool requireFit = true;
+};
+
+/// progress(fraction done) is called from worker threads; return false from it to cancel.
+PlanSearchResult searchPlans(const Scenario &base, const PlanSearchOptions &options = {},
+                             const std::function<bool(double)> &progress = {});
+
+} // namespace ts

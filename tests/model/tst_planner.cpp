@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+// Plan search: ranked by time to train, only plans that fit, same answer on one or two threads,
+// never worse than the plan the user started from, and cancellable.
+#include "evaluate.h"
+#include "planner.h"
+
+#include <QTest>
+
+using namespace ts;
+
+namespace {
+Scenario base()
+{
+    Scenario s;
+    s.workload = {"13b", 40, 5120, 40, 40, 20480, MlpKind::Gelu, true, true, 51200, 2048};
+    s.training.globalBatch = 512;
+    s.training.tokens = 300e9;
+    s.cluster.gpu = {"h100", 989e12, 1979e12, 0, 80.0 * 1024 * 1024 * 1024, 3.35e12};
+    s.cluster.gpus = 64;
+    s.cluster.intraNode = {"nvlink4", 450e9, 3e-6, 0.82};
+    s.cluster.interNode = {"ib-ndr", 50e9, 5e-6, 0.9};
+    s.plan.tp = 8;
+    s.plan.pp = 2;
+    s.plan.dp = 4;
+    return s;
+}
+} // namespace
+
+class TestPlanner : public QObject
+{
+    Q_OBJECT
+private slots:
+    void ranksFittingPlans()
+    {
+        PlanSearchOptions options;
+        options.top = 25;
+        const PlanSearchResult r = searchPlans(base(), options);
+        QVERIFY(r.evaluated > 1000);
+        QVERIFY(r.feasible <= r.evaluated);
+        QVERIFY(r.fitting <= r.feasible);
+        QCOMPARE(int(r.best.size()), 25);
+        for (size_t i = 0; i < r.best.size(); ++i) {
+            const PlanCandidate &c = r.best[i];
+            if (i > 0)
+                QVERIFY(r.best[i - 1].trainSeconds <= c.trainSeconds);
+            const Evaluation e = evaluate(c.scenario);   // the plan re-evaluates to what was ranked
+            QVERIFY(e.feasible);
+            QVERIFY(e.memory.fits);
+            QCOMPARE(e.trainSeconds, c.trainSeconds);
+            QCOMPARE(c.scenario.plan.tp * c.scenario.plan.pp * c.scenario.plan.dp * c.scenario.plan.cp, 64);
+        }
+        const Evaluation start = evaluate(base());
+        QVERIFY(start.feasible && start.memory.fits);
+        QVERIFY(r.best.front().trainSeconds <= start.trainSeconds);
+    }
+
+    void sameOnOneOrTwoThreads()
+    {
+        PlanSearchOptions one, two;
+        one.threads = 1;
+        two.threads = 2;
+        const PlanSearchResult a = searchPlans(base(), one), b = searchPlans(base(), two);
+        QCOMPARE(a.evaluated, b.evaluated);
+        QCOMPARE(a.fitting, b.fitting);
+        QCOMPARE(a.best.front().trainSeconds, b.best.front().trainSeconds);
+    }
+
+    void cancels()
+    {
+        int calls = 0;
+        const PlanSearchResult r = searchPlans(base(), {}, [&calls](double) { return ++calls < 2; });
+        QVERIFY(r.cancelled);
+    }
+
+    void nothingFits()
+    {
+        Scenario s = base();
+        s.cluster.gpu.memoryBytes = 1e9;   // 1 GB GPUs
+        const PlanSearchResult r = searchPlans(s);
+        QVERIFY(r.best.empty());
+        QCOMPARE(r.fitting, 0LL);
+        QVERIFY(r.feasible > 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPlanner)
+#include "tst_planner.moc"
