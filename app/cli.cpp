@@ -474,13 +474,8 @@ int runCalibrate(const QStringList &args, QTextStream &out, QTextStream &err)
             err << "trainscope: " << applyPath << ": " << error.text() << "\n";
             return kExitUsage;
         }
-        for (const TierFit &f : fits) {
-            // The fit is the achievable bus bandwidth: nominal = fitted, efficiency 1.
-            Link &link = f.tier == "inter_node" ? loaded->scenario.cluster.interNode : loaded->scenario.cluster.intraNode;
-            link = {"calibrated:" + f.source, f.bandwidthBytesPerSecond, f.latencySeconds, 1.0};
-            if (f.tier == "inter_node")   // the log measured per-GPU bandwidth directly
-                loaded->scenario.cluster.rails = loaded->scenario.cluster.gpusPerNode, loaded->scenario.cluster.oversubscription = 1;
-        }
+        for (const TierFit &f : fits)
+            applyFit(loaded->scenario.cluster, f);
         QString saveError;
         if (!saveScenarioFile(outputPath, scenarioToJson(loaded->scenario, loaded->name, loaded->description), &saveError)) {
             err << "trainscope: " << outputPath << ": " << saveError << "\n";

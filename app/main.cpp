@@ -48,7 +48,7 @@ int runReport(int argc, char *argv[], const QStringList &args)
     }
     QString writeError;
     const ts::Evaluation e = ts::evaluate(loaded->scenario);
-    if (!ts::writeReport(outPath, {loaded->scenario, e, loaded->name, loaded->description, loaded->notes}, &writeError)) {
+    if (!ts::writeReport(outPath, {loaded->scenario, e, loaded->name, loaded->description, loaded->notes, {}}, &writeError)) {
         err << "trainscope: " << writeError << "\n";
         return e.feasible ? 2 : 1;
     }

@@ -3,6 +3,8 @@
 
 #include "animationclock.h"
 #include "animationpanels.h"
+#include "calibration.h"
+#include "capacitypanels.h"
 #include "collectivestable.h"
 #include "evaluate.h"
 #include "explanationview.h"
@@ -66,6 +68,8 @@ MainWindow::MainWindow(QWidget *parent)
     , m_ringPanel(new RingPanel(m_mainTabs))
     , m_pipelinePanel(new PipelinePanel(m_mainTabs))
     , m_stepPanel(new StepTimelinePanel(m_mainTabs))
+    , m_planSearch(new PlanSearchPanel(m_mainTabs))
+    , m_compare(new ComparePanel(m_mainTabs))
     , m_autosaveTimer(new QTimer(this))
 {
     setObjectName(QStringLiteral("MainWindow"));
@@ -98,6 +102,14 @@ MainWindow::MainWindow(QWidget *parent)
     m_mainTabs->addTab(m_ringPanel, tr("All-reduce"));
     m_mainTabs->addTab(m_pipelinePanel, tr("Pipeline"));
     m_mainTabs->addTab(m_stepPanel, tr("Step timeline"));
+    m_mainTabs->addTab(m_planSearch, tr("Plan search"));
+    m_mainTabs->addTab(m_compare, tr("Compare"));
+    connect(m_mainTabs, &QTabWidget::currentChanged, this, [this] { refreshCompare(); });
+    connect(m_planSearch, &PlanSearchPanel::applyRequested, this, [this](const Scenario &s) {
+        m_doc->edit(s, tr("Apply searched plan"));
+        m_doc->finishEdit();
+    });
+    connect(m_compare, &ComparePanel::unpinRequested, this, &MainWindow::unpin);
     m_mainTabs->setDocumentMode(true);
     setCentralWidget(m_mainTabs);
 
@@ -157,6 +169,8 @@ void MainWindow::createActions()
     file->addAction(tr("&Save"), QKeySequence::Save, this, [this] { save(); });
     file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, [this] { saveAs(); });
     file->addSeparator();
+    file->addAction(tr("&Calibrate from nccl-tests…"), this, [this] { openCalibration(); });
+    file->addSeparator();
     file->addAction(tr("&Export Views…"), QKeySequence(tr("Ctrl+E")), this, [this] { exportViews(); });
     file->addAction(tr("Export &Report (PDF)…"), QKeySequence(tr("Ctrl+Shift+E")), this, [this] { exportReport(); });
     file->addSeparator();
@@ -178,7 +192,9 @@ void MainWindow::createActions()
     connect(present, &QAction::toggled, this, &MainWindow::setPresentationMode);
     view->addSeparator();
     // Space, Left, Right and L drive the animation of the tab that has focus (AnimationControls).
-    for (int i = 0; i < 4; ++i)
+    view->addAction(tr("P&in for Comparison"), QKeySequence(tr("Ctrl+D")), this, [this] { pinCurrent(); });
+    view->addSeparator();
+    for (int i = 0; i < m_mainTabs->count(); ++i)
         view->addAction(m_mainTabs->tabText(i), this, [this, i] { m_mainTabs->setCurrentIndex(i); })
             ->setShortcut(QKeySequence(Qt::ALT | Qt::Key(Qt::Key_1 + i)));
 
@@ -265,6 +281,8 @@ void MainWindow::refreshViews()
         for (AnimationPanel *panel : {static_cast<AnimationPanel *>(m_ringPanel), static_cast<AnimationPanel *>(m_pipelinePanel),
                                       static_cast<AnimationPanel *>(m_stepPanel)})
             panel->setScenario(vs, ve);
+    m_planSearch->setScenario(s);
+    refreshCompare();
     m_warnings->setWarnings(stale ? QList<WarningItem>{} : warningItems(s, e));
     m_tabs->setTabText(0, m_warnings->count() ? tr("Warnings (%1)").arg(m_warnings->count()) : tr("Warnings"));
     m_cards->setStale(stale);
@@ -277,6 +295,50 @@ void MainWindow::refreshViews()
     else
         statusBar()->clearMessage();
     updateTitle();
+}
+
+void MainWindow::refreshCompare()
+{
+    if (m_mainTabs->currentWidget() != m_compare)
+        return;   // rebuilt when shown
+    m_compare->setScenarios(m_pinned, {tr("Current"), m_doc->scenario(), m_doc->evaluation()});
+}
+
+bool MainWindow::pinCurrent()
+{
+    if (m_pinned.size() >= ComparePanel::kMaxPinned) {
+        statusBar()->showMessage(tr("At most %1 scenarios can be pinned: unpin one first.").arg(ComparePanel::kMaxPinned), 5000);
+        return false;
+    }
+    const QString name = tr("Pin %1: %2").arg(m_pinned.size() + 1).arg(QString::fromStdString(m_doc->scenario().workload.name));
+    m_pinned << PinnedScenario{name, m_doc->scenario(), m_doc->evaluation()};
+    statusBar()->showMessage(tr("Pinned for comparison (%1 of %2)").arg(m_pinned.size()).arg(ComparePanel::kMaxPinned), 3000);
+    refreshCompare();
+    return true;
+}
+
+void MainWindow::unpin(int index)
+{
+    if (index >= 0 && index < m_pinned.size())
+        m_pinned.removeAt(index);
+    refreshCompare();
+}
+
+CalibrationDialog *MainWindow::openCalibration()
+{
+    if (!m_calibration) {
+        m_calibration = new CalibrationDialog(this);
+        connect(m_calibration, &CalibrationDialog::applyRequested, this, [this](const std::vector<TierFit> &fits) {
+            Scenario s = m_doc->scenario();
+            for (const TierFit &f : fits)
+                applyFit(s.cluster, f);
+            m_doc->edit(s, tr("Apply fabric calibration"));
+            m_doc->finishEdit();
+        });
+    }
+    m_calibration->show();
+    m_calibration->raise();
+    return m_calibration;
 }
 
 AnimationPanel *MainWindow::currentAnimation() const
@@ -418,7 +480,7 @@ void MainWindow::exportReport()
     const bool stale = !m_doc->evaluation().feasible;
     ReportInput input{stale ? m_doc->lastValidScenario() : m_doc->scenario(),
                       stale ? m_doc->lastValidEvaluation() : m_doc->evaluation(), m_doc->name(), m_doc->description(),
-                      m_doc->notes()};
+                      m_doc->notes(), m_pinned};
     QString error;
     if (!writeReport(path, input, &error))
         QMessageBox::warning(this, tr("Export report"), error);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "parameterpanel.h"
+#include "report.h"
 
 #include <QMainWindow>
 
@@ -15,6 +16,9 @@ class QTimer;
 namespace ts {
 
 class AnimationPanel;
+class CalibrationDialog;
+class ComparePanel;
+class PlanSearchPanel;
 class CollectivesView;
 class PipelinePanel;
 class RingPanel;
@@ -46,6 +50,14 @@ public:
     RingPanel *ringPanel() const { return m_ringPanel; }
     PipelinePanel *pipelinePanel() const { return m_pipelinePanel; }
     StepTimelinePanel *stepTimelinePanel() const { return m_stepPanel; }
+    PlanSearchPanel *planSearchPanel() const { return m_planSearch; }
+    ComparePanel *comparePanel() const { return m_compare; }
+    /// Pins the current scenario for comparison (at most ComparePanel::kMaxPinned).
+    bool pinCurrent();
+    void unpin(int index);
+    const QList<PinnedScenario> &pinned() const { return m_pinned; }
+    /// Opens the calibration dialog (File > Calibrate from nccl-tests).
+    CalibrationDialog *openCalibration();
     /// Full screen with larger fonts in the animations (F11).
     void setPresentationMode(bool on);
 
@@ -98,6 +110,11 @@ private:
     RingPanel *m_ringPanel;
     PipelinePanel *m_pipelinePanel;
     StepTimelinePanel *m_stepPanel;
+    PlanSearchPanel *m_planSearch;
+    ComparePanel *m_compare;
+    CalibrationDialog *m_calibration = nullptr;
+    QList<PinnedScenario> m_pinned;
+    void refreshCompare();
     AnimationPanel *currentAnimation() const;
     QMenu *m_recentMenu = nullptr;
     QTimer *m_autosaveTimer;

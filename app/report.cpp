@@ -117,6 +117,39 @@ bool writeReport(const QString &path, const ReportInput &in, QString *error)
     html += chart.arg(newPage, tr("Step time"), QStringLiteral("step")).arg(kImageWidthOnPage);
     html += chart.arg(QString(), tr("Scaling"), QStringLiteral("scaling")).arg(kImageWidthOnPage);
     html += chart.arg(newPage, tr("Memory per GPU"), QStringLiteral("memory")).arg(kImageWidthOnPage);
+    if (!in.compared.isEmpty()) {
+        // Pinned scenarios beside this one: headline figures and their step-time bars.
+        StepTimeChart compare;
+        QList<StepTimeBar> bars;
+        for (const PinnedScenario &p : in.compared)
+            if (p.evaluation.feasible)
+                bars << StepTimeBar{p.name, {}, p.evaluation.breakdown, false};
+        bars << StepTimeBar{tr("This plan"), {}, e.breakdown, true};
+        compare.setBars(bars);
+        doc.addResource(QTextDocument::ImageResource, QUrl(QStringLiteral("chart://compare")), renderOffscreen(&compare));
+        html += chart.arg(newPage, tr("Compared plans"), QStringLiteral("compare")).arg(kImageWidthOnPage);
+        html += QStringLiteral("<table cellspacing='0' cellpadding='3' border='1' width='100%'><tr><th></th>");
+        for (const PinnedScenario &p : in.compared)
+            html += QStringLiteral("<th>%1</th>").arg(p.name.toHtmlEscaped());
+        html += QStringLiteral("<th>%1</th></tr>").arg(tr("This plan"));
+        const auto rowOf = [&](const QString &label, auto text) {
+            html += QStringLiteral("<tr><td>%1</td>").arg(label);
+            for (const PinnedScenario &p : in.compared)
+                html += QStringLiteral("<td>%1</td>").arg(p.evaluation.feasible ? text(p.scenario, p.evaluation) : tr("infeasible"));
+            html += QStringLiteral("<td><b>%1</b></td></tr>").arg(text(s, e));
+        };
+        rowOf(tr("Plan"), [](const Scenario &x, const Evaluation &) {
+            return QStringLiteral("TP %1 PP %2 DP %3 CP %4, %5, ZeRO-%6").arg(x.plan.tp).arg(x.plan.pp).arg(x.plan.dp).arg(x.plan.cp)
+                .arg(QLatin1String(nameOf(x.plan.schedule))).arg(x.plan.zeroStage);
+        });
+        rowOf(tr("GPUs"), [](const Scenario &x, const Evaluation &) { return QString::number(x.cluster.gpus); });
+        rowOf(tr("Step time"), [](const Scenario &, const Evaluation &x) { return fmt::seconds(x.breakdown.stepSeconds); });
+        rowOf(tr("Time to train"), [](const Scenario &, const Evaluation &x) { return fmt::duration(x.trainSeconds); });
+        rowOf(tr("GPU-hours"), [](const Scenario &, const Evaluation &x) { return fmt::count(x.gpuHours); });
+        rowOf(tr("MFU"), [](const Scenario &, const Evaluation &x) { return fmt::percent(x.mfu); });
+        rowOf(tr("Memory per GPU"), [](const Scenario &, const Evaluation &x) { return fmt::bytes(x.memory.totalBytes); });
+        html += QStringLiteral("</table>");
+    }
     html += QStringLiteral("<h2>%1</h2>").arg(tr("Warnings and recommendations"));
     const QList<WarningItem> warnings = warningItems(s, e);
     if (warnings.isEmpty())

@@ -6,11 +6,20 @@
 #include "inputs.h"
 
 #include <QString>
+#include <QList>
 #include <QStringList>
 
 class QWidget;
 
 namespace ts {
+
+/// A scenario pinned for comparison.
+struct PinnedScenario
+{
+    QString name;
+    Scenario scenario;
+    Evaluation evaluation;
+};
 
 struct ReportInput
 {
@@ -19,6 +28,7 @@ struct ReportInput
     QString name;
     QString description;
     QStringList notes;
+    QList<PinnedScenario> compared;   // pinned scenarios, shown beside this one
 };
 
 /// Writes a multi-page PDF: inputs, headline figures, step-time, scaling and memory charts,

@@ -233,4 +233,14 @@ TierFit fitTier(const NcclLog &log)
     return fit;
 }
 
+void applyFit(Cluster &cluster, const TierFit &fit)
+{
+    Link &link = fit.tier == "inter_node" ? cluster.interNode : cluster.intraNode;
+    link = {"calibrated:" + fit.source, fit.bandwidthBytesPerSecond, fit.latencySeconds, 1.0};
+    if (fit.tier == "inter_node") {
+        cluster.rails = cluster.gpusPerNode;
+        cluster.oversubscription = 1;
+    }
+}
+
 } // namespace ts

@@ -60,4 +60,9 @@ struct TierFit
 /// least squares on relative error, so that small and large messages weigh alike.
 TierFit fitTier(const NcclLog &log);
 
+/// Uses a fit as the cluster's link for its tier: the fit is an achievable per-GPU bandwidth, so
+/// efficiency becomes 1, and for the inter-node tier every GPU has its own NIC share (rails = GPUs
+/// per node, no oversubscription) because the measurement already includes them.
+void applyFit(Cluster &cluster, const TierFit &fit);
+
 } // namespace ts

@@ -3,6 +3,7 @@
 // bad values show a message, warnings apply, and screenshots and the report are written for review.
 #include "animationclock.h"
 #include "animationpanels.h"
+#include "capacitypanels.h"
 #include "evaluate.h"
 #include "explanationview.h"
 #include "headlinecards.h"
@@ -18,7 +19,9 @@
 #include <QLabel>
 #include <QProcess>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QSlider>
+#include <QTableWidget>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -243,6 +246,55 @@ private slots:
         w.setPresentationMode(false);
     }
 
+    void planSearchAppliesTheBestPlan()
+    {
+        MainWindow w;
+        w.mainTabs()->setCurrentWidget(w.planSearchPanel());   // default: Llama 3 70B on 1024 H100
+        QSignalSpy finished(w.planSearchPanel(), &PlanSearchPanel::searchFinished);
+        w.planSearchPanel()->startSearch();
+        QVERIFY(finished.wait(20000));
+        QVERIFY(w.planSearchPanel()->model()->rowCount() > 0);
+        const Scenario best = w.planSearchPanel()->model()->plan(0).scenario;
+        w.planSearchPanel()->applyRow(0);
+        QVERIFY(w.document()->scenario() == best);
+        QVERIFY(w.document()->evaluation().memory.fits);
+        w.document()->undoStack()->undo();
+        QVERIFY(!(w.document()->scenario() == best));
+    }
+
+    void compareAndCalibrate()
+    {
+        MainWindow w;
+        QVERIFY(w.pinCurrent());
+        w.editField(Field::OverlapDp, 0);
+        QVERIFY(w.pinCurrent());
+        w.mainTabs()->setCurrentWidget(w.comparePanel());
+        QCOMPARE(w.pinned().size(), 2);
+        const QList<QTableWidget *> tables = w.comparePanel()->findChildren<QTableWidget *>();
+        QVERIFY(std::any_of(tables.begin(), tables.end(), [](QTableWidget *t) {
+            for (int r = 0; r < t->rowCount(); ++r)
+                if (t->verticalHeaderItem(r) && t->verticalHeaderItem(r)->text() == QLatin1String("plan.overlap_dp"))
+                    return true;
+            return false;
+        }));
+        for (int i = 0; i < 3; ++i)
+            w.pinCurrent();
+        QCOMPARE(w.pinned().size(), 4);   // at most four
+        w.unpin(0);
+        QCOMPARE(w.pinned().size(), 3);
+
+        CalibrationDialog *dialog = w.openCalibration();
+        const QString data = QStringLiteral(TRAINSCOPE_SOURCE_DIR "/tests/model/data/");
+        QVERIFY(dialog->addLogs({data + QStringLiteral("all_reduce_8gpu_nvlink.log"), data + QStringLiteral("all_gather_16node_ib.log")}).isEmpty());
+        QCOMPARE(int(dialog->fits().size()), 2);
+        QVERIFY(dialog->addLogs({data + QStringLiteral("malformed.log")}).contains(QLatin1String("line 24")));
+        emit dialog->applyRequested(dialog->fits());
+        QVERIFY(qAbs(w.document()->scenario().cluster.intraNode.bytesPerSecond - 370e9) / 370e9 < 0.05);
+        QVERIFY(qAbs(w.document()->scenario().cluster.interNode.bytesPerSecond - 45e9) / 45e9 < 0.05);
+        const QPixmap shot = dialog->grab();
+        QVERIFY(shot.save(outputDir() + QStringLiteral("/calibration.png")));
+    }
+
     void cardShowsExplanation()
     {
         MainWindow w;
@@ -295,8 +347,10 @@ private slots:
         MainWindow w;
         const QString path = outputDir() + QStringLiteral("/report.pdf");
         QString error;
+        QVERIFY(w.pinCurrent());
+        w.editField(Field::Zero, 3);
         const ReportInput input{w.document()->scenario(), w.document()->evaluation(), w.document()->name(),
-                                w.document()->description(), w.document()->notes()};
+                                w.document()->description(), w.document()->notes(), w.pinned()};
         QVERIFY2(writeReport(path, input, &error), qPrintable(error));
         QVERIFY(QFileInfo(path).size() > 20000);
         if (QStandardPaths::findExecutable(QStringLiteral("pdftotext")).isEmpty())
@@ -307,7 +361,8 @@ private slots:
         const QString text = QString::fromUtf8(p.readAllStandardOutput());
         // (pdftotext keeps the "fi" ligature of "figures", so match around it)
         for (const char *section : {"Inputs", "Headline", "Step time", "Scaling", "Memory per GPU",
-                                    "Warnings and recommendations", "How the", "Narayanan", "Rajbhandari"})
+                                    "Warnings and recommendations", "How the", "Narayanan", "Rajbhandari",
+                                    "Compared plans", "Pin 1"})
             QVERIFY2(text.contains(QLatin1String(section)), section);
         if (!QStandardPaths::findExecutable(QStringLiteral("pdftoppm")).isEmpty()) {
             QProcess ppm;
