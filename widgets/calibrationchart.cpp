@@ -36,9 +36,9 @@ CalibrationChart::CalibrationChart(QWidget *parent)
     m_chart->setTheme(chartmath::isDark(palette()) ? QChart::ChartThemeDark : QChart::ChartThemeLight);
     m_chart->setBackgroundBrush(palette().base());
     m_chart->legend()->setAlignment(Qt::AlignBottom);
-    m_x->setBase(4);
+    m_x->setBase(16);
     m_x->setTitleText(tr("Message size [B]"));
-    m_x->setLabelFormat(QStringLiteral("%.3g"));
+    m_x->setLabelFormat(QStringLiteral("%.0e"));   // short labels: 1e+03, 2e+04, ...
     m_y->setBase(10);
     m_y->setTitleText(tr("Time [µs]"));
     m_y->setLabelFormat(QStringLiteral("%.4g"));
