@@ -6,19 +6,16 @@
 #include "units.h"
 
 #include <QtCharts/QBarCategoryAxis>
-#include <QtCharts/QBarLegendMarker>
 #include <QtCharts/QBarSet>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 #include <QtCharts/QLegend>
+#include <QtCharts/QLegendMarker>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QStackedBarSeries>
 #include <QtCharts/QValueAxis>
 
 #include <QCursor>
-#include <QEvent>
-#include <QGridLayout>
-#include <QLabel>
 #include <QToolTip>
 
 #include <algorithm>
@@ -29,8 +26,6 @@ namespace ts {
 namespace {
 
 using theme::Part;
-
-constexpr double kStaleOpacity = 0.35;
 
 // The memory parts in theme order, each with the MemoryBreakdown field it draws.
 struct PartField
@@ -60,39 +55,18 @@ double toGiB(double bytes) { return bytes / units::kBytesPerGiB; }
 } // namespace
 
 MemoryChart::MemoryChart(QWidget *parent)
-    : QWidget(parent)
-    , m_chart(new QChart)
+    : ChartFrame(parent)
     , m_categoryAxis(new QBarCategoryAxis)
     , m_valueAxis(new QValueAxis)
 {
-    // Redrawn up to 60 times a second while a slider moves: animations would only lag behind.
-    m_chart->setAnimationOptions(QChart::NoAnimation);
-    m_chart->addAxis(m_categoryAxis, Qt::AlignBottom);
-    m_chart->addAxis(m_valueAxis, Qt::AlignLeft);
+    chart()->addAxis(m_categoryAxis, Qt::AlignBottom);
+    chart()->addAxis(m_valueAxis, Qt::AlignLeft);
     m_valueAxis->setLabelFormat(QStringLiteral("%g"));
     m_valueAxis->setTickType(QValueAxis::TicksDynamic);
     m_valueAxis->setTickAnchor(0);
     m_valueAxis->setTitleText(tr("Memory per GPU [GiB]"));
 
-    m_view = new QChartView(m_chart);  // owns the chart
-    m_view->setRenderHint(QPainter::Antialiasing, false);   // bars are axis-aligned: crisp and cheaper without
-    m_view->setFrameShape(QFrame::NoFrame);
-
-    m_staleNote = new QLabel(tr("Last valid result"));
-    m_staleNote->setBackgroundRole(QPalette::ToolTipBase);
-    m_staleNote->setForegroundRole(QPalette::ToolTipText);
-    m_staleNote->setAutoFillBackground(true);
-    m_staleNote->setMargin(4);
-    m_staleNote->hide();
-
-    // The note overlays the chart's corner, so showing it does not move the bars.
-    auto *layout = new QGridLayout(this);
-    layout->setContentsMargins(QMargins());
-    layout->addWidget(m_view, 0, 0);
-    layout->addWidget(m_staleNote, 0, 0, Qt::AlignTop | Qt::AlignRight);
-
-    applyPalette();
-    refresh();
+    applyPalette();   // refreshes
 }
 
 void MemoryChart::setBars(const QList<MemoryBar> &bars)
@@ -101,33 +75,11 @@ void MemoryChart::setBars(const QList<MemoryBar> &bars)
     refresh();
 }
 
-void MemoryChart::setStale(bool stale)
+void MemoryChart::paletteChanged()
 {
-    m_stale = stale;
-    m_chart->setOpacity(stale ? kStaleOpacity : 1.0);
-    m_staleNote->setVisible(stale);
-}
-
-QSize MemoryChart::minimumSizeHint() const { return {360, 240}; }
-QSize MemoryChart::sizeHint() const { return {560, 340}; }
-
-void MemoryChart::changeEvent(QEvent *event)
-{
-    QWidget::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange) {
-        applyPalette();
-        refresh();
-    }
-}
-
-void MemoryChart::applyPalette()
-{
-    m_chart->setTheme(chartmath::isDark(palette()) ? QChart::ChartThemeDark : QChart::ChartThemeLight);
-    m_chart->setBackgroundBrush(palette().base());
-    m_chart->setBackgroundRoundness(0);
-    m_chart->legend()->setAlignment(Qt::AlignBottom);
     // setTheme recoloured the series: have refresh() rebuild them in our colours.
     m_series = nullptr;
+    refresh();
 }
 
 void MemoryChart::refresh()
@@ -143,10 +95,7 @@ void MemoryChart::refresh()
     QStringList categories;
     double maxBytes = 0;
     for (const MemoryBar &bar : m_bars) {
-        QString label = bar.memory.fits ? bar.label : tr("%1 ⚠").arg(bar.label);
-        while (categories.contains(label))  // the axis merges equal categories ...
-            label += QChar(0x200B);         // ... a zero-width space keeps them apart, unseen
-        categories.append(label);
+        categories.append(distinctCategory(bar.memory.fits ? bar.label : tr("%1 ⚠").arg(bar.label), categories));
         double stacked = 0;
         for (const Part part : parts)
             stacked += partBytes(bar.memory, part);
@@ -180,73 +129,37 @@ void MemoryChart::refresh()
     if (m_capacityLine->name() != lineName)
         m_capacityLine->setName(lineName);
     m_capacityLine->setVisible(showCapacity);
-    const QList<QLegendMarker *> lineMarkers = m_chart->legend()->markers(m_capacityLine);
+    const QList<QLegendMarker *> lineMarkers = chart()->legend()->markers(m_capacityLine);
     for (QLegendMarker *marker : lineMarkers)
         marker->setVisible(showCapacity);
 
     // Headroom keeps the capacity line clear of the plot's top edge.
     const double axisMax = chartmath::niceAxisMax(1.05 * toGiB(std::max(maxBytes, capacityBytes)));
-    if (m_valueAxis->max() != axisMax || m_valueAxis->min() != 0) {
-        m_valueAxis->setRange(0, axisMax);
-        m_valueAxis->setTickInterval(chartmath::niceTickInterval(axisMax));
-    }
+    setRangeFromZero(m_valueAxis, axisMax);
 }
 
 void MemoryChart::rebuild(const QList<Part> &parts, const QStringList &categories)
 {
     m_parts = parts;
     m_categories = categories;
-    m_chart->removeAllSeries();  // deletes the series, their bar sets and legend markers
-    m_categoryAxis->clear();
-    m_categoryAxis->append(categories);
-
     m_series = new QStackedBarSeries;
-    m_series->setBarWidth(0.6);
-    for (const Part part : parts) {
-        auto *set = new QBarSet(theme::label(part));
-        set->append(QList<qreal>(categories.size(), 0.0));  // values come from refresh()
-        connect(set, &QBarSet::hovered, this, [this, part](bool on, int index) {
-            if (on)
-                showTooltip(part, index);
-            else
-                QToolTip::hideText();
-        });
-        connect(set, &QBarSet::clicked, this, [this, part] { emit partActivated(theme::explanationId(part)); });
-        m_series->append(set);
-    }
-    m_chart->addSeries(m_series);
-    m_series->attachAxis(m_categoryAxis);
-    m_series->attachAxis(m_valueAxis);
+    setPartBars(m_series, parts, categories, m_categoryAxis, m_valueAxis,
+                [this](Part part, int index) { showTooltip(part, index); },
+                [this](Part part) { emit partActivated(theme::explanationId(part)); });
 
     m_capacityLine = new QLineSeries;
-    m_chart->addSeries(m_capacityLine);
+    chart()->addSeries(m_capacityLine);
     m_capacityLine->attachAxis(m_categoryAxis);
     m_capacityLine->attachAxis(m_valueAxis);
     connect(m_capacityLine, &QLineSeries::hovered, this, [this](const QPointF &, bool on) {
         if (on)
-            QToolTip::showText(QCursor::pos(), m_capacityLine->name(), m_view);
+            QToolTip::showText(QCursor::pos(), m_capacityLine->name(), chartView());
         else
             QToolTip::hideText();
     });
 
-    // Colours after addSeries, which applies the theme's; base-coloured borders separate segments.
-    const QList<QBarSet *> sets = m_series->barSets();
-    for (qsizetype i = 0; i < sets.size(); ++i) {
-        sets[i]->setColor(theme::color(parts[i]));
-        sets[i]->setBorderColor(palette().color(QPalette::Base));
-    }
+    // After addSeries, which applies the theme's colour.
     m_capacityLine->setPen(QPen(theme::warningColor(), 2, Qt::DashLine));
-
-    // A legend entry explains its part, like a segment does.
-    const QList<QLegendMarker *> markers = m_chart->legend()->markers(m_series);
-    for (QLegendMarker *marker : markers) {
-        auto *barMarker = qobject_cast<QBarLegendMarker *>(marker);
-        const qsizetype i = barMarker ? sets.indexOf(barMarker->barset()) : -1;
-        if (i < 0)
-            continue;
-        connect(marker, &QLegendMarker::clicked, this,
-                [this, part = parts[i]] { emit partActivated(theme::explanationId(part)); });
-    }
 }
 
 void MemoryChart::showTooltip(Part part, int index)
@@ -259,7 +172,7 @@ void MemoryChart::showTooltip(Part part, int index)
                        tr("<b>%1</b><br>%2: %3 (%4 of the total)")
                            .arg(theme::label(part), bar.label.toHtmlEscaped(), fmt::bytes(bytes),
                                 fmt::percent(bytes / bar.memory.totalBytes)),
-                       m_view);
+                       chartView());
 }
 
 } // namespace ts

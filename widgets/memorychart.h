@@ -3,17 +3,14 @@
 #pragma once
 
 #include "chartdata.h"
+#include "chartframe.h"
 #include "theme.h"
 
 #include <QList>
 #include <QStringList>
-#include <QWidget>
 
 QT_BEGIN_NAMESPACE
 class QBarCategoryAxis;
-class QChart;
-class QChartView;
-class QLabel;
 class QLineSeries;
 class QStackedBarSeries;
 class QValueAxis;
@@ -21,7 +18,7 @@ QT_END_NAMESPACE
 
 namespace ts {
 
-class MemoryChart : public QWidget
+class MemoryChart : public ChartFrame
 {
     Q_OBJECT
 public:
@@ -30,39 +27,28 @@ public:
     /// Shows one stacked bar per entry, left to right, and the current bar's HBM capacity as a
     /// line. Bars that do not fit get a warning mark. Cheap when only values change.
     void setBars(const QList<MemoryBar> &bars);
-    /// Greys the chart out with a "Last valid result" note while the inputs are invalid.
-    void setStale(bool stale);
-    bool isStale() const { return m_stale; }
-
-    QSize minimumSizeHint() const override;
-    QSize sizeHint() const override;
 
 signals:
     /// A bar segment or legend entry was clicked; the id names the model's explanation.
     void partActivated(const QString &explanationId);
 
 protected:
-    void changeEvent(QEvent *event) override;
+    void paletteChanged() override;
 
 private:
-    void applyPalette();
     void refresh();
     void rebuild(const QList<theme::Part> &parts, const QStringList &categories);
     void showTooltip(theme::Part part, int index);
 
-    QChart *m_chart = nullptr;
-    QChartView *m_view = nullptr;
     QBarCategoryAxis *m_categoryAxis = nullptr;
     QValueAxis *m_valueAxis = nullptr;
     QStackedBarSeries *m_series = nullptr;
     QLineSeries *m_capacityLine = nullptr;
-    QLabel *m_staleNote = nullptr;
 
     QList<MemoryBar> m_bars;
     // What the series were built for; when unchanged only values are replaced.
     QList<theme::Part> m_parts;
     QStringList m_categories;
-    bool m_stale = false;
 };
 
 } // namespace ts

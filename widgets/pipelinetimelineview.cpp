@@ -2,11 +2,9 @@
 #include "pipelinetimelineview.h"
 
 #include "animationclock.h"
-#include "chartmath.h"
 #include "formatting.h"
 #include "theme.h"
 
-#include <QCoreApplication>
 #include <QEvent>
 #include <QMouseEvent>
 #include <QPainter>
@@ -163,12 +161,10 @@ QString blockLabel(const PipelineEvent &event, bool interleaved)
 }
 
 PipelineTimelineView::PipelineTimelineView(QWidget *parent)
-    : QWidget(parent)
+    : AnimatedView(parent)
 {
-    setBackgroundRole(QPalette::Base);
-    setAutoFillBackground(true);
-    setMouseTracking(true);
-    setFocusPolicy(Qt::ClickFocus);
+    setMouseTracking(true);   // tool tips on the blocks
+    relayout();               // layout getters valid before the first resize
 }
 
 void PipelineTimelineView::setSimulation(const PipelineSimulation &simulation, double closedFormBubbleFraction,
@@ -212,55 +208,19 @@ void PipelineTimelineView::setTime(double modelSeconds)
     update();
 }
 
-void PipelineTimelineView::setPresentationScale(double scale)
-{
-    m_scale = std::isfinite(scale) ? std::clamp(scale, 0.5, 4.0) : 1.0;
-    relayout();
-    updateGeometry();
-    update();
-}
-
-QSize PipelineTimelineView::minimumSizeHint() const { return (QSizeF(360, 240) * m_scale).toSize(); }
+QSize PipelineTimelineView::minimumSizeHint() const { return (QSizeF(360, 240) * scale()).toSize(); }
 
 QSize PipelineTimelineView::sizeHint() const
 {
     const double line = QFontMetricsF(scaledFont()).height();
     const double rows = std::clamp(m_stages, 2, 16) * 1.8 * line;
-    return QSizeF(760 * m_scale, (kHeaderLines + kStripLines + kAxisLines + 2) * line + rows).toSize();
+    return QSizeF(760 * scale(), (kHeaderLines + kStripLines + kAxisLines + 2) * line + rows).toSize();
 }
 
-void PipelineTimelineView::resizeEvent(QResizeEvent *event)
+void PipelineTimelineView::layoutView()
 {
-    QWidget::resizeEvent(event);
-    if (size() != m_layoutSize)   // grab() of a hidden widget resends the same size
-        relayout();
-}
-
-void PipelineTimelineView::changeEvent(QEvent *event)
-{
-    QWidget::changeEvent(event);
-    if (event->type() == QEvent::FontChange || event->type() == QEvent::PaletteChange) {
-        relayout();
-        update();
-    }
-}
-
-QFont PipelineTimelineView::scaledFont(double factor, bool bold) const
-{
-    QFont f = font();
-    if (f.pointSizeF() > 0)
-        f.setPointSizeF(f.pointSizeF() * m_scale * factor);
-    else
-        f.setPixelSize(std::max(1, int(std::lround(f.pixelSize() * m_scale * factor))));
-    f.setBold(bold);
-    return f;
-}
-
-void PipelineTimelineView::relayout()
-{
-    m_layoutSize = size();
     const QFontMetricsF metrics(scaledFont());
-    const double pad = 8 * m_scale;
+    const double pad = 8 * scale();
     const double labelWidth = metrics.horizontalAdvance(tr("Stage %1").arg(std::max(1, m_stages)));
     m_layout = layoutPipelineTimeline(QRectF(rect()).adjusted(pad, pad, -pad, -pad), m_stages,
                                       m_sim.makespanSeconds, metrics.height(), labelWidth);
@@ -269,12 +229,8 @@ void PipelineTimelineView::relayout()
 
 void PipelineTimelineView::renderCache()
 {
-    const qreal dpr = devicePixelRatioF();
-    for (QPixmap *pixmap : {&m_chrome, &m_content}) {
-        *pixmap = QPixmap((QSizeF(size()) * dpr).toSize());
-        pixmap->setDevicePixelRatio(dpr);
-        pixmap->fill(Qt::transparent);
-    }
+    m_chrome = blankPixmap();
+    m_content = blankPixmap();
     {
         QPainter painter(&m_chrome);
         renderChrome(painter);
@@ -356,23 +312,9 @@ void PipelineTimelineView::renderChrome(QPainter &p) const
     }
 
     // Time axis: grid through rows and strip, labels below, unit at the end.
-    const chartmath::TimeUnit unit = chartmath::chooseTimeUnit(m.t1);
-    const int maxTicks = std::max(2, int(m.plot.width() / (6 * metrics.horizontalAdvance(QLatin1Char('0')))));
-    p.setPen(QPen(theme::mix(base, text, 0.12), 1));
-    for (const double t : timeTicks(m.t0, m.t1, maxTicks)) {
-        const double tx = m.secondsToX(t);
-        p.drawLine(QPointF(tx, m.plot.top()), QPointF(tx, l.strip.bottom()));
-    }
-    p.setPen(text);
-    for (const double t : timeTicks(m.t0, m.t1, maxTicks)) {
-        const double tx = m.secondsToX(t);
-        const QString label = QString::number(t * unit.scale, 'g', 4);
-        const double w = metrics.horizontalAdvance(label);
-        p.drawText(QRectF(tx - w / 2 - 1, l.axis.top() + 0.1 * line, w + 2, line), Qt::AlignCenter, label);
-    }
+    drawTimeGrid(p, m, m.plot.top(), l.strip.bottom());
+    drawTimeAxis(p, m, l.axis, l.axis.translated(0, 0.1 * line));
     p.setPen(muted);
-    p.drawText(QRectF(l.axis.left(), l.axis.top() + 0.1 * line, l.axis.width(), l.axis.height()),
-               Qt::AlignRight | Qt::AlignBottom, tr("time [%1]").arg(unit.symbol));
     p.drawLine(QPointF(m.plot.left(), l.strip.bottom()), QPointF(m.plot.right(), l.strip.bottom()));
 
     // Strip: title line, then the plot with its scale.
@@ -424,7 +366,7 @@ void PipelineTimelineView::renderContent(QPainter &p) const
         p.setRenderHint(QPainter::Antialiasing, true);
         QColor arrow = theme::color(theme::Part::PpP2p);
         arrow.setAlphaF(0.8f);
-        const double head = 5 * m_scale;
+        const double head = 5 * scale();
         double transferSeconds = std::numeric_limits<double>::infinity();
         for (const Handoff &h : m_handoffs)
             transferSeconds = std::min(transferSeconds, h.gapSeconds);
@@ -432,7 +374,7 @@ void PipelineTimelineView::renderContent(QPainter &p) const
             const QRectF a = m.blockRect(m_sim.events[h.from]), b = m.blockRect(m_sim.events[h.to]);
             const double sent = m_sim.events[h.from].endSeconds;
             const QPointF from(a.right(), a.bottom()), to(m.secondsToX(sent + transferSeconds), b.top());
-            p.setPen(QPen(arrow, 1.2 * m_scale));
+            p.setPen(QPen(arrow, 1.2 * scale()));
             p.drawLine(from, to);
             p.setPen(Qt::NoPen);
             p.setBrush(arrow);
@@ -455,7 +397,7 @@ void PipelineTimelineView::renderContent(QPainter &p) const
         QColor fill = theme::color(theme::Part::Activations);
         fill.setAlphaF(0.35f);
         p.setRenderHint(QPainter::Antialiasing, false);
-        p.setPen(QPen(theme::color(theme::Part::Activations), 1.5 * m_scale));
+        p.setPen(QPen(theme::color(theme::Part::Activations), 1.5 * scale()));
         p.setBrush(fill);
         p.drawPath(path);
     }
@@ -465,15 +407,11 @@ void PipelineTimelineView::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
     if (!hasData()) {
-        p.setFont(scaledFont());
-        p.setPen(palette().color(QPalette::PlaceholderText));
-        const QString message = !m_sim.error.empty()
-                                    ? tr("No pipeline schedule: %1").arg(QCoreApplication::translate("Schedules", m_sim.error.c_str()))
-                                    : tr("No pipeline schedule to show");
-        p.drawText(rect().adjusted(12, 12, -12, -12), Qt::AlignCenter | Qt::TextWordWrap, message);
+        drawMessage(p, !m_sim.error.empty() ? tr("No pipeline schedule: %1").arg(translated(m_sim.error))
+                                            : tr("No pipeline schedule to show"));
         return;
     }
-    if (!m_cacheValid || m_chrome.deviceIndependentSize() != QSizeF(size()) || m_chrome.devicePixelRatio() != devicePixelRatioF())
+    if (!m_cacheValid || outdated(m_chrome))
         renderCache();
     const TimelineMapping &m = m_layout.rows;
     p.drawPixmap(0, 0, m_chrome);
@@ -488,7 +426,7 @@ void PipelineTimelineView::paintEvent(QPaintEvent *)
     p.drawPixmap(0, 0, m_content);
     p.setClipping(false);
     p.setRenderHint(QPainter::Antialiasing, false);
-    p.setPen(QPen(theme::currentPointColor(), 2 * m_scale));
+    p.setPen(QPen(theme::currentPointColor(), 2 * scale()));
     p.drawLine(QPointF(x, m.plot.top()), QPointF(x, m_layout.strip.bottom()));
 }
 

@@ -4,12 +4,12 @@
 // flight below. The drawing is rendered once into a pixmap; a frame only blends it at the playhead.
 #pragma once
 
+#include "animatedview.h"
 #include "pipeline.h"
 #include "schedules.h"
 #include "timelinemapping.h"
 
 #include <QPixmap>
-#include <QWidget>
 
 #include <utility>
 #include <vector>
@@ -58,7 +58,7 @@ std::vector<double> eventStartTimes(const PipelineSimulation &simulation);
 /// the papers' figures).
 QString blockLabel(const PipelineEvent &event, bool interleaved);
 
-class PipelineTimelineView : public QWidget
+class PipelineTimelineView : public AnimatedView
 {
     Q_OBJECT
 public:
@@ -68,7 +68,6 @@ public:
 
     void setSimulation(const PipelineSimulation &simulation, double closedFormBubbleFraction, const QString &scheduleName);
     void setTime(double modelSeconds);
-    void setPresentationScale(double scale);
 
     double time() const { return m_time; }
     double duration() const { return m_sim.makespanSeconds; }
@@ -80,17 +79,14 @@ public:
 
 protected:
     void paintEvent(QPaintEvent *event) override;
-    void resizeEvent(QResizeEvent *event) override;
-    void changeEvent(QEvent *event) override;
     void mouseMoveEvent(QMouseEvent *event) override;
     void leaveEvent(QEvent *event) override;
 
 private:
-    void relayout();
+    void layoutView() override;
     void renderCache();
     void renderChrome(QPainter &painter) const;
     void renderContent(QPainter &painter) const;
-    QFont scaledFont(double factor = 1, bool bold = false) const;
     bool hasData() const { return m_sim.ok && !m_sim.events.empty(); }
 
     PipelineSimulation m_sim;
@@ -106,8 +102,6 @@ private:
     std::vector<std::vector<std::pair<double, double>>> m_idle;   // per stage
     std::vector<Handoff> m_handoffs;
 
-    double m_scale = 1;
-    QSize m_layoutSize;   // size the layout was made for
     double m_time = 0;
     PipelineTimelineLayout m_layout;
     // Static renderings: axes, labels and legend; blocks, hatching, arrows and the strip.

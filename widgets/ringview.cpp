@@ -4,8 +4,6 @@
 #include "formatting.h"
 #include "theme.h"
 
-#include <QCoreApplication>
-#include <QEvent>
 #include <QPainter>
 #include <QPainterPath>
 
@@ -31,12 +29,6 @@ QPointF unit(QPointF v)
 QPointF polar(QPointF centre, double radius, double angle)
 {
     return centre + QPointF(radius * std::cos(angle), radius * std::sin(angle));
-}
-
-// Model strings (phase names, errors) go through the translator under one context.
-QString translated(const std::string &text)
-{
-    return QCoreApplication::translate("Schedules", text.c_str());
 }
 
 QString algorithmTitle(Algorithm algorithm)
@@ -332,11 +324,9 @@ std::vector<int> focusRanks(const CollectiveSchedule &schedule)
 }
 
 RingView::RingView(QWidget *parent)
-    : QWidget(parent)
+    : AnimatedView(parent)
 {
-    setBackgroundRole(QPalette::Base);
-    setAutoFillBackground(true);
-    setFocusPolicy(Qt::ClickFocus);   // so the animation shortcuts reach the page on click
+    relayout();   // the overlay, and so the minimum size, is known before the first resize
 }
 
 void RingView::setSchedule(const CollectiveSchedule &schedule)
@@ -389,54 +379,19 @@ void RingView::setTime(double modelSeconds)
     update();
 }
 
-void RingView::setPresentationScale(double scale)
-{
-    m_scale = std::isfinite(scale) ? std::clamp(scale, 0.5, 4.0) : 1.0;
-    relayout();
-    updateGeometry();
-    update();
-}
-
 QSize RingView::minimumSizeHint() const
 {
     // The overlay text, and a ring of about 200 px below it.
-    const QSizeF ring = QSizeF(200, 200) * m_scale;
-    return QSizeF(std::max(m_overlayRect.width(), ring.width()) + 16 * m_scale,
-                  m_overlayRect.height() + ring.height() + 16 * m_scale).toSize();
+    const QSizeF ring = QSizeF(200, 200) * scale();
+    return QSizeF(std::max(m_overlayRect.width(), ring.width()) + 16 * scale(),
+                  m_overlayRect.height() + ring.height() + 16 * scale()).toSize();
 }
 
 QSize RingView::sizeHint() const
 {
     const QSize minimum = minimumSizeHint();
-    return QSize(std::max(minimum.width() + int(300 * m_scale), int(620 * m_scale)),
-                 std::max(minimum.height() + int(160 * m_scale), int(460 * m_scale)));
-}
-
-void RingView::resizeEvent(QResizeEvent *event)
-{
-    QWidget::resizeEvent(event);
-    if (size() != m_layoutSize)   // grab() of a hidden widget resends the same size
-        relayout();
-}
-
-void RingView::changeEvent(QEvent *event)
-{
-    QWidget::changeEvent(event);
-    if (event->type() == QEvent::FontChange || event->type() == QEvent::PaletteChange) {
-        relayout();
-        update();
-    }
-}
-
-QFont RingView::scaledFont(double factor, bool bold) const
-{
-    QFont f = font();
-    if (f.pointSizeF() > 0)
-        f.setPointSizeF(f.pointSizeF() * m_scale * factor);
-    else
-        f.setPixelSize(std::max(1, int(std::lround(f.pixelSize() * m_scale * factor))));
-    f.setBold(bold);
-    return f;
+    return QSize(std::max(minimum.width() + int(300 * scale()), int(620 * scale())),
+                 std::max(minimum.height() + int(160 * scale()), int(460 * scale())));
 }
 
 QStringList RingView::overlayLines(bool widest) const
@@ -464,10 +419,9 @@ QStringList RingView::overlayLines(bool widest) const
             tr("Total: %1").arg(fmt::seconds(s.totalSeconds))};
 }
 
-void RingView::relayout()
+void RingView::layoutView()
 {
-    m_layoutSize = size();
-    const double pad = 8 * m_scale;
+    const double pad = 8 * scale();
     const QRectF area = QRectF(rect()).adjusted(pad, pad, -pad, -pad);
     // Overlay block (top-left) measured with final values, so it does not grow while playing.
     const QFontMetricsF title(scaledFont(1, true)), body(scaledFont());
@@ -508,22 +462,20 @@ void RingView::paintEvent(QPaintEvent *)
     const int n = m_schedule.ranks;
     const auto ramp = [&](int contributors) { return theme::mix(base, strong, n > 0 ? double(contributors) / n : 0.0); };
 
-    p.setFont(scaledFont());
     if (!m_schedule.error.empty() || n <= 0 || m_schedule.transfers.empty()) {
-        p.setPen(muted);
-        const QString message = !m_schedule.error.empty() ? tr("No schedule to show: %1").arg(translated(m_schedule.error))
-                                                          : tr("No collective to show");
-        p.drawText(rect().adjusted(12, 12, -12, -12), Qt::AlignCenter | Qt::TextWordWrap, message);
+        drawMessage(p, !m_schedule.error.empty() ? tr("No schedule to show: %1").arg(translated(m_schedule.error))
+                                                 : tr("No collective to show"));
         return;
     }
+    p.setFont(scaledFont());
     const RingLayout &l = m_layout;
-    const double lineWidth = 1.2 * m_scale;
+    const double lineWidth = 1.2 * scale();
 
     // Node grouping: a light band (detailed) or thin arc (large) behind each node's GPUs.
     p.setRenderHint(QPainter::Antialiasing, true);
     const QRectF arcRect(l.centre - QPointF(l.nodeArcRadius, l.nodeArcRadius), QSizeF(2, 2) * l.nodeArcRadius);
     p.setBrush(Qt::NoBrush);
-    p.setPen(QPen(l.detailed ? theme::mix(base, text, 0.07) : muted, l.detailed ? l.nodeArcWidth : l.nodeArcWidth * m_scale,
+    p.setPen(QPen(l.detailed ? theme::mix(base, text, 0.07) : muted, l.detailed ? l.nodeArcWidth : l.nodeArcWidth * scale(),
                   Qt::SolidLine, l.detailed ? Qt::RoundCap : Qt::FlatCap));
     for (const RingLayout::NodeArc &arc : l.nodes) {
         QPainterPath path;
@@ -558,8 +510,8 @@ void RingView::paintEvent(QPaintEvent *)
             p.drawPoint(l.position(r));
         p.setPen(text);
         // GPU 0 sits at 12 o'clock; its label goes just inside the ring (transfers bow outward).
-        const QPointF label = l.position(0) + QPointF(0, l.nodeRadius + 3 * m_scale);
-        const double labelWidth = 200 * m_scale;
+        const QPointF label = l.position(0) + QPointF(0, l.nodeRadius + 3 * scale());
+        const double labelWidth = 200 * scale();
         p.drawText(QRectF(label.x() - labelWidth / 2, label.y(), labelWidth, QFontMetricsF(p.font()).height()),
                    Qt::AlignHCenter | Qt::AlignTop, tr("GPU 0"));
         const int nodes = m_schedule.ranksPerNode > 0 ? (n + m_schedule.ranksPerNode - 1) / m_schedule.ranksPerNode : n;
@@ -574,7 +526,7 @@ void RingView::paintEvent(QPaintEvent *)
     // the chunks moving along them on top.
     QColor arrowColor = strong;
     arrowColor.setAlphaF(0.75f);
-    const double head = 7 * m_scale;
+    const double head = 7 * scale();
     p.setRenderHint(QPainter::Antialiasing, true);
     for (const size_t i : m_inFlight) {
         const TransferCurve a = transferArrow(l, m_schedule.transfers[i]);

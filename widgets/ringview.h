@@ -4,13 +4,12 @@
 // functions below (testable without a GUI); the widget only draws them at the clock's time.
 #pragma once
 
+#include "animatedview.h"
 #include "schedules.h"
 
-#include <QFont>
 #include <QLineF>
 #include <QPointF>
 #include <QRectF>
-#include <QWidget>
 
 #include <cstdint>
 #include <vector>
@@ -96,7 +95,7 @@ std::vector<std::vector<int>> bufferContributors(const CollectiveSchedule &sched
 /// The ranks a large ring animates: rank 0 and its peers (never the switch).
 std::vector<int> focusRanks(const CollectiveSchedule &schedule);
 
-class RingView : public QWidget
+class RingView : public AnimatedView
 {
     Q_OBJECT
 public:
@@ -104,7 +103,6 @@ public:
 
     void setSchedule(const CollectiveSchedule &schedule);
     void setTime(double modelSeconds);
-    void setPresentationScale(double scale);
 
     double time() const { return m_time; }
     double duration() const { return m_schedule.totalSeconds; }
@@ -117,14 +115,11 @@ public:
 
 protected:
     void paintEvent(QPaintEvent *event) override;
-    void resizeEvent(QResizeEvent *event) override;
-    void changeEvent(QEvent *event) override;
 
 private:
-    void relayout();
+    void layoutView() override;
     void updateState();
     QStringList overlayLines(bool widest) const;
-    QFont scaledFont(double factor = 1, bool bold = false) const;
 
     // Detailed rings keep every transfer; large ones only those of focusRanks() (and all of rank 0's
     // sends, so bytesSentBy() stays exact), which bounds the copy and the per-frame scan.
@@ -133,8 +128,6 @@ private:
     std::vector<double> m_boundaries;
     std::vector<int> m_focus;
     bool m_hasSwitch = false;
-    double m_scale = 1;
-    QSize m_layoutSize;   // size the layout was made for
     RingLayout m_layout;
     QRectF m_overlayRect;
 

@@ -15,8 +15,6 @@
 #include <QtCharts/QValueAxis>
 
 #include <QCursor>
-#include <QEvent>
-#include <QGridLayout>
 #include <QLabel>
 #include <QToolTip>
 
@@ -28,7 +26,6 @@ namespace ts {
 
 namespace {
 
-constexpr double kStaleOpacity = 0.35;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 /// The (x, y * scale) points that can be drawn: NaN marks an infeasible count, and a log axis
@@ -54,8 +51,7 @@ QString speedupText(double speedup)
 } // namespace
 
 ScalingChart::ScalingChart(QWidget *parent)
-    : QWidget(parent)
-    , m_chart(new QChart)
+    : ChartFrame(parent)
     , m_gpuAxis(new QLogValueAxis)
     , m_speedupAxis(new QLogValueAxis)
     , m_efficiencyAxis(new QValueAxis)
@@ -66,9 +62,6 @@ ScalingChart::ScalingChart(QWidget *parent)
     , m_efficiency(new QLineSeries)
     , m_current(new QScatterSeries)
 {
-    // Redrawn up to 60 times a second while a slider moves: animations would only lag behind.
-    m_chart->setAnimationOptions(QChart::NoAnimation);
-
     m_gpuAxis->setTitleText(tr("GPUs"));
     m_gpuAxis->setLabelFormat(QStringLiteral("%g"));
     // Log speedup: the ideal line stays straight over decades of GPU counts.
@@ -78,9 +71,9 @@ ScalingChart::ScalingChart(QWidget *parent)
     m_efficiencyAxis->setLabelFormat(QStringLiteral("%.0f"));
     m_efficiencyAxis->setTickType(QValueAxis::TicksDynamic);
     m_efficiencyAxis->setTickAnchor(0);
-    m_chart->addAxis(m_gpuAxis, Qt::AlignBottom);
-    m_chart->addAxis(m_speedupAxis, Qt::AlignLeft);
-    m_chart->addAxis(m_efficiencyAxis, Qt::AlignRight);
+    chart()->addAxis(m_gpuAxis, Qt::AlignBottom);
+    chart()->addAxis(m_speedupAxis, Qt::AlignLeft);
+    chart()->addAxis(m_efficiencyAxis, Qt::AlignRight);
 
     m_speedup->setName(tr("Model"));
     m_ideal->setName(tr("Ideal"));
@@ -89,7 +82,7 @@ ScalingChart::ScalingChart(QWidget *parent)
     // Added in drawing order: the current point last, on top.
     const QList<QXYSeries *> all{m_speedup, m_ideal, m_amdahl, m_gustafson, m_efficiency, m_current};
     for (QXYSeries *series : all) {
-        m_chart->addSeries(series);
+        chart()->addSeries(series);
         series->attachAxis(m_gpuAxis);
         series->attachAxis(series == m_efficiency ? static_cast<QAbstractAxis *>(m_efficiencyAxis) : m_speedupAxis);
     }
@@ -103,25 +96,11 @@ ScalingChart::ScalingChart(QWidget *parent)
         });
     }
 
-    m_view = new QChartView(m_chart);  // owns the chart
-    m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setFrameShape(QFrame::NoFrame);
+    chartView()->setRenderHint(QPainter::Antialiasing);   // curves, unlike bars, need it
 
-    m_staleNote = new QLabel(tr("Last valid result"));
-    m_staleNote->setBackgroundRole(QPalette::ToolTipBase);
-    m_staleNote->setForegroundRole(QPalette::ToolTipText);
-    m_staleNote->setAutoFillBackground(true);
-    m_staleNote->setMargin(4);
-    m_staleNote->hide();
     m_emptyNote = new QLabel;
     m_emptyNote->setForegroundRole(QPalette::PlaceholderText);
-
-    // The notes overlay the chart, so showing them does not move the plot.
-    auto *layout = new QGridLayout(this);
-    layout->setContentsMargins(QMargins());
-    layout->addWidget(m_view, 0, 0);
-    layout->addWidget(m_staleNote, 0, 0, Qt::AlignTop | Qt::AlignRight);
-    layout->addWidget(m_emptyNote, 0, 0, Qt::AlignCenter);
+    addOverlay(m_emptyNote, Qt::AlignCenter);
 
     applyPalette();
     refresh();
@@ -133,30 +112,8 @@ void ScalingChart::setData(const ScalingChartData &data)
     refresh();
 }
 
-void ScalingChart::setStale(bool stale)
+void ScalingChart::paletteChanged()
 {
-    m_stale = stale;
-    m_chart->setOpacity(stale ? kStaleOpacity : 1.0);
-    m_staleNote->setVisible(stale);
-}
-
-QSize ScalingChart::minimumSizeHint() const { return {360, 240}; }
-QSize ScalingChart::sizeHint() const { return {560, 340}; }
-
-void ScalingChart::changeEvent(QEvent *event)
-{
-    QWidget::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange)
-        applyPalette();
-}
-
-void ScalingChart::applyPalette()
-{
-    m_chart->setTheme(chartmath::isDark(palette()) ? QChart::ChartThemeDark : QChart::ChartThemeLight);
-    m_chart->setBackgroundBrush(palette().base());
-    m_chart->setBackgroundRoundness(0);
-    m_chart->legend()->setAlignment(Qt::AlignBottom);
-
     // After setTheme, which restyles every series. Lines that are not step parts borrow part
     // colours: the model the compute colour, the communication-share references communication ones.
     m_speedup->setPen(QPen(theme::color(theme::Part::Compute), 2));
@@ -193,7 +150,7 @@ void ScalingChart::refresh()
         if (series->points() != points)
             series->replace(points);
         series->setVisible(!points.isEmpty());
-        const QList<QLegendMarker *> markers = m_chart->legend()->markers(series);
+        const QList<QLegendMarker *> markers = chart()->legend()->markers(series);
         for (QLegendMarker *marker : markers)
             marker->setVisible(!points.isEmpty());
     };
@@ -266,7 +223,7 @@ void ScalingChart::showTooltip(double gpus)
     } else {
         text += tr("<br>Infeasible");
     }
-    QToolTip::showText(QCursor::pos(), text, m_view);
+    QToolTip::showText(QCursor::pos(), text, chartView());
 }
 
 } // namespace ts

@@ -4,12 +4,9 @@
 #pragma once
 
 #include "chartdata.h"
-
-#include <QWidget>
+#include "chartframe.h"
 
 QT_BEGIN_NAMESPACE
-class QChart;
-class QChartView;
 class QLabel;
 class QLineSeries;
 class QLogValueAxis;
@@ -19,7 +16,7 @@ QT_END_NAMESPACE
 
 namespace ts {
 
-class ScalingChart : public QWidget
+class ScalingChart : public ChartFrame
 {
     Q_OBJECT
 public:
@@ -27,23 +24,14 @@ public:
 
     /// Shows the curves. NaN points (infeasible counts) are skipped; empty data shows a note.
     void setData(const ScalingChartData &data);
-    /// Greys the chart out with a "Last valid result" note while the inputs are invalid.
-    void setStale(bool stale);
-    bool isStale() const { return m_stale; }
-
-    QSize minimumSizeHint() const override;
-    QSize sizeHint() const override;
 
 protected:
-    void changeEvent(QEvent *event) override;
+    void paletteChanged() override;
 
 private:
-    void applyPalette();
     void refresh();
     void showTooltip(double gpus);
 
-    QChart *m_chart = nullptr;
-    QChartView *m_view = nullptr;
     QLogValueAxis *m_gpuAxis = nullptr;
     QLogValueAxis *m_speedupAxis = nullptr;
     QValueAxis *m_efficiencyAxis = nullptr;
@@ -53,11 +41,9 @@ private:
     QLineSeries *m_gustafson = nullptr;
     QLineSeries *m_efficiency = nullptr;
     QScatterSeries *m_current = nullptr;
-    QLabel *m_staleNote = nullptr;
     QLabel *m_emptyNote = nullptr;
 
     ScalingChartData m_data;
-    bool m_stale = false;
 };
 
 } // namespace ts

@@ -5,18 +5,13 @@
 #include "formatting.h"
 
 #include <QtCharts/QBarCategoryAxis>
-#include <QtCharts/QBarLegendMarker>
 #include <QtCharts/QBarSet>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 #include <QtCharts/QHorizontalStackedBarSeries>
-#include <QtCharts/QLegend>
 #include <QtCharts/QValueAxis>
 
 #include <QCursor>
-#include <QEvent>
-#include <QGridLayout>
-#include <QLabel>
 #include <QToolTip>
 
 #include <algorithm>
@@ -27,8 +22,6 @@ namespace ts {
 namespace {
 
 using theme::Part;
-
-constexpr double kStaleOpacity = 0.35;
 
 // The parts of a step in theme order, each with the Breakdown field it draws.
 struct PartField
@@ -59,38 +52,17 @@ double partSeconds(const Breakdown &breakdown, Part part)
 } // namespace
 
 StepTimeChart::StepTimeChart(QWidget *parent)
-    : QWidget(parent)
-    , m_chart(new QChart)
+    : ChartFrame(parent)
     , m_categoryAxis(new QBarCategoryAxis)
     , m_valueAxis(new QValueAxis)
 {
-    // Redrawn up to 60 times a second while a slider moves: animations would only lag behind.
-    m_chart->setAnimationOptions(QChart::NoAnimation);
-    m_chart->addAxis(m_categoryAxis, Qt::AlignLeft);
-    m_chart->addAxis(m_valueAxis, Qt::AlignBottom);
+    chart()->addAxis(m_categoryAxis, Qt::AlignLeft);
+    chart()->addAxis(m_valueAxis, Qt::AlignBottom);
     m_valueAxis->setLabelFormat(QStringLiteral("%g"));
     m_valueAxis->setTickType(QValueAxis::TicksDynamic);
     m_valueAxis->setTickAnchor(0);
 
-    m_view = new QChartView(m_chart);  // owns the chart
-    m_view->setRenderHint(QPainter::Antialiasing, false);   // bars are axis-aligned: crisp and cheaper without
-    m_view->setFrameShape(QFrame::NoFrame);
-
-    m_staleNote = new QLabel(tr("Last valid result"));
-    m_staleNote->setBackgroundRole(QPalette::ToolTipBase);
-    m_staleNote->setForegroundRole(QPalette::ToolTipText);
-    m_staleNote->setAutoFillBackground(true);
-    m_staleNote->setMargin(4);
-    m_staleNote->hide();
-
-    // The note overlays the chart's corner, so showing it does not move the bars.
-    auto *layout = new QGridLayout(this);
-    layout->setContentsMargins(QMargins());
-    layout->addWidget(m_view, 0, 0);
-    layout->addWidget(m_staleNote, 0, 0, Qt::AlignTop | Qt::AlignRight);
-
-    applyPalette();
-    refresh();
+    applyPalette();   // refreshes
 }
 
 void StepTimeChart::setBars(const QList<StepTimeBar> &bars)
@@ -99,33 +71,11 @@ void StepTimeChart::setBars(const QList<StepTimeBar> &bars)
     refresh();
 }
 
-void StepTimeChart::setStale(bool stale)
+void StepTimeChart::paletteChanged()
 {
-    m_stale = stale;
-    m_chart->setOpacity(stale ? kStaleOpacity : 1.0);
-    m_staleNote->setVisible(stale);
-}
-
-QSize StepTimeChart::minimumSizeHint() const { return {360, 240}; }
-QSize StepTimeChart::sizeHint() const { return {560, 340}; }
-
-void StepTimeChart::changeEvent(QEvent *event)
-{
-    QWidget::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange) {
-        applyPalette();
-        refresh();
-    }
-}
-
-void StepTimeChart::applyPalette()
-{
-    m_chart->setTheme(chartmath::isDark(palette()) ? QChart::ChartThemeDark : QChart::ChartThemeLight);
-    m_chart->setBackgroundBrush(palette().base());
-    m_chart->setBackgroundRoundness(0);
-    m_chart->legend()->setAlignment(Qt::AlignBottom);
     // setTheme recoloured the series: have refresh() rebuild them in our colours.
     m_series = nullptr;
+    refresh();
 }
 
 void StepTimeChart::refresh()
@@ -142,10 +92,8 @@ void StepTimeChart::refresh()
     QStringList categories;
     double maxSeconds = 0;
     for (auto bar = m_bars.crbegin(); bar != m_bars.crend(); ++bar) {
-        QString label = bar->label;   // the presenter names the current plan as such
-        while (categories.contains(label))  // the axis merges equal categories ...
-            label += QChar(0x200B);         // ... a zero-width space keeps them apart, unseen
-        categories.append(label);
+        // The label as is: the presenter names the current plan as such.
+        categories.append(distinctCategory(bar->label, categories));
         double stacked = 0;
         for (const Part part : parts)
             stacked += partSeconds(bar->breakdown, part);
@@ -168,10 +116,7 @@ void StepTimeChart::refresh()
     }
 
     const double axisMax = chartmath::niceAxisMax(maxSeconds * unit.scale);
-    if (m_valueAxis->max() != axisMax || m_valueAxis->min() != 0) {
-        m_valueAxis->setRange(0, axisMax);
-        m_valueAxis->setTickInterval(chartmath::niceTickInterval(axisMax));
-    }
+    setRangeFromZero(m_valueAxis, axisMax);
     const QString title = tr("Step time [%1]").arg(unit.symbol);
     if (m_valueAxis->titleText() != title)
         m_valueAxis->setTitleText(title);
@@ -181,44 +126,10 @@ void StepTimeChart::rebuild(const QList<Part> &parts, const QStringList &categor
 {
     m_parts = parts;
     m_categories = categories;
-    m_chart->removeAllSeries();  // deletes the series, its bar sets and legend markers
-    m_categoryAxis->clear();
-    m_categoryAxis->append(categories);
-
     m_series = new QHorizontalStackedBarSeries;
-    m_series->setBarWidth(0.6);
-    for (const Part part : parts) {
-        auto *set = new QBarSet(theme::label(part));
-        set->append(QList<qreal>(categories.size(), 0.0));  // values come from refresh()
-        connect(set, &QBarSet::hovered, this, [this, part](bool on, int index) {
-            if (on)
-                showTooltip(part, index);
-            else
-                QToolTip::hideText();
-        });
-        connect(set, &QBarSet::clicked, this, [this, part] { emit partActivated(theme::explanationId(part)); });
-        m_series->append(set);
-    }
-    m_chart->addSeries(m_series);
-    m_series->attachAxis(m_categoryAxis);
-    m_series->attachAxis(m_valueAxis);
-
-    // Colours after addSeries, which applies the theme's; base-coloured borders separate segments.
-    const QList<QBarSet *> sets = m_series->barSets();
-    for (qsizetype i = 0; i < sets.size(); ++i) {
-        sets[i]->setColor(theme::color(parts[i]));
-        sets[i]->setBorderColor(palette().color(QPalette::Base));
-    }
-    // A legend entry explains its part, like a segment does.
-    const QList<QLegendMarker *> markers = m_chart->legend()->markers(m_series);
-    for (QLegendMarker *marker : markers) {
-        auto *barMarker = qobject_cast<QBarLegendMarker *>(marker);
-        const qsizetype i = barMarker ? sets.indexOf(barMarker->barset()) : -1;
-        if (i < 0)
-            continue;
-        connect(marker, &QLegendMarker::clicked, this,
-                [this, part = parts[i]] { emit partActivated(theme::explanationId(part)); });
-    }
+    setPartBars(m_series, parts, categories, m_categoryAxis, m_valueAxis,
+                [this](Part part, int setIndex) { showTooltip(part, setIndex); },
+                [this](Part part) { emit partActivated(theme::explanationId(part)); });
 }
 
 void StepTimeChart::showTooltip(Part part, int setIndex)
@@ -233,7 +144,7 @@ void StepTimeChart::showTooltip(Part part, int setIndex)
                             fmt::percent(seconds / bar.breakdown.stepSeconds));
     if (!bar.tooltip.isEmpty())
         text += QStringLiteral("<br><i>%1</i>").arg(bar.tooltip.toHtmlEscaped());
-    QToolTip::showText(QCursor::pos(), text, m_view);
+    QToolTip::showText(QCursor::pos(), text, chartView());
 }
 
 } // namespace ts

@@ -2,11 +2,9 @@
 #include "steptimelineview.h"
 
 #include "animationclock.h"
-#include "chartmath.h"
 #include "formatting.h"
 #include "theme.h"
 
-#include <QCoreApplication>
 #include <QEvent>
 #include <QMouseEvent>
 #include <QPainter>
@@ -36,12 +34,6 @@ QColor streamColor(Stream stream)
     case Stream::Optimizer: return theme::color(theme::Part::Optimizer);
     }
     return theme::color(theme::Part::Compute);
-}
-
-// Model strings (phase names, errors) go through the translator under one context.
-QString translated(const std::string &text)
-{
-    return QCoreApplication::translate("Schedules", text.c_str());
 }
 
 } // namespace
@@ -143,12 +135,10 @@ std::vector<double> timelineBoundaries(const StepTimeline &on, const StepTimelin
 }
 
 StepTimelineView::StepTimelineView(QWidget *parent)
-    : QWidget(parent)
+    : AnimatedView(parent)
 {
-    setBackgroundRole(QPalette::Base);
-    setAutoFillBackground(true);
-    setMouseTracking(true);
-    setFocusPolicy(Qt::ClickFocus);
+    setMouseTracking(true);   // tool tips on the intervals
+    relayout();               // layout getters valid before the first resize
 }
 
 QString StepTimelineView::streamLabel(Stream stream)
@@ -194,54 +184,18 @@ void StepTimelineView::setTime(double modelSeconds)
     update();
 }
 
-void StepTimelineView::setPresentationScale(double scale)
-{
-    m_scale = std::isfinite(scale) ? std::clamp(scale, 0.5, 4.0) : 1.0;
-    relayout();
-    updateGeometry();
-    update();
-}
-
-QSize StepTimelineView::minimumSizeHint() const { return (QSizeF(360, 260) * m_scale).toSize(); }
+QSize StepTimelineView::minimumSizeHint() const { return (QSizeF(360, 260) * scale()).toSize(); }
 
 QSize StepTimelineView::sizeHint() const
 {
     const double line = QFontMetricsF(scaledFont()).height();
     const double rows = double(std::max<size_t>(2, visibleStreams(m_timelines[0]).size())
                                + std::max<size_t>(2, visibleStreams(m_timelines[1]).size()));
-    return QSizeF(760 * m_scale, (2 * (kTitleLines + kBandLines + 1.5) + kAxisLines + 1) * line + rows * 1.6 * line).toSize();
+    return QSizeF(760 * scale(), (2 * (kTitleLines + kBandLines + 1.5) + kAxisLines + 1) * line + rows * 1.6 * line).toSize();
 }
 
-void StepTimelineView::resizeEvent(QResizeEvent *event)
+void StepTimelineView::layoutView()
 {
-    QWidget::resizeEvent(event);
-    if (size() != m_layoutSize)   // grab() of a hidden widget resends the same size
-        relayout();
-}
-
-void StepTimelineView::changeEvent(QEvent *event)
-{
-    QWidget::changeEvent(event);
-    if (event->type() == QEvent::FontChange || event->type() == QEvent::PaletteChange) {
-        relayout();
-        update();
-    }
-}
-
-QFont StepTimelineView::scaledFont(double factor, bool bold) const
-{
-    QFont f = font();
-    if (f.pointSizeF() > 0)
-        f.setPointSizeF(f.pointSizeF() * m_scale * factor);
-    else
-        f.setPixelSize(std::max(1, int(std::lround(f.pixelSize() * m_scale * factor))));
-    f.setBold(bold);
-    return f;
-}
-
-void StepTimelineView::relayout()
-{
-    m_layoutSize = size();
     const QFontMetricsF metrics(scaledFont());
     double labelWidth = 0;
     for (const Stream s : kStreamOrder)
@@ -250,7 +204,7 @@ void StepTimelineView::relayout()
         for (const LifecyclePhase &p : t.phases)
             if (p.endSeconds <= p.startSeconds)
                 labelWidth = std::max(labelWidth, metrics.horizontalAdvance(translated(p.name)) + metrics.height());
-    const double pad = 8 * m_scale;
+    const double pad = 8 * scale();
     m_layout = layoutStepTimelines(QRectF(rect()).adjusted(pad, pad, -pad, -pad), m_timelines[0], m_timelines[1],
                                    metrics.height(), labelWidth);
     m_cacheValid = false;
@@ -258,32 +212,14 @@ void StepTimelineView::relayout()
 
 void StepTimelineView::renderCache()
 {
-    const qreal dpr = devicePixelRatioF();
-    m_cache = QPixmap((QSizeF(size()) * dpr).toSize());
-    m_cache.setDevicePixelRatio(dpr);
-    m_cache.fill(Qt::transparent);
+    m_cache = blankPixmap();
     QPainter p(&m_cache);
-    const QColor text = palette().color(QPalette::Text), muted = palette().color(QPalette::PlaceholderText);
-    const QFontMetricsF metrics(scaledFont());
-    const double line = metrics.height();
     renderPanel(p, 0);
     renderPanel(p, 1);
 
     // Shared time axis under the second panel.
-    const TimelineMapping &m = m_layout.panels[1].rows;
-    const chartmath::TimeUnit unit = chartmath::chooseTimeUnit(m.t1);
-    const int maxTicks = std::max(2, int(m.plot.width() / (6 * metrics.horizontalAdvance(QLatin1Char('0')))));
     p.setRenderHint(QPainter::Antialiasing, false);
-    p.setFont(scaledFont());
-    p.setPen(text);
-    for (const double t : timeTicks(m.t0, m.t1, maxTicks)) {
-        const double x = m.secondsToX(t);
-        const QString label = QString::number(t * unit.scale, 'g', 4);
-        const double w = metrics.horizontalAdvance(label);
-        p.drawText(QRectF(x - w / 2 - 1, m_layout.axis.top() + 0.1 * line, w + 2, line), Qt::AlignCenter, label);
-    }
-    p.setPen(muted);
-    p.drawText(m_layout.axis, Qt::AlignRight | Qt::AlignBottom, tr("time [%1]").arg(unit.symbol));
+    drawTimeAxis(p, m_layout.panels[1].rows, m_layout.axis, m_layout.axis);
     m_cacheValid = true;
 }
 
@@ -320,12 +256,7 @@ void StepTimelineView::renderPanel(QPainter &p, int index) const
     }
 
     // Grid lines at the ticks, through the band and the rows.
-    const int maxTicks = std::max(2, int(m.plot.width() / (6 * metrics.horizontalAdvance(QLatin1Char('0')))));
-    p.setPen(QPen(theme::mix(base, text, 0.12), 1));
-    for (const double tick : timeTicks(m.t0, m.t1, maxTicks)) {
-        const double x = m.secondsToX(tick);
-        p.drawLine(QPointF(x, panel.phaseBand.top()), QPointF(x, m.plot.bottom()));
-    }
+    drawTimeGrid(p, m, panel.phaseBand.top(), m.plot.bottom());
 
     // Lifecycle phases: labelled spans, zero-length ones as markers labelled to their left.
     const QRectF band = panel.phaseBand.adjusted(0, 0.1 * line, 0, -0.15 * line);
@@ -343,7 +274,7 @@ void StepTimelineView::renderPanel(QPainter &p, int index) const
             const double s = 0.35 * line;
             p.drawPolygon(QPolygonF({QPointF(x0 - s, band.top()), QPointF(x0 + s, band.top()), QPointF(x0, band.top() + 1.4 * s)}));
             p.setRenderHint(QPainter::Antialiasing, false);
-            p.setPen(QPen(text, 1.5 * m_scale));
+            p.setPen(QPen(text, 1.5 * scale()));
             p.drawLine(QPointF(x0, band.top()), QPointF(x0, band.bottom()));
             const double w = metrics.horizontalAdvance(name);
             p.drawText(QRectF(x0 - s - w - 0.2 * line, band.top(), w + 2, band.height()), Qt::AlignRight | Qt::AlignVCenter, name);
@@ -391,7 +322,7 @@ void StepTimelineView::renderPanel(QPainter &p, int index) const
 
     // End of this step: a dashed line, so the two panels' lengths compare at a glance.
     const double xEnd = m.secondsToX(t.stepSeconds);
-    p.setPen(QPen(text, 1.5 * m_scale, Qt::DashLine));
+    p.setPen(QPen(text, 1.5 * scale(), Qt::DashLine));
     p.drawLine(QPointF(xEnd, panel.phaseBand.top()), QPointF(xEnd, m.plot.bottom()));
 }
 
@@ -399,17 +330,15 @@ void StepTimelineView::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
     if (!hasData()) {
-        p.setFont(scaledFont());
-        p.setPen(palette().color(QPalette::PlaceholderText));
-        p.drawText(rect().adjusted(12, 12, -12, -12), Qt::AlignCenter | Qt::TextWordWrap, tr("No step timeline to show"));
+        drawMessage(p, tr("No step timeline to show"));
         return;
     }
-    if (!m_cacheValid || m_cache.deviceIndependentSize() != QSizeF(size()) || m_cache.devicePixelRatio() != devicePixelRatioF())
+    if (!m_cacheValid || outdated(m_cache))
         renderCache();
     p.drawPixmap(0, 0, m_cache);
     // Playhead on the shared axis, through each panel that has a timeline.
     p.setRenderHint(QPainter::Antialiasing, false);
-    p.setPen(QPen(theme::currentPointColor(), 2 * m_scale));
+    p.setPen(QPen(theme::currentPointColor(), 2 * scale()));
     for (size_t i = 0; i < 2; ++i) {
         const StepPanelLayout &panel = m_layout.panels[i];
         if (!m_timelines[i].error.empty())

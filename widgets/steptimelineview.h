@@ -4,11 +4,11 @@
 // lifecycle phases as a band on top, a playhead at the clock's time.
 #pragma once
 
+#include "animatedview.h"
 #include "schedules.h"
 #include "timelinemapping.h"
 
 #include <QPixmap>
-#include <QWidget>
 
 #include <array>
 #include <vector>
@@ -52,7 +52,7 @@ int intervalAt(const StepPanelLayout &panel, const StepTimeline &timeline, QPoin
 /// Phase starts and ends and the step ends of both timelines: the stops of the step buttons.
 std::vector<double> timelineBoundaries(const StepTimeline &overlapOn, const StepTimeline &overlapOff);
 
-class StepTimelineView : public QWidget
+class StepTimelineView : public AnimatedView
 {
     Q_OBJECT
 public:
@@ -60,7 +60,6 @@ public:
 
     void setTimelines(const StepTimeline &overlapOn, const StepTimeline &overlapOff);
     void setTime(double modelSeconds);
-    void setPresentationScale(double scale);
 
     double time() const { return m_time; }
     /// The longer of the two steps: the length of the shared axis.
@@ -75,22 +74,17 @@ public:
 
 protected:
     void paintEvent(QPaintEvent *event) override;
-    void resizeEvent(QResizeEvent *event) override;
-    void changeEvent(QEvent *event) override;
     void mouseMoveEvent(QMouseEvent *event) override;
     void leaveEvent(QEvent *event) override;
 
 private:
-    void relayout();
+    void layoutView() override;
     void renderCache();
     void renderPanel(QPainter &painter, int index) const;
-    QFont scaledFont(double factor = 1, bool bold = false) const;
     bool hasData() const;
 
     std::array<StepTimeline, 2> m_timelines;
     std::vector<double> m_boundaries;
-    double m_scale = 1;
-    QSize m_layoutSize;   // size the layout was made for
     double m_time = 0;
     StepTimelineLayout m_layout;
     QPixmap m_cache;

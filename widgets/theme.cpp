@@ -78,7 +78,8 @@ QColor currentPointColor() { return QColor(0xD5, 0x5E, 0x00); }
 
 // Backward is a darker shade of the compute blue (same work, reversed); W takes the Okabe-Ito
 // reddish purple, unused elsewhere in pipeline views.
-QColor backwardColor() { return QColor(0x00, 0x3F, 0x63); }
+// Teal, not a darker blue: a dark blue vanishes on dark palettes and in greyscale beside forward.
+QColor backwardColor() { return QColor(0x1B, 0x9E, 0x77); }
 QColor weightGradColor() { return QColor(0xCC, 0x79, 0xA7); }
 
 QColor mix(const QColor &from, const QColor &to, double fraction)

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+#include "chartframe.h"
+
+#include "chartmath.h"
+
+#include <QtCharts/QAbstractBarSeries>
+#include <QtCharts/QBarCategoryAxis>
+#include <QtCharts/QBarLegendMarker>
+#include <QtCharts/QBarSet>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLegend>
+#include <QtCharts/QValueAxis>
+
+#include <QEvent>
+#include <QGridLayout>
+#include <QLabel>
+#include <QToolTip>
+
+namespace ts {
+
+namespace {
+constexpr double kStaleOpacity = 0.35;
+} // namespace
+
+ChartFrame::ChartFrame(QWidget *parent)
+    : QWidget(parent)
+    , m_chart(new QChart)
+{
+    // Redrawn up to 60 times a second while a slider moves: animations would only lag behind.
+    m_chart->setAnimationOptions(QChart::NoAnimation);
+
+    m_view = new QChartView(m_chart);  // owns the chart
+    // Bars are axis-aligned: crisp and cheaper without. Charts of curves turn it on.
+    m_view->setRenderHint(QPainter::Antialiasing, false);
+    m_view->setFrameShape(QFrame::NoFrame);
+
+    m_staleNote = new QLabel(tr("Last valid result"));
+    m_staleNote->setBackgroundRole(QPalette::ToolTipBase);
+    m_staleNote->setForegroundRole(QPalette::ToolTipText);
+    m_staleNote->setAutoFillBackground(true);
+    m_staleNote->setMargin(4);
+    m_staleNote->hide();
+
+    // All in one grid cell: the notes overlay the chart's corner, so showing one does not move the plot.
+    m_layout = new QGridLayout(this);
+    m_layout->setContentsMargins(QMargins());
+    m_layout->addWidget(m_view, 0, 0);
+    addOverlay(m_staleNote, Qt::AlignTop | Qt::AlignRight);
+}
+
+void ChartFrame::setStale(bool stale)
+{
+    m_stale = stale;
+    m_chart->setOpacity(stale ? kStaleOpacity : 1.0);
+    m_staleNote->setVisible(stale);
+}
+
+QSize ChartFrame::minimumSizeHint() const { return {360, 240}; }
+QSize ChartFrame::sizeHint() const { return {560, 340}; }
+
+void ChartFrame::addOverlay(QWidget *widget, Qt::Alignment alignment)
+{
+    m_layout->addWidget(widget, 0, 0, alignment);
+}
+
+void ChartFrame::applyPalette()
+{
+    m_chart->setTheme(chartmath::isDark(palette()) ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    m_chart->setBackgroundBrush(palette().base());
+    m_chart->setBackgroundRoundness(0);
+    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    paletteChanged();
+}
+
+void ChartFrame::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        applyPalette();
+}
+
+void ChartFrame::setPartBars(QAbstractBarSeries *bars, const QList<theme::Part> &parts, const QStringList &categories,
+                             QBarCategoryAxis *categoryAxis, QAbstractAxis *valueAxis, const PartHovered &hovered,
+                             const PartClicked &clicked)
+{
+    m_chart->removeAllSeries();  // deletes the series, their bar sets and legend markers
+    categoryAxis->clear();
+    categoryAxis->append(categories);
+
+    bars->setBarWidth(0.6);
+    for (const theme::Part part : parts) {
+        auto *set = new QBarSet(theme::label(part));
+        set->append(QList<qreal>(categories.size(), 0.0));  // values come from the caller's refresh
+        connect(set, &QBarSet::hovered, this, [hovered, part](bool on, int index) {
+            if (on)
+                hovered(part, index);
+            else
+                QToolTip::hideText();
+        });
+        connect(set, &QBarSet::clicked, this, [clicked, part] { clicked(part); });
+        bars->append(set);
+    }
+    m_chart->addSeries(bars);
+    bars->attachAxis(categoryAxis);
+    bars->attachAxis(valueAxis);
+
+    // Colours after addSeries, which applies the theme's; base-coloured borders separate segments.
+    const QList<QBarSet *> sets = bars->barSets();
+    for (qsizetype i = 0; i < sets.size(); ++i) {
+        sets[i]->setColor(theme::color(parts[i]));
+        sets[i]->setBorderColor(palette().color(QPalette::Base));
+    }
+    // A legend entry explains its part, like a segment does.
+    const QList<QLegendMarker *> markers = m_chart->legend()->markers(bars);
+    for (QLegendMarker *marker : markers) {
+        auto *barMarker = qobject_cast<QBarLegendMarker *>(marker);
+        const qsizetype i = barMarker ? sets.indexOf(barMarker->barset()) : -1;
+        if (i < 0)
+            continue;
+        connect(marker, &QLegendMarker::clicked, this, [clicked, part = parts[i]] { clicked(part); });
+    }
+}
+
+QString ChartFrame::distinctCategory(QString label, const QStringList &categories)
+{
+    while (categories.contains(label))
+        label += QChar(0x200B);   // a zero-width space keeps them apart, unseen
+    return label;
+}
+
+void ChartFrame::setRangeFromZero(QValueAxis *axis, double max)
+{
+    // Every range change lays the chart out again.
+    if (axis->max() != max || axis->min() != 0) {
+        axis->setRange(0, max);
+        axis->setTickInterval(chartmath::niceTickInterval(max));
+    }
+}
+
+} // namespace ts
