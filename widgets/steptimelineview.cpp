@@ -21,7 +21,7 @@ constexpr double kTitleLines = 1.3;
 constexpr double kBandLines = 1.4;      // one lane of phases
 constexpr double kLaneLines = 1.2;      // each further lane
 constexpr double kAxisLines = 1.6;
-constexpr double kMaxRowLines = 2.0;
+constexpr double kMaxRowLines = 4.0;   // rows grow with the window, up to a point: blocks stay bars, not walls
 constexpr int kMessageRows = 2;   // room for the message of a timeline with an error
 
 QColor streamColor(Stream stream)
