@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Feasibility messages, warnings and their fixes, valid degrees, derived shapes, memory formulas.
 #include "evaluate.h"
+#include "fixtures.h"
 #include "shape.h"
 #include "units.h"
 
@@ -15,28 +16,7 @@ Q_DECLARE_METATYPE(std::function<void(ts::Scenario &)>)
 namespace {
 using Edit = std::function<void(Scenario &)>;
 
-// 64 H100 in 8 nodes, GPT-style 13B, TP 8, PP 2, DP 4.
-Scenario base()
-{
-    Scenario s;
-    s.workload.layers = 40;
-    s.workload.hidden = 5120;
-    s.workload.heads = 40;
-    s.workload.kvHeads = 40;
-    s.workload.ffnHidden = 4 * 5120;
-    s.workload.seqLen = 2048;
-    s.training.globalBatch = 256;
-    s.training.microBatch = 1;
-    s.cluster.gpu = {"h100", 989e12, 1979e12, 0, 80.0 * units::kBytesPerGiB, 3.35e12};
-    s.cluster.gpus = 64;
-    s.cluster.gpusPerNode = 8;
-    s.cluster.intraNode = {"nvlink4", 450e9, 3e-6, 0.82};
-    s.cluster.interNode = {"ib-ndr", 50e9, 5e-6, 0.9};
-    s.plan.tp = 8;
-    s.plan.pp = 2;
-    s.plan.dp = 4;
-    return s;
-}
+Scenario base() { return fixtures::gpt13bOn64H100(); }
 
 bool hasWarning(const Evaluation &e, WarningCode code)
 {

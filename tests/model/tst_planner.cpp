@@ -2,6 +2,7 @@
 // Plan search: ranked by time to train, only plans that fit, same answer on one or two threads,
 // never worse than the plan the user started from, and cancellable.
 #include "evaluate.h"
+#include "fixtures.h"
 #include "planner.h"
 
 #include <QTest>
@@ -9,19 +10,13 @@
 using namespace ts;
 
 namespace {
+// The shared 13B on 64 H100, with learned positions, batch 512 and a 300B-token budget.
 Scenario base()
 {
-    Scenario s;
-    s.workload = {"13b", 40, 5120, 40, 40, 20480, MlpKind::Gelu, true, true, 51200, 2048};
+    Scenario s = fixtures::gpt13bOn64H100();
+    s.workload.learnedPositions = true;
     s.training.globalBatch = 512;
     s.training.tokens = 300e9;
-    s.cluster.gpu = {"h100", 989e12, 1979e12, 0, 80.0 * 1024 * 1024 * 1024, 3.35e12};
-    s.cluster.gpus = 64;
-    s.cluster.intraNode = {"nvlink4", 450e9, 3e-6, 0.82};
-    s.cluster.interNode = {"ib-ndr", 50e9, 5e-6, 0.9};
-    s.plan.tp = 8;
-    s.plan.pp = 2;
-    s.plan.dp = 4;
     return s;
 }
 } // namespace

@@ -2,6 +2,7 @@
 // Explicit schedules against the closed forms they must reproduce.
 #include "collectives.h"
 #include "evaluate.h"
+#include "fixtures.h"
 #include "schedules.h"
 
 #include <QTest>
@@ -128,16 +129,7 @@ private slots:
 
     void stepTimelineMatchesEvaluation()
     {
-        Scenario s;
-        s.workload = {"13b", 40, 5120, 40, 40, 20480, MlpKind::Gelu, true, false, 51200, 2048};
-        s.training.globalBatch = 256;
-        s.cluster.gpu = {"h100", 989e12, 1979e12, 0, 80.0 * 1024 * 1024 * 1024, 3.35e12};
-        s.cluster.gpus = 64;
-        s.cluster.intraNode = {"nvlink4", 450e9, 3e-6, 0.82};
-        s.cluster.interNode = {"ib-ndr", 50e9, 5e-6, 0.9};
-        s.plan.tp = 8;
-        s.plan.pp = 2;
-        s.plan.dp = 4;
+        Scenario s = fixtures::gpt13bOn64H100();
         for (bool overlap : {true, false}) {
             s.plan.overlapDp = overlap;
             const Evaluation e = evaluate(s);
