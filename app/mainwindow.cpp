@@ -204,6 +204,7 @@ void MainWindow::createActions()
         {tr("Llama 3 70B on 1024 H100"), QStringLiteral(":/scenarios/default.json")},
         {tr("Seed: gradient sync, 7B on 8 GPUs"), QStringLiteral(":/scenarios/seed-gradient-sync.json")},
         {tr("Seed: 4-stage pipeline"), QStringLiteral(":/scenarios/seed-pipeline.json")},
+        {tr("1T parameters on 16,384 H100"), QStringLiteral(":/scenarios/trillion.json")},
     };
     for (const auto &[label, path] : exampleFiles)
         examples->addAction(label, this, [this, path = path] {
