@@ -10,11 +10,15 @@
 #include <QCoreApplication>
 #include <QFile>
 #include <QIcon>
+#include <QTabWidget>
 #include <QTextStream>
+#include <QTimer>
 
 #include <cstdio>
 
 namespace {
+
+constexpr int kScreenshotDelayMs = 800;   // let the first layout and paint settle
 
 // `trainscope report SCENARIO.json -o plan.pdf`: the report needs widgets, not a display.
 int runReport(int argc, char *argv[], const QStringList &args)
@@ -78,6 +82,20 @@ int main(int argc, char *argv[])
     QApplication::setOrganizationName(QStringLiteral("Trainscope"));
     QApplication::setApplicationVersion(QStringLiteral(TRAINSCOPE_VERSION));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/org.trainscope.Trainscope.svg")));
+    // --screenshot PATH [--tab N]: save the window as it first appears, then quit (docs, checks).
+    QString screenshot;
+    int tab = 0;
+    for (int i = 1; i + 1 < arguments.size(); ++i) {
+        if (arguments[i] == QLatin1String("--screenshot")) {
+            screenshot = arguments[i + 1];
+            arguments.remove(i, 2);
+            --i;
+        } else if (arguments[i] == QLatin1String("--tab")) {
+            tab = arguments[i + 1].toInt();
+            arguments.remove(i, 2);
+            --i;
+        }
+    }
     ts::MainWindow window;
     const QString path = arguments.value(1);
     if (!path.isEmpty()) {
@@ -87,6 +105,15 @@ int main(int argc, char *argv[])
         window.openFile(last, false);
     }
     window.show();
+    if (!screenshot.isEmpty()) {
+        window.mainTabs()->setCurrentIndex(tab);
+        QTimer::singleShot(kScreenshotDelayMs, &window, [&window, screenshot] {
+            const bool saved = window.grab().save(screenshot);
+            std::fprintf(stderr, saved ? "trainscope: saved %s\n" : "trainscope: could not write %s\n", qPrintable(screenshot));
+            QCoreApplication::exit(saved ? 0 : 2);
+        });
+        return app.exec();
+    }
     window.offerAutosaveRecovery();
     return app.exec();
 }

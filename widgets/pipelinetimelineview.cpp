@@ -269,7 +269,9 @@ void PipelineTimelineView::renderChrome(QPainter &p) const
     p.drawText(QRectF(l.header.left(), l.header.top(), l.header.width(), line), Qt::AlignLeft | Qt::AlignVCenter, title);
     p.setFont(scaledFont());
     p.drawText(QRectF(l.header.left(), l.header.top() + line, l.header.width(), line), Qt::AlignLeft | Qt::AlignVCenter,
-               tr("Bubble: measured %1 (from the drawing) vs closed form %2")
+               // The closed form counts compute only; the drawing also shows waits for p2p transfers.
+               tr("Bubble: measured %1 of the time (from the drawing, p2p waits included) vs closed form %2 "
+                  "(compute only)")
                    .arg(fmt::percent(m_sim.bubbleFraction), fmt::percent(m_closedForm)));
     struct Entry
     {
