@@ -187,7 +187,8 @@ void ScalingChart::refresh()
     };
     setLogAxis(m_gpuAxis, chartmath::log2AxisBase(xMin, xMax, 9), xRange);
     setLogAxis(m_speedupAxis, chartmath::log2AxisBase(yMin, yMax, 7), chartmath::log2Range(yMin, yMax));
-    const double efficiencyAxisMax = chartmath::niceAxisMax(efficiencyMax);
+    // 100% unless a point is superlinear (ZeRO shards shrink with DP): then the next 10%.
+    const double efficiencyAxisMax = efficiencyMax <= 100 ? 100.0 : 10 * std::ceil(efficiencyMax / 10);
     if (m_efficiencyAxis->max() != efficiencyAxisMax) {
         m_efficiencyAxis->setRange(0, efficiencyAxisMax);
         m_efficiencyAxis->setTickInterval(chartmath::niceTickInterval(efficiencyAxisMax));
