@@ -275,8 +275,8 @@ void StepTimelinePanel::rebuild()
     Scenario on = m_scenario, off = m_scenario;
     on.plan.overlapDp = true;
     off.plan.overlapDp = false;
-    const StepTimeline a = stepTimeline(on, on == m_scenario ? m_evaluation : evaluate(on));
-    const StepTimeline b = stepTimeline(off, off == m_scenario ? m_evaluation : evaluate(off));
+    const StepTimeline a = stepTimeline(on, on == m_scenario ? m_evaluation : evaluateForSearch(on));
+    const StepTimeline b = stepTimeline(off, off == m_scenario ? m_evaluation : evaluateForSearch(off));
     m_view->setTimelines(a, b);
     m_clock->setDuration(std::max(a.stepSeconds, b.stepSeconds));
     m_controls->setStepBoundaries([a] {

@@ -8,6 +8,8 @@
 #include "scenarioio.h"
 #include "steptimechart.h"
 
+#include "theme.h"
+
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -341,7 +343,7 @@ CalibrationDialog::CalibrationDialog(QWidget *parent)
     auto *close = new QPushButton(tr("Close"), this);
     m_error->setWordWrap(true);
     QPalette warn = m_error->palette();
-    warn.setColor(QPalette::WindowText, QColor(0xC0, 0x39, 0x2B));
+    warn.setColor(QPalette::WindowText, theme::errorColor());
     m_error->setPalette(warn);
     m_table->setColumnCount(8);
     m_table->setHorizontalHeaderLabels({tr("Log"), tr("Tier"), tr("Collective"), tr("Ranks"), tr("Sizes"), tr("Latency"),

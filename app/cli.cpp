@@ -134,7 +134,7 @@ int runEval(const Options &o, const LoadedScenario &loaded, QTextStream &out, QT
     if (format == QLatin1String("json"))
         writeJson(out, evaluationToJson(loaded.scenario, e, loaded.notes));
     else if (format == QLatin1String("csv"))
-        out << evaluationCsv(loaded.scenario, e);
+        out << evaluationCsv(e);
     else
         out << evaluationText(loaded.scenario, e, loaded.name, loaded.notes);
     if (!e.feasible) {

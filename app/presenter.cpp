@@ -8,6 +8,7 @@
 #include "presets.h"
 #include "scaling.h"
 #include "scenarioedit.h"
+#include "units.h"
 
 #include <QCoreApplication>
 
@@ -53,8 +54,8 @@ QList<CardData> headlineCards(const Scenario &s, const Evaluation &e)
     pipe.tone = e.pipelineEfficiency < kPipelineWarn ? CardData::Warn : CardData::Normal;
     cards << pipe;
     CardData mem{QStringLiteral("memory_per_gpu_bytes"), tr("Memory per GPU"),
-                 QStringLiteral("%1 / %2 GiB").arg(e.memory.totalBytes / (1024.0 * 1024 * 1024), 0, 'f', 1)
-                     .arg(e.memory.capacityBytes / (1024.0 * 1024 * 1024), 0, 'f', 0),
+                 QStringLiteral("%1 / %2 GiB").arg(e.memory.totalBytes / units::kBytesPerGiB, 0, 'f', 1)
+                     .arg(e.memory.capacityBytes / units::kBytesPerGiB, 0, 'f', 0),
                  e.memory.fits ? tr("fits in HBM") : tr("does not fit in HBM")};
     mem.tone = e.memory.fits ? CardData::Normal : CardData::Bad;
     cards << mem;
@@ -65,10 +66,12 @@ QList<StepTimeBar> stepTimeVariants(const Scenario &s, const Evaluation &e)
 {
     QList<StepTimeBar> bars;
     bars << StepTimeBar{tr("Current plan"), tr("The plan as set"), e.breakdown, true};
+    QList<Scenario> shown{s};   // a variant that repeats one already shown (e.g. the fix) adds no bar
     auto add = [&](const QString &label, const QString &tooltip, const Scenario &variant) {
-        if (variant == s)
+        if (shown.contains(variant))
             return;
-        const Evaluation ve = evaluate(variant);
+        shown << variant;
+        const Evaluation ve = evaluateForSearch(variant);   // only the breakdown is drawn
         if (ve.feasible)
             bars << StepTimeBar{label, tooltip, ve.breakdown, false};
     };
@@ -167,7 +170,7 @@ QList<MemoryBar> memoryBars(const Scenario &s, const Evaluation &e)
     auto add = [&](const QString &label, Scenario variant) {
         if (variant == s)
             return;
-        const Evaluation ve = evaluate(variant);
+        const Evaluation ve = evaluateForSearch(variant);   // only the memory is drawn
         if (ve.feasible)
             bars << MemoryBar{label, ve.memory, false};
     };
@@ -179,7 +182,7 @@ QList<MemoryBar> memoryBars(const Scenario &s, const Evaluation &e)
         }
     Scenario full = s;
     full.training.recompute = Recompute::Full;
-    add(tr("Recompute"), full);
+    add(tr("Recomp."), full);   // full recompute; short: five labels share the category axis
     return bars;
 }
 

@@ -40,7 +40,7 @@ Extras extrasOf(const Scenario &sc, const Evaluation &e)
 
 } // namespace
 
-QList<ReportRow> evaluationRows(const Scenario &sc, const Evaluation &e)
+QList<ReportRow> evaluationRows(const Evaluation &e)
 {
     const Breakdown &b = e.breakdown;
     const MemoryBreakdown &m = e.memory;
@@ -77,7 +77,6 @@ QList<ReportRow> evaluationRows(const Scenario &sc, const Evaluation &e)
         {QStringLiteral("memory_per_gpu_bytes"), m.totalBytes, QStringLiteral("B"), QStringLiteral("Memory per GPU")},
         {QStringLiteral("memory_capacity_bytes"), m.capacityBytes, QStringLiteral("B"), QStringLiteral("HBM per GPU")},
     };
-    Q_UNUSED(sc);
 }
 
 QJsonObject evaluationToJson(const Scenario &sc, const Evaluation &e, const QStringList &notes)
@@ -91,7 +90,7 @@ QJsonObject evaluationToJson(const Scenario &sc, const Evaluation &e, const QStr
                                                       {QStringLiteral("message"), QString::fromStdString(e.problem.message)}});
         return o;
     }
-    for (const ReportRow &r : evaluationRows(sc, e))
+    for (const ReportRow &r : evaluationRows(e))
         o.insert(r.key, r.value);
     o.insert(QStringLiteral("steps_to_train"), e.stepsToTrain);
     o.insert(QStringLiteral("tokens_per_step"), e.tokensPerStep);
@@ -154,13 +153,13 @@ QJsonObject evaluationToJson(const Scenario &sc, const Evaluation &e, const QStr
     return o;
 }
 
-QString evaluationCsv(const Scenario &sc, const Evaluation &e)
+QString evaluationCsv(const Evaluation &e)
 {
     QString out = QStringLiteral("key,value,unit\n");
     if (!e.feasible)
         return out + QStringLiteral("error,\"%1: %2\",\n").arg(QString::fromStdString(e.problem.field),
                                                             QString::fromStdString(e.problem.message).replace(QLatin1Char('"'), QStringLiteral("\"\"")));
-    for (const ReportRow &r : evaluationRows(sc, e))
+    for (const ReportRow &r : evaluationRows(e))
         out += QStringLiteral("%1,%2,%3\n").arg(r.key).arg(r.value, 0, 'g', 10).arg(r.unit);
     out += QStringLiteral("fits_in_memory,%1,\n").arg(e.memory.fits ? 1 : 0);
     return out;

@@ -23,10 +23,10 @@ struct ReportRow
     QString unit;
     QString label;
 };
-QList<ReportRow> evaluationRows(const Scenario &scenario, const Evaluation &evaluation);
+QList<ReportRow> evaluationRows(const Evaluation &evaluation);
 
 QString evaluationText(const Scenario &scenario, const Evaluation &evaluation, const QString &name,
                        const QStringList &notes);
-QString evaluationCsv(const Scenario &scenario, const Evaluation &evaluation);
+QString evaluationCsv(const Evaluation &evaluation);
 
 } // namespace ts

@@ -647,7 +647,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
 
 } // namespace
 
-ValidDegrees validDegrees(const Workload &w, int gpus, int /*gpusPerNode*/)
+ValidDegrees validDegrees(const Workload &w, int gpus)
 {
     ValidDegrees out;
     if (gpus < 1)
@@ -666,7 +666,7 @@ ValidDegrees validDegrees(const Workload &w, int gpus, int /*gpusPerNode*/)
 
 ValidDegrees validDegrees(const Scenario &s)
 {
-    ValidDegrees out = validDegrees(s.workload, s.cluster.gpus, s.cluster.gpusPerNode);
+    ValidDegrees out = validDegrees(s.workload, s.cluster.gpus);
     constexpr double kMaxGlobalBatch = 1e9;
     const long long quantum = (long long)std::max(1, s.training.microBatch) * std::max(1, s.plan.dp)
                               * (s.plan.schedule == Schedule::Interleaved ? std::max(1, s.plan.pp) : 1);

@@ -28,7 +28,8 @@ std::optional<Problem> validate(const Scenario &scenario);
 
 /// Full evaluation. Never throws; an invalid scenario gives feasible = false and the problem.
 Evaluation evaluate(const Scenario &scenario);
-/// The same numbers without warnings (faster: for plan search and sweeps).
+/// The same numbers without warnings: for callers that only read figures (plan search, sweeps,
+/// variants, bisection), where the warnings' evaluated fixes would be wasted work.
 Evaluation evaluateForSearch(const Scenario &scenario);
 
 /// Message, recommendation and a stable code for a warning, with its numbers filled in.
@@ -46,7 +47,7 @@ struct ValidDegrees
     std::vector<int> tp, pp, cp, dp;
     std::vector<double> globalBatch;   // multiples of micro_batch x dp (x pp for interleaved), 1-2-3-4-6-8 per octave
 };
-ValidDegrees validDegrees(const Workload &workload, int gpus, int gpusPerNode);
+ValidDegrees validDegrees(const Workload &workload, int gpus);
 /// The degrees for the scenario's shape and GPU count, and the global batches its plan accepts.
 ValidDegrees validDegrees(const Scenario &scenario);
 

@@ -16,11 +16,7 @@ namespace {
 std::string num(double v, const char *unit = "")
 {
     char text[64];
-    const double a = std::abs(v);
-    if (a != 0 && (a >= 1e6 || a < 1e-3))
-        std::snprintf(text, sizeof text, "%.4g%s%s", v, *unit ? " " : "", unit);
-    else
-        std::snprintf(text, sizeof text, "%.4g%s%s", v, *unit ? " " : "", unit);
+    std::snprintf(text, sizeof text, "%.4g%s%s", v, *unit ? " " : "", unit);
     return text;
 }
 std::string sec(double s)

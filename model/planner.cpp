@@ -29,7 +29,7 @@ PlanSearchResult searchPlans(const Scenario &base, const PlanSearchOptions &opti
 {
     const auto start = std::chrono::steady_clock::now();
     PlanSearchResult result;
-    const ValidDegrees degrees = validDegrees(base.workload, base.cluster.gpus, base.cluster.gpusPerNode);
+    const ValidDegrees degrees = validDegrees(base.workload, base.cluster.gpus);
     std::vector<Shape> shapes;
     for (int tp : degrees.tp)
         for (int pp : degrees.pp)

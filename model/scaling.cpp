@@ -47,7 +47,7 @@ std::vector<ScalingPoint> scalingSweep(const Scenario &base, const std::vector<i
         if (mode == ScalingMode::Weak)
             s.training.globalBatch = perReplicaBatch * s.plan.dp;
         pt.dp = s.plan.dp;
-        const Evaluation e = evaluate(s);
+        const Evaluation e = evaluateForSearch(s);
         if (!e.feasible) {
             pt.problem = e.problem.field + ": " + e.problem.message;
             out.push_back(pt);
@@ -84,7 +84,7 @@ BandwidthRequirement requiredBandwidth(const Scenario &scenario, double target)
     auto fractionAt = [&](double bytesPerSecond) {
         Scenario s = scenario;
         (inter ? s.cluster.interNode : s.cluster.intraNode).bytesPerSecond = bytesPerSecond;
-        const Evaluation e = evaluate(s);
+        const Evaluation e = evaluateForSearch(s);   // bisection needs the numbers, not the warnings
         return e.feasible ? e.communicationFraction : 2.0;
     };
     // Communication time falls monotonically with bandwidth: bisect on log(bandwidth).

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "headlinecards.h"
 
+#include "theme.h"
+
 #include <QEvent>
 #include <QGraphicsOpacityEffect>
 #include <QGridLayout>
@@ -62,9 +64,9 @@ void HeadlineCard::applyTone()
     const QPalette base = parentWidget() ? parentWidget()->palette() : QPalette();
     QColor text = base.color(QPalette::WindowText);
     if (m_tone == CardData::Warn)
-        text = QColor(0xD5, 0x8A, 0x00);
+        text = theme::cautionColor();
     else if (m_tone == CardData::Bad)
-        text = QColor(0xC0, 0x39, 0x2B);
+        text = theme::errorColor();
     p.setColor(QPalette::WindowText, text);
     p.setColor(QPalette::Window, base.color(QPalette::Base));
     m_value->setPalette(p);

@@ -4,6 +4,8 @@
 #include "quantityslider.h"
 #include "units.h"
 
+#include "theme.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
@@ -28,7 +30,7 @@ QLabel *problemLabel(QWidget *parent)
     auto *label = new QLabel(parent);
     label->setWordWrap(true);
     QPalette warn = label->palette();
-    warn.setColor(QPalette::WindowText, QColor(0xC0, 0x39, 0x2B));
+    warn.setColor(QPalette::WindowText, theme::errorColor());
     label->setPalette(warn);
     label->setVisible(false);
     return label;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "quantityslider.h"
 
+#include "theme.h"
+
 #include <QDoubleSpinBox>
 #include <QGridLayout>
 #include <QLabel>
@@ -77,7 +79,7 @@ QuantitySlider::QuantitySlider(const QString &label, const QString &unit, QWidge
     m_problem->setVisible(false);
     m_problem->setForegroundRole(QPalette::BrightText);
     QPalette warn = m_problem->palette();
-    warn.setColor(QPalette::WindowText, QColor(0xC0, 0x39, 0x2B));
+    warn.setColor(QPalette::WindowText, theme::errorColor());
     m_problem->setPalette(warn);
     grid->addWidget(m_label, 0, 0, 1, 2);
     grid->addWidget(m_slider, 1, 0);

@@ -74,6 +74,8 @@ QString explanationId(Part part)
 
 QColor idealColor() { return QColor(0x88, 0x88, 0x88); }
 QColor warningColor() { return QColor(0xD5, 0x5E, 0x00); }
+QColor errorColor() { return QColor(0xC0, 0x39, 0x2B); }
+QColor cautionColor() { return QColor(0xD5, 0x8A, 0x00); }
 QColor currentPointColor() { return QColor(0xD5, 0x5E, 0x00); }
 
 // Backward is a darker shade of the compute blue (same work, reversed); W takes the Okabe-Ito

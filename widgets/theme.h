@@ -21,6 +21,9 @@ QString explanationId(Part part);  // id of the model's explanation of this part
 /// Accent colours for series that are not parts.
 QColor idealColor();
 QColor warningColor();
+/// Text that says an input is invalid, and a figure that is poor (but valid).
+QColor errorColor();
+QColor cautionColor();
 QColor currentPointColor();
 
 /// Pipeline ops beyond the forward (which is Part::Compute): backward and weight-gradient (W) work.

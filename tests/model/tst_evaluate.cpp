@@ -153,7 +153,7 @@ private slots:
     void validDegreesSnap()
     {
         Workload w = base().workload;   // 40 heads, 40 layers, s = 2048
-        const ValidDegrees d = validDegrees(w, 64, 8);
+        const ValidDegrees d = validDegrees(w, 64);
         QCOMPARE(d.tp, (std::vector<int>{1, 2, 4, 8}));
         QCOMPARE(d.pp, (std::vector<int>{1, 2, 4, 8, 16, 32}));
         QCOMPARE(d.dp, (std::vector<int>{1, 2, 4, 8, 16, 32, 64}));
