@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: MIT
 #include "reportdata.h"
 
+#include <cmath>
+#include <limits>
+
 #include "evaluate.h"
 #include "formatting.h"
 #include "pipeline.h"
 #include "scaling.h"
 
 #include <QJsonArray>
+
+#include <cmath>
+#include <limits>
 
 namespace ts {
 
@@ -44,6 +50,9 @@ QList<ReportRow> evaluationRows(const Evaluation &e)
 {
     const Breakdown &b = e.breakdown;
     const MemoryBreakdown &m = e.memory;
+    // MFU and TFLOP/s are not defined when the step's compute time is given, not computed.
+    const double na = std::numeric_limits<double>::quiet_NaN();
+    const auto flops = [&](double x) { return e.flopsApplicable ? x : na; };
     return {
         {QStringLiteral("step_time_s"), b.stepSeconds, QStringLiteral("s"), QStringLiteral("Step time (mean)")},
         {QStringLiteral("step_time_median_s"), e.stepMedianSeconds, QStringLiteral("s"), QStringLiteral("Step time, median")},
@@ -64,10 +73,11 @@ QList<ReportRow> evaluationRows(const Evaluation &e)
         {QStringLiteral("pp_bubble_fraction_of_ideal"), e.ppBubbleFractionOfIdeal, QStringLiteral("1"), QStringLiteral("Bubble, share of ideal time")},
         {QStringLiteral("pipeline_efficiency"), e.pipelineEfficiency, QStringLiteral("1"), QStringLiteral("Pipeline efficiency")},
         {QStringLiteral("communication_fraction"), e.communicationFraction, QStringLiteral("1"), QStringLiteral("Exposed communication share")},
-        {QStringLiteral("mfu"), e.mfu, QStringLiteral("1"), QStringLiteral("MFU (model FLOPs)")},
-        {QStringLiteral("hfu"), e.hfu, QStringLiteral("1"), QStringLiteral("HFU (hardware FLOPs, with recompute)")},
-        {QStringLiteral("model_tflops_per_gpu"), e.modelFlopsPerSecondPerGpu / 1e12, QStringLiteral("TFLOP/s"), QStringLiteral("Model TFLOP/s per GPU")},
-        {QStringLiteral("hardware_tflops_per_gpu"), e.hardwareFlopsPerSecondPerGpu / 1e12, QStringLiteral("TFLOP/s"), QStringLiteral("Hardware TFLOP/s per GPU (SC21 Eq. 3)")},
+        {QStringLiteral("mfu"), flops(e.mfu), QStringLiteral("1"), QStringLiteral("MFU (model FLOPs, full s\u00b2 attention)")},
+        {QStringLiteral("mfu_causal"), flops(e.mfuCausal), QStringLiteral("1"), QStringLiteral("MFU (model FLOPs, causal attention)")},
+        {QStringLiteral("hfu"), flops(e.hfu), QStringLiteral("1"), QStringLiteral("HFU (hardware FLOPs, with recompute)")},
+        {QStringLiteral("model_tflops_per_gpu"), flops(e.modelFlopsPerSecondPerGpu / 1e12), QStringLiteral("TFLOP/s"), QStringLiteral("Model TFLOP/s per GPU")},
+        {QStringLiteral("hardware_tflops_per_gpu"), flops(e.hardwareFlopsPerSecondPerGpu / 1e12), QStringLiteral("TFLOP/s"), QStringLiteral("Hardware TFLOP/s per GPU (SC21 Eq. 3)")},
         {QStringLiteral("tokens_per_s"), e.tokensPerSecond, QStringLiteral("1/s"), QStringLiteral("Tokens per second")},
         {QStringLiteral("train_time_s"), e.trainSeconds, QStringLiteral("s"), QStringLiteral("Time to train the token budget")},
         {QStringLiteral("train_gpu_hours"), e.gpuHours, QStringLiteral("GPU h"), QStringLiteral("GPU-hours to train")},
@@ -91,7 +101,14 @@ QJsonObject evaluationToJson(const Scenario &sc, const Evaluation &e, const QStr
         return o;
     }
     for (const ReportRow &r : evaluationRows(e))
-        o.insert(r.key, r.value);
+        o.insert(r.key, std::isnan(r.value) ? QJsonValue(QJsonValue::Null) : QJsonValue(r.value));
+    o.insert(QStringLiteral("framework"), QLatin1String(nameOf(e.framework)));
+    o.insert(QStringLiteral("model_flops_per_step_causal"), e.modelFlopsPerStepCausal);
+    o.insert(QStringLiteral("compute"), QJsonObject{{QStringLiteral("layer_gemm_s"), e.layerGemmSeconds},
+                                                    {QStringLiteral("layer_attention_s"), e.layerAttentionSeconds},
+                                                    {QStringLiteral("layer_elementwise_s"), e.layerElementwiseSeconds},
+                                                    {QStringLiteral("critical_stage"), e.criticalStage},
+                                                    {QStringLiteral("critical_stage_layers"), e.criticalStageLayers}});
     o.insert(QStringLiteral("steps_to_train"), e.stepsToTrain);
     o.insert(QStringLiteral("tokens_per_step"), e.tokensPerStep);
     o.insert(QStringLiteral("model_flops_per_step"), e.modelFlopsPerStep);
@@ -104,8 +121,14 @@ QJsonObject evaluationToJson(const Scenario &sc, const Evaluation &e, const QStr
                                                    {QStringLiteral("gradients_bytes"), m.gradientsBytes},
                                                    {QStringLiteral("optimizer_bytes"), m.optimizerBytes},
                                                    {QStringLiteral("activations_bytes"), m.activationsBytes},
+                                                   {QStringLiteral("loss_bytes"), m.lossBytes},
                                                    {QStringLiteral("buffers_bytes"), m.buffersBytes},
+                                                   {QStringLiteral("runtime_bytes"), m.runtimeBytes},
                                                    {QStringLiteral("total_bytes"), m.totalBytes},
+                                                   {QStringLiteral("stage"), m.stage},
+                                                   {QStringLiteral("stages"), m.stages},
+                                                   {QStringLiteral("first_stage_bytes"), e.memoryFirstStageBytes},
+                                                   {QStringLiteral("last_stage_bytes"), e.memoryLastStageBytes},
                                                    {QStringLiteral("capacity_bytes"), m.capacityBytes},
                                                    {QStringLiteral("in_flight_micro_batches"), m.inFlightMicroBatches}});
     const Extras x = extrasOf(sc, e);
@@ -160,7 +183,8 @@ QString evaluationCsv(const Evaluation &e)
         return out + QStringLiteral("error,\"%1: %2\",\n").arg(QString::fromStdString(e.problem.field),
                                                             QString::fromStdString(e.problem.message).replace(QLatin1Char('"'), QStringLiteral("\"\"")));
     for (const ReportRow &r : evaluationRows(e))
-        out += QStringLiteral("%1,%2,%3\n").arg(r.key).arg(r.value, 0, 'g', 10).arg(r.unit);
+        out += std::isnan(r.value) ? QStringLiteral("%1,,%2\n").arg(r.key, r.unit)
+                                   : QStringLiteral("%1,%2,%3\n").arg(r.key).arg(r.value, 0, 'g', 10).arg(r.unit);
     out += QStringLiteral("fits_in_memory,%1,\n").arg(e.memory.fits ? 1 : 0);
     return out;
 }
@@ -191,10 +215,14 @@ QString evaluationText(const Scenario &sc, const Evaluation &e, const QString &n
     line(QStringLiteral("step (mean / median / p99)"), fmt::seconds(b.stepSeconds) + QStringLiteral(" / ") + fmt::seconds(e.stepMedianSeconds)
                                                            + QStringLiteral(" / ") + fmt::seconds(e.stepP99Seconds));
     out += QStringLiteral("Throughput\n");
-    line(QStringLiteral("MFU (model FLOPs)"), fmt::percent(e.mfu));
-    line(QStringLiteral("HFU (hardware FLOPs)"), fmt::percent(e.hfu));
-    line(QStringLiteral("model FLOP/s per GPU"), fmt::flops(e.modelFlopsPerSecondPerGpu));
-    line(QStringLiteral("hardware FLOP/s per GPU (Eq. 3)"), fmt::flops(e.hardwareFlopsPerSecondPerGpu));
+    if (e.flopsApplicable) {
+        line(QStringLiteral("MFU (model FLOPs, full s^2 / causal)"), fmt::percent(e.mfu) + QStringLiteral(" / ") + fmt::percent(e.mfuCausal));
+        line(QStringLiteral("HFU (hardware FLOPs)"), fmt::percent(e.hfu));
+        line(QStringLiteral("model FLOP/s per GPU"), fmt::flops(e.modelFlopsPerSecondPerGpu));
+        line(QStringLiteral("hardware FLOP/s per GPU (Eq. 3)"), fmt::flops(e.hardwareFlopsPerSecondPerGpu));
+    } else {
+        line(QStringLiteral("MFU, HFU, FLOP/s"), QStringLiteral("not applicable (compute_time is given)"));
+    }
     line(QStringLiteral("tokens per second"), fmt::count(e.tokensPerSecond));
     line(QStringLiteral("communication share"), fmt::percent(e.communicationFraction));
     line(QStringLiteral("pipeline efficiency"), fmt::percent(e.pipelineEfficiency) + QStringLiteral(" (bubble ") + fmt::percent(e.ppBubbleFraction)
@@ -206,12 +234,17 @@ QString evaluationText(const Scenario &sc, const Evaluation &e, const QString &n
     line(QStringLiteral("gradient bytes per GPU"), fmt::bytes(e.gradientBytesPerGpu));
     line(QStringLiteral("micro-batches per step"), QString::number(e.microBatches));
     const MemoryBreakdown &m = e.memory;
-    out += QStringLiteral("Memory per GPU\n");
+    out += QStringLiteral("Memory per GPU (%1, fullest stage %2 of %3)\n")
+               .arg(QLatin1String(nameOf(e.framework)))
+               .arg(m.stage + 1)
+               .arg(m.stages);
     line(QStringLiteral("weights"), fmt::bytes(m.weightsBytes));
     line(QStringLiteral("gradients"), fmt::bytes(m.gradientsBytes));
     line(QStringLiteral("optimizer states"), fmt::bytes(m.optimizerBytes));
     line(QStringLiteral("activations"), fmt::bytes(m.activationsBytes));
+    line(QStringLiteral("logits and loss"), fmt::bytes(m.lossBytes));
     line(QStringLiteral("buffers"), fmt::bytes(m.buffersBytes));
+    line(QStringLiteral("runtime (context, workspaces, allocator)"), fmt::bytes(m.runtimeBytes));
     line(QStringLiteral("total / HBM"), fmt::bytes(m.totalBytes) + QStringLiteral(" / ") + fmt::bytes(m.capacityBytes)
                                             + (m.fits ? QStringLiteral(" (fits)") : QStringLiteral(" (DOES NOT FIT)")));
     const Extras x = extrasOf(sc, e);

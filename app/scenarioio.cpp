@@ -160,6 +160,9 @@ std::optional<QJsonObject> withPreset(const QJsonObject &section, Presets::Kind 
 }
 
 const std::pair<const char *, MlpKind> kMlp[] = {{"gelu", MlpKind::Gelu}, {"swiglu", MlpKind::SwiGlu}};
+const std::pair<const char *, Attention> kAttention[] = {{"flash", Attention::Flash}, {"materialized", Attention::Materialized}};
+const std::pair<const char *, Framework> kFramework[] = {{"auto", Framework::Auto}, {"megatron", Framework::Megatron},
+                                                         {"deepspeed", Framework::DeepSpeed}, {"fsdp", Framework::Fsdp}};
 const std::pair<const char *, Precision> kPrecision[] = {
     {"fp32", Precision::Fp32}, {"bf16", Precision::Bf16}, {"fp16", Precision::Fp16}, {"fp8", Precision::Fp8}};
 const std::pair<const char *, Recompute> kRecompute[] = {
@@ -215,6 +218,8 @@ bool readWorkload(const QJsonValue &value, LoadedScenario *out, ScenarioError *e
     s.choice("mlp", kMlp, &w.mlp);
     s.boolean("tied_embeddings", &w.tiedEmbeddings);
     s.boolean("learned_positions", &w.learnedPositions);
+    s.choice("attention", kAttention, &w.attention);
+    s.boolean("causal", &w.causal);
     return s.checkUnknown();
 }
 
@@ -274,6 +279,12 @@ bool readGpu(const QJsonValue &value, Gpu *gpu, const QString &key, ScenarioErro
     s.quantity("peak_flops_fp32", Dimension::FlopsPerSecond, &gpu->peakFlops32);
     s.quantity("memory", Dimension::Bytes, &gpu->memoryBytes);
     s.quantity("memory_bandwidth", Dimension::BytesPerSecond, &gpu->memoryBytesPerSecond);
+    gpu->smCount = 0;
+    gpu->gemmEfficiency = gpu->gemmEfficiencyFp8 = gpu->attentionEfficiency = 0;
+    s.integer("sm_count", &gpu->smCount, 100000);
+    s.quantity("gemm_efficiency", Dimension::Ratio, &gpu->gemmEfficiency);
+    s.quantity("gemm_efficiency_fp8", Dimension::Ratio, &gpu->gemmEfficiencyFp8);
+    s.quantity("attention_efficiency", Dimension::Ratio, &gpu->attentionEfficiency);
     return s.checkUnknown();
 }
 
@@ -377,6 +388,12 @@ bool readPlan(const QJsonValue &value, Scenario *sc, ScenarioError *error)
     s.quantity("compression", Dimension::Ratio, &pl.compression);
     s.quantity("jitter", Dimension::Ratio, &pl.jitter);
     s.integer("local_sgd", &pl.localSgdInterval);
+    s.choice("framework", kFramework, &pl.framework);
+    s.integer("shard_group", &pl.shardGroup);
+    s.integer("first_stage_layers", &pl.firstStageLayers);
+    s.integer("last_stage_layers", &pl.lastStageLayers);
+    s.boolean("embedding_in_pipeline_split", &pl.embeddingInSplit);
+    s.boolean("loss_in_pipeline_split", &pl.lossInSplit);
     return s.checkUnknown();
 }
 
@@ -473,7 +490,9 @@ QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QStrin
                          {QStringLiteral("tied_embeddings"), w.tiedEmbeddings},
                          {QStringLiteral("learned_positions"), w.learnedPositions},
                          {QStringLiteral("vocab"), w.vocab},
-                         {QStringLiteral("seq_len"), w.seqLen}};
+                         {QStringLiteral("seq_len"), w.seqLen},
+                         {QStringLiteral("attention"), QLatin1String(nameOf(w.attention))},
+                         {QStringLiteral("causal"), w.causal}};
     if (!w.name.empty())
         workload.insert(QStringLiteral("name"), str(w.name));
     const Training &tr = sc.training;
@@ -493,6 +512,14 @@ QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QStrin
         gpu.insert(QStringLiteral("peak_flops_fp8"), cl.gpu.peakFlops8);
     if (cl.gpu.peakFlops32 > 0)
         gpu.insert(QStringLiteral("peak_flops_fp32"), cl.gpu.peakFlops32);
+    if (cl.gpu.smCount > 0)
+        gpu.insert(QStringLiteral("sm_count"), cl.gpu.smCount);
+    if (cl.gpu.gemmEfficiency > 0)
+        gpu.insert(QStringLiteral("gemm_efficiency"), cl.gpu.gemmEfficiency);
+    if (cl.gpu.gemmEfficiencyFp8 > 0)
+        gpu.insert(QStringLiteral("gemm_efficiency_fp8"), cl.gpu.gemmEfficiencyFp8);
+    if (cl.gpu.attentionEfficiency > 0)
+        gpu.insert(QStringLiteral("attention_efficiency"), cl.gpu.attentionEfficiency);
     QJsonObject cluster{{QStringLiteral("gpu"), gpu},
                         {QStringLiteral("gpus"), cl.gpus},
                         {QStringLiteral("gpus_per_node"), cl.gpusPerNode},
@@ -518,7 +545,13 @@ QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QStrin
                      {QStringLiteral("bucket"), pl.bucketBytes},
                      {QStringLiteral("compression"), pl.compression},
                      {QStringLiteral("jitter"), pl.jitter},
-                     {QStringLiteral("local_sgd"), pl.localSgdInterval}};
+                     {QStringLiteral("local_sgd"), pl.localSgdInterval},
+                     {QStringLiteral("framework"), QLatin1String(nameOf(pl.framework))},
+                     {QStringLiteral("shard_group"), pl.shardGroup},
+                     {QStringLiteral("first_stage_layers"), pl.firstStageLayers},
+                     {QStringLiteral("last_stage_layers"), pl.lastStageLayers},
+                     {QStringLiteral("embedding_in_pipeline_split"), pl.embeddingInSplit},
+                     {QStringLiteral("loss_in_pipeline_split"), pl.lossInSplit}};
     QJsonObject root{{QStringLiteral("format"), QLatin1String(kScenarioFormat)},
                      {QStringLiteral("workload"), workload},
                      {QStringLiteral("training"), training},

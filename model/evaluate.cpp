@@ -21,6 +21,8 @@
 #include "evaluate.h"
 
 #include "collectives.h"
+#include "kernels.h"
+#include "memory.h"
 #include "pipeline.h"
 #include "shape.h"
 #include "units.h"
@@ -73,36 +75,8 @@ double normalQuantileUpper(double tail)
 // Quantile of the maximum of n iid standard normals: Phi^-1(q^(1/n)), upper tail 1 - q^(1/n).
 double maxOfNormalsQuantile(double q, double n) { return normalQuantileUpper(-std::expm1(std::log(q) / n)); }
 
-double peakMatrixFlops(const Gpu &gpu, Precision precision)
-{
-    switch (precision) {
-    case Precision::Fp32: return gpu.peakFlops32 > 0 ? gpu.peakFlops32 : gpu.peakFlops16 / 2;
-    case Precision::Fp8: return gpu.peakFlops8 > 0 ? gpu.peakFlops8 : gpu.peakFlops16;
-    case Precision::Bf16:
-    case Precision::Fp16: return gpu.peakFlops16;
-    }
-    return gpu.peakFlops16;
-}
-
 double activationElementBytes(Precision precision) { return precision == Precision::Fp32 ? 4.0 : 2.0; }
 double gradientElementBytes(Precision precision) { return precision == Precision::Fp32 ? 4.0 : 2.0; }
-
-// [K22] Table 2: activation bytes of one layer for one micro-batch, 16-bit activations.
-// sbh = (s/c) b h; asOverH = a s / h with the full sequence (keys span all of s under CP).
-double layerActivationBytes(double sbh, double asOverH, int t, bool sp, Recompute recompute)
-{
-    switch (recompute) {
-    case Recompute::Full:
-        return sp ? 2 * sbh / t : 2 * sbh;
-    case Recompute::Selective:
-        return sp || t == 1 ? 34 * sbh / t : sbh * (10 + 24.0 / t);
-    case Recompute::None:
-        break;
-    }
-    if (t == 1)
-        return sbh * (34 + 5 * asOverH);
-    return sp ? sbh / t * (34 + 5 * asOverH) : sbh * (10 + 24.0 / t + 5 * asOverH / t);
-}
 
 std::vector<int> divisorsOf(int n)
 {
@@ -148,10 +122,27 @@ constexpr double kMaxParameters = 1e15;
 
 } // namespace
 
-const ComputeDefaults &computeDefaults()
+const char *nameOf(Attention a) { return a == Attention::Flash ? "flash" : "materialized"; }
+const char *nameOf(Framework f)
 {
-    static const ComputeDefaults defaults;
-    return defaults;
+    switch (f) {
+    case Framework::Auto: return "auto";
+    case Framework::Megatron: return "megatron";
+    case Framework::DeepSpeed: return "deepspeed";
+    case Framework::Fsdp: return "fsdp";
+    }
+    return "?";
+}
+
+Framework resolveFramework(const Plan &plan)
+{
+    if (plan.framework != Framework::Auto)
+        return plan.framework;
+    if (plan.zeroStage >= 3)
+        return Framework::Fsdp;
+    if (plan.zeroStage == 2)
+        return plan.pp > 1 ? Framework::Fsdp : Framework::DeepSpeed;
+    return Framework::Megatron;
 }
 
 const char *nameOf(Precision p)
@@ -237,6 +228,13 @@ std::optional<Problem> validate(const Scenario &sc)
     if (!finitePositive(cl.gpu.memoryBytesPerSecond) || cl.gpu.memoryBytesPerSecond > 1e15)
         return problem("cluster.gpu.memory_bandwidth", "memory_bandwidth must be positive (got %g B/s)",
                        cl.gpu.memoryBytesPerSecond);
+    if (cl.gpu.smCount < 0 || cl.gpu.smCount > 100000)
+        return problem("cluster.gpu.sm_count", "sm_count must be between 0 (unknown) and 100000 (got %g)", cl.gpu.smCount);
+    for (auto [value, key] : {std::pair{cl.gpu.gemmEfficiency, "cluster.gpu.gemm_efficiency"},
+                              std::pair{cl.gpu.gemmEfficiencyFp8, "cluster.gpu.gemm_efficiency_fp8"},
+                              std::pair{cl.gpu.attentionEfficiency, "cluster.gpu.attention_efficiency"}})
+        if (!(value >= 0 && value <= 1))
+            return problem(key, "an efficiency is a fraction of peak in (0, 1], or 0 for the default (got %g)", value);
     for (auto [link, key] : {std::pair{&cl.intraNode, "cluster.intra_node"}, std::pair{&cl.interNode, "cluster.inter_node"}}) {
         if (!finitePositive(link->bytesPerSecond) || link->bytesPerSecond > 1e15)
             return problem(std::string(key) + ".bandwidth", "bandwidth must be positive and below 1 PB/s (got %g B/s)",
@@ -276,14 +274,54 @@ std::optional<Problem> validate(const Scenario &sc)
     if (pl.virtualStages < 1 || pl.virtualStages > 1024)
         return problem("plan.virtual_stages", "virtual_stages must be between 1 and 1024 (got %g)", pl.virtualStages);
     const long long m = tr.globalBatch / perStep;
-    if (pl.schedule == Schedule::Interleaved) {
-        if (w.layers % (pl.pp * pl.virtualStages) != 0)
-            return problem("plan.virtual_stages", "interleaved needs layers (%g) divisible by pp x virtual_stages = %g",
-                           w.layers, double(pl.pp * pl.virtualStages));
-        if (pl.pp > 1 && m % pl.pp != 0)
-            return problem("training.global_batch",
-                           "interleaved needs micro-batches (%g) to be a multiple of pp (%g)", double(m), pl.pp);
+    if (pl.schedule == Schedule::Interleaved && pl.pp > 1 && m % pl.pp != 0)
+        return problem("training.global_batch", "interleaved needs micro-batches (%g) to be a multiple of pp (%g)",
+                       double(m), pl.pp);
+    if (pl.firstStageLayers < 0 || pl.lastStageLayers < 0)
+        return problem(pl.firstStageLayers < 0 ? "plan.first_stage_layers" : "plan.last_stage_layers",
+                       "stage layer counts must be at least 0 (0 = even split)");
+    if ((pl.firstStageLayers > 0 || pl.lastStageLayers > 0) && pl.pp < 2)
+        return problem(pl.firstStageLayers > 0 ? "plan.first_stage_layers" : "plan.last_stage_layers",
+                       "first/last stage layers need pp of at least 2 (got pp %g)", pl.pp);
+    if (pl.firstStageLayers + pl.lastStageLayers > w.layers)
+        return problem(pl.firstStageLayers > w.layers ? "plan.first_stage_layers" : "plan.last_stage_layers",
+                       "first_stage_layers + last_stage_layers = %g exceeds the %g layers",
+                       double(pl.firstStageLayers + pl.lastStageLayers), w.layers);
+    if (pl.pp > 1) {
+        const std::vector<int> layersOf = stageLayerCounts(w.layers, pl);
+        int sum = 0;
+        for (int i = 0; i < pl.pp; ++i) {
+            sum += layersOf[size_t(i)];
+            const bool slot = (i == 0 && pl.embeddingInSplit) || (i == pl.pp - 1 && pl.lossInSplit);
+            if (layersOf[size_t(i)] < (slot ? 0 : 1))
+                return problem(pl.firstStageLayers + pl.lastStageLayers > 0 ? "plan.first_stage_layers" : "plan.pp",
+                               "pipeline stage %g would hold no layer (%g layers over %g stages with this split)", i + 1,
+                               w.layers, pl.pp);
+        }
+        if (sum != w.layers)
+            return problem(pl.lastStageLayers > 0 ? "plan.last_stage_layers" : "plan.first_stage_layers",
+                           "with pp = 2 the first and last stage layers must add up to the %g layers (got %g)", w.layers,
+                           double(sum));
     }
+    if (tr.precision == Precision::Fp8 && !(cl.gpu.peakFlops8 > 0))
+        return problem("training.precision",
+                       "fp8 needs a GPU with FP8 tensor cores; this GPU has no FP8 peak (cluster.gpu.peak_flops_fp8); "
+                       "use bf16, or an H100, H200, B200 or MI300X%s", 0);
+    const Framework fw = resolveFramework(pl);
+    if (fw == Framework::Megatron && pl.zeroStage >= 2)
+        return problem("plan.zero", "Megatron-LM shards only the optimizer (distributed optimizer = zero 1); zero %g needs "
+                                    "plan.framework deepspeed or fsdp", pl.zeroStage);
+    if (fw == Framework::DeepSpeed && pl.pp > 1 && pl.zeroStage >= 2)
+        return problem("plan.zero", "DeepSpeed's pipeline engine runs ZeRO stage 0 or 1 only (got zero %g with pp %g)",
+                       pl.zeroStage, pl.pp);
+    if (fw == Framework::Fsdp && pl.zeroStage == 1)
+        return problem("plan.zero", "FSDP shards gradients with the optimizer: zero 0 (NO_SHARD), 2 (SHARD_GRAD_OP) or 3 "
+                                    "(FULL_SHARD) (got 1)");
+    if (pl.shardGroup < 0 || (pl.shardGroup > 0 && (pl.dp * pl.cp) % pl.shardGroup != 0))
+        return problem("plan.shard_group", "shard_group must be 0 (all of dp x cp = %g) or divide it (got %g)",
+                       double(pl.dp * pl.cp), pl.shardGroup);
+    if (pl.shardGroup > 0 && pl.zeroStage == 0)
+        return problem("plan.shard_group", "shard_group needs a sharded plan (zero 1, 2 or 3)%s", 0);
     if (!finiteNonNegative(pl.bucketBytes) || pl.bucketBytes > 1e13)
         return problem("plan.bucket", "bucket must be between 0 (one bucket) and 10 TB (got %g bytes)", pl.bucketBytes);
     if (!(pl.compression >= 1 && pl.compression <= 1000))
@@ -310,7 +348,6 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         e.problem = std::move(*p);
         return e;
     }
-    const ComputeDefaults &k = computeDefaults();
     const Workload &w = sc.workload;
     const Training &tr = sc.training;
     const Cluster &cl = sc.cluster;
@@ -327,83 +364,42 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     e.microBatches = m;
     e.parameters = counts.totalParams;
 
-    // ---- Compute per layer per micro-batch on one GPU ----
+    const Framework fw = resolveFramework(pl);
+    e.framework = fw;
+    e.flopsApplicable = tr.computeSecondsOverride <= 0;
+
+    // ---- Compute: every GEMM, the attention kernel and the memory-bound kernels of a layer on
+    // one GPU for one micro-batch (kernels.cpp) ----
     const double tokensPerGpu = double(b) * s / c;               // tokens of one micro-batch on one GPU
-    const double peakMatrix = peakMatrixFlops(cl.gpu, tr.precision);
-    const double peakAttention = tr.precision == Precision::Fp32 ? peakMatrix : cl.gpu.peakFlops16;
+    const KernelSpec spec = kernelSpec(cl.gpu, tr.precision);
+    const double peakMatrix = spec.peakFlops;
     e.peakFlopsPerGpu = peakMatrix;
-    const double x = h / t;
-    const double eff = k.gemmEfficiencyMax * x / (x + k.gemmHalfWidth) * tokensPerGpu / (tokensPerGpu + k.gemmHalfTokens);
-    e.kernelEfficiency = eff;
-    const double actScale = activationElementBytes(tr.precision) / 2.0;   // [K22] counts 16-bit
-    const double sbh = tokensPerGpu * h;
-    const double asOverH = double(w.heads) * s / h;
-    const double matrixSeconds = counts.layerMatrixFlopsPerToken * tokensPerGpu / t / (peakMatrix * eff);
-    const double attentionSeconds = counts.layerAttentionFlopsPerToken * tokensPerGpu / t / (peakAttention * eff);
-    const double hbm = cl.gpu.memoryBytesPerSecond;
-    const double elementwiseSeconds =
-        k.elementwiseTrafficFactor * layerActivationBytes(sbh, asOverH, t, sp, Recompute::None) * actScale / hbm;
-    const double softmaxSeconds = k.elementwiseTrafficFactor * 5 * asOverH * sbh / t * actScale / hbm;
-    const double layerForward = matrixSeconds + attentionSeconds + elementwiseSeconds;
-    double layerRecompute = 0;   // extra forward work done during backward
+    const LayerTimes lt = layerTimes(w, tr.precision, tokensPerGpu, t, c, sp, spec);
+    const HeadTimes head = headTimes(w, tokensPerGpu, t, spec);
+    e.kernelEfficiency = counts.layerMatrixFlopsPerToken * tokensPerGpu / t / (lt.gemmForward * peakMatrix);
+    e.layerGemmSeconds = lt.gemmForward + lt.gemmBackwardData + lt.gemmBackwardWeight;
+    e.layerAttentionSeconds = lt.attentionForward + lt.attentionBackward;
+    e.layerElementwiseSeconds = lt.elementwiseForward + lt.elementwiseBackward + lt.castForward + lt.castBackward;
+    // Extra forward work during backward, by recompute policy.
+    double layerRecompute = 0;
     if (tr.recompute == Recompute::Full)
-        layerRecompute = layerForward;
+        layerRecompute = lt.forward();
     else if (tr.recompute == Recompute::Selective)
-        layerRecompute = attentionSeconds + softmaxSeconds;   // [K22] Sec. 4.2: attention core only
+        layerRecompute = fw == Framework::Fsdp ? 0.5 * lt.gemmForward + lt.elementwiseForward + lt.castForward   // [SAC]
+                                               : lt.attentionForward;                                          // core attention
+    // Megatron-Core TP comm overlap runs the reduce-scatter on tpOverlapSms SMs beside its GEMM.
+    const KernelDefaults &kd = kernelDefaults();
+    const double smShareLost = pl.tpOverlap && t > 1
+                                   ? kd.tpOverlapSms / std::max(kd.tpOverlapSms * 2, double(cl.gpu.smCount > 0 ? cl.gpu.smCount : 132))
+                                   : 0.0;
+    const double overlapSlowdown = smShareLost / (1 - smShareLost);
+    const double layerForward = lt.forward() + lt.gemmRsForward * overlapSlowdown;
+    const double layerBackward = lt.backward() + 0.5 * lt.gemmBackwardData * overlapSlowdown + layerRecompute;
 
-    const int layersPerStage = (w.layers + p - 1) / p;
-    const double headForward = counts.headFlopsPerToken * tokensPerGpu / t / (peakMatrix * eff);
-    double stageFc = layersPerStage * layerForward + headForward;
-    double stageBc = layersPerStage * (2 * layerForward + layerRecompute) + 2 * headForward;
-    double stageW = layersPerStage * matrixSeconds + headForward;   // weight-gradient GEMMs
-    double optimizerSeconds = 0;
-    {
-        const double stageParams = layersPerStage * (counts.layerMatrixParams + counts.layerOtherParams)
-                                   + (p == 1 ? counts.embeddingParams + counts.headParams
-                                             : std::max(counts.embeddingParams,
-                                                        w.tiedEmbeddings ? double(w.vocab) * h : counts.headParams));
-        const double paramsPerGpu = stageParams / t;
-        const int shards = d * c;
-        // ---- Memory per GPU [ZeRO] Sec. 3 and [K22] ----
-        const bool mixed = tr.precision != Precision::Fp32;
-        const double weightBytes = mixed ? 2 : 4, gradBytes = gradientElementBytes(tr.precision);
-        const double optimizerBytes = mixed ? 12 : 8;   // fp32 master + m + v, or m + v
-        MemoryBreakdown &mem = e.memory;
-        mem.weightsBytes = paramsPerGpu * weightBytes / (pl.zeroStage >= 3 ? shards : 1);
-        mem.gradientsBytes = paramsPerGpu * gradBytes / (pl.zeroStage >= 2 ? shards : 1);
-        mem.optimizerBytes = paramsPerGpu * optimizerBytes / (pl.zeroStage >= 1 ? shards : 1);
-        mem.inFlightMicroBatches = p > 1 ? inFlightMicroBatches(pl.schedule, p, m) : 1.0;
-        const double perLayer = layerActivationBytes(sbh, asOverH, t, sp, tr.recompute) * actScale;
-        const double layersOnFirst = layersPerStage;
-        mem.activationsBytes = perLayer * layersOnFirst * mem.inFlightMicroBatches;
-        if (tr.recompute == Recompute::Full)   // one layer is recomputed at a time [K22] Sec. 5
-            mem.activationsBytes += layerActivationBytes(sbh, asOverH, t, sp, Recompute::None) * actScale;
-        e.gradientBytesPerGpu = paramsPerGpu * gradBytes / pl.compression;
-        e.ppBoundaryBytes = tokensPerGpu * h * activationElementBytes(tr.precision) / (t > 1 ? t : 1);  // [SC21] scatter/gather
-        const double dpBucketBuffer = shards > 1 ? 2 * std::min(pl.bucketBytes > 0 ? pl.bucketBytes : e.gradientBytesPerGpu,
-                                                                e.gradientBytesPerGpu)
-                                                 : 0.0;
-        const double zero3Gather = pl.zeroStage >= 3 ? 2 * (counts.layerMatrixParams / t) * weightBytes : 0.0;
-        mem.buffersBytes = k.runtimeReserveBytes + dpBucketBuffer + (p > 1 ? 2 * e.ppBoundaryBytes : 0.0) + zero3Gather;
-        mem.totalBytes = mem.weightsBytes + mem.gradientsBytes + mem.optimizerBytes + mem.activationsBytes + mem.buffersBytes;
-        mem.capacityBytes = cl.gpu.memoryBytes;
-        mem.fits = mem.totalBytes <= mem.capacityBytes;
-        optimizerSeconds = paramsPerGpu / (pl.zeroStage >= 1 ? shards : 1) * k.optimizerBytesPerParam / hbm;
-    }
-
-    // A given compute time replaces all on-GPU work of the step (the seeds' input), so the
-    // optimizer is inside it.
-    if (tr.computeSecondsOverride > 0) {
-        const double scale = tr.computeSecondsOverride / (double(m) * (stageFc + stageBc));
-        stageFc *= scale;
-        stageBc *= scale;
-        stageW *= scale;
-        optimizerSeconds = 0;
-    }
-
-    // ---- Tensor parallel [SC21] Sec. 3.2: 2 all-reduces forward, 2 backward, per layer ----
+    // ---- Tensor parallel [SC21] Sec. 3.2: per layer 2 collectives forward, 2 backward (+2 with
+    // full recompute) of b s h; with SP a reduce-scatter + all-gather pair of the same volume ----
     const double actBytes = activationElementBytes(tr.precision);
-    double tpFwd = 0, tpBwd = 0;
+    double tpLayerFwd = 0, tpLayerBwd = 0;
     if (t > 1) {
         e.tpBytesPerCollective = double(b) * (s / c) * h * actBytes;
         const CollectiveTime ct = collectiveTime(Collective::AllReduce, Algorithm::Auto, e.tpBytesPerCollective,
@@ -411,90 +407,241 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         e.tpAlgorithm = ct.algorithm;
         const int recomputeCollectives = tr.recompute == Recompute::Full ? 2 : 0;
         e.tpCollectivesPerLayer = 4 + recomputeCollectives;
-        tpFwd = layersPerStage * 2 * ct.seconds;
-        tpBwd = layersPerStage * (2 + recomputeCollectives) * ct.seconds;
+        tpLayerFwd = 2 * ct.seconds;
+        tpLayerBwd = (2 + recomputeCollectives) * ct.seconds;
     }
-    double tpFwdExposed = tpFwd, tpBwdExposed = tpBwd;
-    if (pl.tpOverlap) {   // overlap with the layer's GEMMs (Megatron-Core tp-comm-overlap)
-        tpFwdExposed = std::max(0.0, tpFwd - layersPerStage * matrixSeconds);
-        tpBwdExposed = std::max(0.0, tpBwd - 2 * layersPerStage * matrixSeconds);
+    double tpLayerFwdExposed = tpLayerFwd, tpLayerBwdExposed = tpLayerBwd;
+    if (pl.tpOverlap) {   // all-gathers hide behind QKV/up, reduce-scatters behind output/down
+        tpLayerFwdExposed = std::max(0.0, tpLayerFwd - lt.gemmForward);
+        tpLayerBwdExposed = std::max(0.0, tpLayerBwd - (lt.gemmBackwardData + lt.gemmBackwardWeight));
     }
 
-    // ---- Context parallel: ring attention passes K and V around the CP ring, hidden behind
-    // the attention of the block in hand (Liu et al. 2023, arXiv:2310.01889) ----
-    double cpFwd = 0, cpBwd = 0, cpFwdExposed = 0, cpBwdExposed = 0;
+    // ---- Context parallel: ring attention passes K and V around the CP ring (and dK, dV back),
+    // hidden behind the attention of the block in hand (Liu et al. 2023, arXiv:2310.01889) ----
+    double cpLayerFwd = 0, cpLayerBwd = 0, cpLayerFwdExposed = 0, cpLayerBwdExposed = 0;
     if (c > 1) {
         const double kvBytes = 2.0 * b * (s / c) * (h * w.kvHeads / w.heads) * actBytes;
         const CollectiveTime hop = collectiveTime(Collective::SendRecv, Algorithm::Ring, kvBytes,
                                                   groupOf(c, t, cl.gpusPerNode), fabric);
-        cpFwd = layersPerStage * (c - 1) * hop.seconds;
-        cpBwd = 2 * cpFwd + (tr.recompute == Recompute::Full ? cpFwd : 0.0);
-        cpFwdExposed = std::max(0.0, cpFwd - layersPerStage * attentionSeconds);
-        cpBwdExposed = std::max(0.0, cpBwd - 2 * layersPerStage * attentionSeconds);
+        cpLayerFwd = (c - 1) * hop.seconds;
+        cpLayerBwd = 2 * cpLayerFwd + (tr.recompute == Recompute::Full ? cpLayerFwd : 0.0);
+        cpLayerFwdExposed = std::max(0.0, cpLayerFwd - lt.attentionForward);
+        cpLayerBwdExposed = std::max(0.0, cpLayerBwd - lt.attentionBackward);
     }
 
-    // ---- Pipeline [SC21] Sec. 2.2, [ZB] ----
+    // ---- Stages: layers per stage (uneven splits allowed), time and memory of each ----
+    const std::vector<int> stageLayers = stageLayerCounts(w.layers, pl);
+    const MemoryDefaults &md = memoryDefaults();
+    const int shardRanks = pl.shardGroup > 0 ? pl.shardGroup : d * c;
+    const StateBytesPerParam sb = stateBytesPerParam(fw, tr.precision, pl.zeroStage, shardRanks, p > 1);
+    const double actPerTokenLayer = layerActivationBytesPerToken(w, fw, tr.recompute, t, sp) * activationElementBytes(tr.precision) / 2;
+    const double actFullPerTokenLayer = layerFullActivationBytesPerToken(w, t, sp) * activationElementBytes(tr.precision) / 2;
+    const double layerParams = counts.layerMatrixParams + counts.layerOtherParams;
+    e.ppBoundaryBytes = tokensPerGpu * h * actBytes / (t > 1 ? t : 1);  // [SC21] scatter/gather
+    const double gradCommBytes = gradientElementBytes(tr.precision);
+    double stageFc = 0, stageBc = 0, stageW = 0, othersF = 0, othersB = 0, othersW = 0;
+    int critical = 0;
+    double criticalParamsPerGpu = 0, criticalBusy = -1;
+    MemoryBreakdown best;
+    best.totalBytes = -1;
+    for (int i = 0; i < p; ++i) {
+        const double L = stageLayers[size_t(i)];
+        const bool first = i == 0, last = i == p - 1;
+        double F = L * (layerForward + tpLayerFwdExposed + cpLayerFwdExposed) + (last ? head.forward : 0.0);
+        double B = L * (layerBackward + tpLayerBwdExposed + cpLayerBwdExposed) + (last ? head.backward : 0.0);
+        const double W = L * lt.gemmBackwardWeight + (last ? head.weightGrad : 0.0);
+        // Parameters of this stage: its layers, the embedding on the first, the LM head on the
+        // last (a tied head keeps a copy there when p > 1), the final norm on the last.
+        double params = L * layerParams;
+        if (first)
+            params += counts.embeddingParams;
+        if (last)
+            params += (p > 1 && w.tiedEmbeddings ? double(w.vocab) * h : counts.headParams) + 2 * h;
+        const double paramsPerGpu = params / t;
+        if (F + B > criticalBusy) {
+            criticalBusy = F + B;
+            critical = i;
+            stageFc = F;
+            stageBc = B;
+            stageW = W;
+            criticalParamsPerGpu = paramsPerGpu;
+        }
+        othersF += F;
+        othersB += B;
+        othersW += W;
+
+        // ---- Memory of this stage [ZeRO], [MLM], [K22] (memory.cpp) ----
+        MemoryBreakdown mem;
+        mem.weightsBytes = paramsPerGpu * (sb.weights + sb.gatheredWeights);
+        if (tr.precision == Precision::Fp8 && fw != Framework::Fsdp)
+            mem.weightsBytes += L * counts.layerMatrixParams / t * md.fp8WeightBytesPerParam;
+        mem.gradientsBytes = paramsPerGpu * sb.gradients;
+        mem.optimizerBytes = paramsPerGpu * sb.optimizer;
+        mem.inFlightMicroBatches = inFlightMicroBatchesOnStage(pl.schedule, p, i, m, v);
+        mem.activationsBytes = L * actPerTokenLayer * tokensPerGpu * mem.inFlightMicroBatches;
+        if (tr.recompute != Recompute::None && L > 0)   // one layer is recomputed at a time [K22] Sec. 5
+            mem.activationsBytes += actFullPerTokenLayer * tokensPerGpu;
+        mem.lossBytes = last ? tokensPerGpu * double(w.vocab) / t * lossBytesPerLogit(fw) : 0.0;
+        // Transient buffers: DDP buckets, p2p, and ZeRO-3/FSDP gathers of the largest module
+        // (two in flight with prefetch, plus its unsharded 16-bit and fp32 reduce gradients).
+        const double gradBytesPerGpu = paramsPerGpu * gradCommBytes / pl.compression;
+        const double bucketBuffer = d * c > 1 && pl.zeroStage == 0
+                                        ? 2 * std::min(pl.bucketBytes > 0 ? pl.bucketBytes : gradBytesPerGpu, gradBytesPerGpu)
+                                        : 0.0;
+        double gatherBuffer = 0;
+        if (pl.zeroStage >= 3 && d * c > 1 && sb.gatheredWeights == 0) {
+            gatherBuffer = layerParams / t * (2 * 2 + 2 + 4);
+            // [FSDP2] the root module (embedding, LM head) is not resharded after forward.
+            if (fw == Framework::Fsdp)
+                gatherBuffer += ((first ? counts.embeddingParams : 0.0) + (last ? counts.headParams : 0.0)) / t * 2;
+        }
+        mem.buffersBytes = bucketBuffer + (p > 1 ? 2 * e.ppBoundaryBytes : 0.0) + gatherBuffer;
+        const double allocated = mem.weightsBytes + mem.gradientsBytes + mem.optimizerBytes + mem.activationsBytes
+                                 + mem.lossBytes + mem.buffersBytes;
+        mem.runtimeBytes = md.cudaContextBytes + md.workspaceBytes + md.allocatorOverhead * allocated;
+        mem.totalBytes = allocated + mem.runtimeBytes;
+        mem.capacityBytes = cl.gpu.memoryBytes;
+        mem.stage = i;
+        if (mem.totalBytes > best.totalBytes)
+            best = mem;
+        if (i == 0)
+            e.memoryFirstStageBytes = mem.totalBytes;
+        if (last)
+            e.memoryLastStageBytes = mem.totalBytes;
+    }
+    best.fits = best.totalBytes <= best.capacityBytes;
+    best.stages = p;
+    e.memory = best;
+    e.criticalStage = critical;
+    e.criticalStageLayers = stageLayers[size_t(critical)];
+    othersF -= stageFc;
+    othersB -= stageBc;
+    othersW -= stageW;
+    e.gradientBytesPerGpu = criticalParamsPerGpu * gradCommBytes / pl.compression;
+    double optimizerSeconds = criticalParamsPerGpu / (pl.zeroStage >= 1 ? shardRanks : 1)
+                              * md.optimizerBytesPerParam / spec.hbmBytesPerSecond;
+
+    // A given compute time replaces all on-GPU work of the step (the seeds' input): stages are
+    // taken as equal, and the optimizer is inside it.
+    double tpFwdExposedStage = stageLayers[size_t(critical)] * tpLayerFwdExposed;
+    double tpBwdExposedStage = stageLayers[size_t(critical)] * tpLayerBwdExposed;
+    double cpFwdExposedStage = stageLayers[size_t(critical)] * cpLayerFwdExposed;
+    double cpBwdExposedStage = stageLayers[size_t(critical)] * cpLayerBwdExposed;
+    double computeFc = stageFc - tpFwdExposedStage - cpFwdExposedStage;
+    double computeBc = stageBc - tpBwdExposedStage - cpBwdExposedStage;
+    if (tr.computeSecondsOverride > 0) {
+        const double scale = tr.computeSecondsOverride / (double(m) * (computeFc + computeBc));
+        computeFc *= scale;
+        computeBc *= scale;
+        stageW *= scale;
+        stageFc = computeFc + tpFwdExposedStage + cpFwdExposedStage;
+        stageBc = computeBc + tpBwdExposedStage + cpBwdExposedStage;
+        othersF = (p - 1) * stageFc;
+        othersB = (p - 1) * stageBc;
+        othersW = (p - 1) * stageW;
+        optimizerSeconds = 0;
+    }
+
+    // ---- Pipeline [SC21] Sec. 2.2, [ZB]: the slowest stage sets the steady state; fill and
+    // drain pass through the others ----
     StageTimes st;
-    st.forwardSeconds = stageFc + tpFwdExposed + cpFwdExposed;
-    st.backwardSeconds = stageBc + tpBwdExposed + cpBwdExposed;
+    st.forwardSeconds = stageFc;
+    st.backwardSeconds = stageBc;
     st.weightGradSeconds = std::min(stageW, st.backwardSeconds);
+    StageTimes rest = st;
     if (p > 1) {
         const Tier tier = double(t) * c * d >= cl.gpusPerNode ? fabric.inter : fabric.intra;
         st.p2pSeconds = tier.latencySeconds + e.ppBoundaryBytes / tier.bytesPerSecond;
+        rest.forwardSeconds = othersF / (p - 1);
+        rest.backwardSeconds = othersB / (p - 1);
+        rest.weightGradSeconds = std::min(othersW / (p - 1), rest.backwardSeconds);
+        rest.p2pSeconds = st.p2pSeconds;
     }
     e.stageForwardSeconds = st.forwardSeconds;
     e.stageBackwardSeconds = st.backwardSeconds;
-    e.stageForwardTpSeconds = tpFwdExposed + cpFwdExposed;
-    e.stageBackwardTpSeconds = tpBwdExposed + cpBwdExposed;
+    e.stageForwardTpSeconds = tpFwdExposedStage + cpFwdExposedStage;
+    e.stageBackwardTpSeconds = tpBwdExposedStage + cpBwdExposedStage;
     e.stageWeightGradSeconds = st.weightGradSeconds;
     e.p2pSecondsPerTransfer = st.p2pSeconds;
     const double busy = double(m) * (st.forwardSeconds + st.backwardSeconds);
-    const double bubble = p > 1 ? pipelineBubbleSeconds(pl.schedule, p, v, st) : 0.0;
+    const double bubble = p > 1 ? pipelineBubbleSeconds(pl.schedule, p, v, rest) : 0.0;
     const double p2pExposed = p > 1 ? pipelineP2pExposedSeconds(pl.schedule, p, v, m, st) : 0.0;
     e.ppTransferBytesPerStep = p > 1 ? 2.0 * double(m) * v * e.ppBoundaryBytes : 0.0;
-    e.ppStashedBoundaryBytes = p > 1 ? inFlightMicroBatches(pl.schedule == Schedule::GPipe ? Schedule::GPipe
-                                                                                            : Schedule::OneFOneB,
-                                                            p, m) * e.ppBoundaryBytes
+    e.ppStashedBoundaryBytes = p > 1 ? inFlightMicroBatchesOnStage(pl.schedule == Schedule::GPipe ? Schedule::GPipe
+                                                                                                   : Schedule::OneFOneB,
+                                                                   p, 0, m, 1) * e.ppBoundaryBytes
                                      : 0.0;
     const double pipelineSeconds = busy + bubble + p2pExposed;
     e.ppBubbleFraction = bubble / (busy + bubble);
     e.ppBubbleFractionOfIdeal = bubble / busy;
     e.pipelineEfficiency = 1.0 - e.ppBubbleFraction;
 
-    // ---- Data-parallel gradient sync [DDP], [ZeRO] Sec. 7 ----
+    // ---- Data-parallel synchronisation [DDP], [ZeRO] Sec. 7, as each framework runs it ----
+    //  stage 0: one bucketed all-reduce per step, overlapped with the last backward;
+    //  stage 1 (Megatron distributed optimizer, DeepSpeed): reduce-scatter per step + parameter
+    //    all-gather (Megatron overlaps it with the next forward; DeepSpeed does not);
+    //  stage 2 (DeepSpeed): reduce-scatter after every micro-batch's backward, gather per step;
+    //  FSDP SHARD_GRAD_OP / FULL_SHARD: 1 or 2 parameter all-gathers and a reduce-scatter per
+    //    micro-batch, or once per step when pipeline stages keep parameters gathered (torchtitan);
+    //  HSDP: the shard group is inside, an all-reduce of the shard across replicas once per step.
     const int dpRanks = d * c;   // gradients are reduced over DP x CP
     double dpTotal = 0, dpExposed = 0;
     if (dpRanks > 1) {
-        const Group group = groupOf(dpRanks, t, cl.gpusPerNode);
         const double G = e.gradientBytesPerGpu;
         const long long buckets = pl.bucketBytes > 0 ? std::max(1LL, (long long)std::ceil(G / pl.bucketBytes)) : 1;
         const double bucketBytes = G / double(buckets);
         e.dpBuckets = int(std::min<long long>(buckets, 1 << 30));
-        const double backwardWindow = stageBc;   // last micro-batch's backward on this stage
+        const double backwardWindow = computeBc;   // last micro-batch's backward on this stage
         e.dpOverlapWindowSeconds = backwardWindow;
-        if (pl.zeroStage < 3) {
+        // Bucket i is ready at i/n of the window; buckets go one after another:
+        // finish = max(W/n + n T, W + T)  =>  exposed = max(T, n T - (n-1)/n W).
+        auto bucketed = [&](double perBucket, double window) {
+            return pl.overlapDp ? std::max(perBucket, double(buckets) * perBucket - (double(buckets) - 1) / double(buckets) * window)
+                                : double(buckets) * perBucket;
+        };
+        if (pl.zeroStage == 0) {
+            const Group group = groupOf(dpRanks, t, cl.gpusPerNode);
             const CollectiveTime ct = collectiveTime(Collective::AllReduce, Algorithm::Auto, bucketBytes, group, fabric);
             e.dpAlgorithm = ct.algorithm;
             e.dpBucketSeconds = ct.seconds;
             dpTotal = double(buckets) * ct.seconds;
-            // Bucket i is ready at i/n of the backward; buckets go one after another:
-            // finish = max(B/n + n T, B + T)  =>  exposed = max(T, n T - (n-1)/n B).
-            dpExposed = pl.overlapDp ? std::max(ct.seconds, dpTotal - (double(buckets) - 1) / double(buckets) * backwardWindow)
-                                     : dpTotal;
+            dpExposed = bucketed(ct.seconds, backwardWindow);
         } else {
-            // ZeRO-3: per micro-batch, all-gather the parameters for forward and for backward and
-            // reduce-scatter the gradients: 3 x the parameter bytes (1.5 x plain DP at m = 1).
-            const double paramBytes = G * pl.compression / gradientElementBytes(tr.precision)
-                                      * (tr.precision == Precision::Fp32 ? 4.0 : 2.0) / double(buckets);
-            const CollectiveTime ag = collectiveTime(Collective::AllGather, Algorithm::Auto, paramBytes, group, fabric);
-            const CollectiveTime rs = collectiveTime(Collective::ReduceScatter, Algorithm::Auto, bucketBytes, group, fabric);
+            const int shards = std::min(shardRanks, dpRanks);
+            const int replicas = dpRanks / shards;
+            const Group shardGroup = groupOf(shards, t, cl.gpusPerNode);
+            const double paramBytes = G * pl.compression / gradCommBytes * 2.0 / double(buckets);   // 16-bit gathers
+            const CollectiveTime rs = collectiveTime(Collective::ReduceScatter, Algorithm::Auto, bucketBytes, shardGroup, fabric);
+            const CollectiveTime ag = collectiveTime(Collective::AllGather, Algorithm::Auto, paramBytes, shardGroup, fabric);
             e.dpAlgorithm = rs.algorithm;
             e.dpBucketSeconds = rs.seconds;
-            const double perMicroBatch = double(buckets) * (2 * ag.seconds + rs.seconds);
-            dpTotal = double(m) * perMicroBatch;
-            dpExposed = pl.overlapDp ? std::min(dpTotal, double(m) * std::max(0.0, perMicroBatch - (stageFc + stageBc))
-                                                             + rs.seconds)
-                                     : dpTotal;
+            const double rsStep = double(buckets) * rs.seconds, agStep = double(buckets) * ag.seconds;
+            double replicaSync = 0;
+            if (replicas > 1) {
+                const CollectiveTime ar = collectiveTime(Collective::AllReduce, Algorithm::Auto, G / shards,
+                                                         groupOf(replicas, t * shards, cl.gpusPerNode), fabric);
+                replicaSync = ar.seconds;
+            }
+            const bool keptGathered = fw == Framework::Fsdp && p > 1;
+            const bool reducePerMicro = pl.zeroStage >= 2 && !keptGathered;
+            const int gathersPerMicro = fw == Framework::Fsdp && !keptGathered ? (pl.zeroStage >= 3 ? 2 : 1) : 0;
+            const double microWindow = computeFc + computeBc;
+            const double perMicro = (reducePerMicro ? rsStep : 0.0) + gathersPerMicro * agStep;
+            dpTotal = double(m) * perMicro + (reducePerMicro ? 0.0 : rsStep) + (gathersPerMicro ? 0.0 : agStep) + replicaSync;
+            if (!pl.overlapDp) {
+                dpExposed = dpTotal;
+            } else {
+                // Per micro-batch traffic hides behind that micro-batch's compute; the first gather
+                // and the last reduce-scatter bucket cannot.
+                dpExposed = double(m) * std::max(0.0, perMicro - microWindow) + (gathersPerMicro ? ag.seconds : 0.0);
+                dpExposed += reducePerMicro ? rs.seconds : bucketed(rs.seconds, backwardWindow);
+                if (!gathersPerMicro) {   // one gather per step: Megatron and FSDP+PP prefetch it under the first forward
+                    const bool prefetched = fw != Framework::DeepSpeed;
+                    dpExposed += prefetched ? std::max(ag.seconds, agStep - computeFc) : agStep;
+                }
+                dpExposed += replicaSync;
+                dpExposed = std::min(dpExposed, dpTotal);
+            }
         }
         dpTotal /= pl.localSgdInterval;
         dpExposed /= pl.localSgdInterval;
@@ -511,11 +658,12 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     }
 
     Breakdown &bd = e.breakdown;
-    bd.computeSeconds = double(m) * (stageFc + stageBc);
-    bd.tpCommSeconds = double(m) * (tpFwd + tpBwd);
-    bd.tpCommExposedSeconds = double(m) * (tpFwdExposed + tpBwdExposed);
-    bd.cpCommSeconds = double(m) * (cpFwd + cpBwd);
-    bd.cpCommExposedSeconds = double(m) * (cpFwdExposed + cpBwdExposed);
+    const double criticalLayers = stageLayers[size_t(critical)];
+    bd.computeSeconds = double(m) * (computeFc + computeBc);
+    bd.tpCommSeconds = double(m) * criticalLayers * (tpLayerFwd + tpLayerBwd);
+    bd.tpCommExposedSeconds = double(m) * (tpFwdExposedStage + tpBwdExposedStage);
+    bd.cpCommSeconds = double(m) * criticalLayers * (cpLayerFwd + cpLayerBwd);
+    bd.cpCommExposedSeconds = double(m) * (cpFwdExposedStage + cpBwdExposedStage);
     bd.ppBubbleSeconds = bubble;
     bd.ppP2pSeconds = p > 1 ? 2.0 * double(m) * v * st.p2pSeconds : 0.0;
     bd.ppP2pExposedSeconds = p2pExposed;
@@ -528,21 +676,28 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     e.stepMedianSeconds = baseSeconds + medianExtra;
     e.stepP99Seconds = baseSeconds + p99Extra;
 
-    // ---- Throughput [SC21] Eq. 3 ----
+    // ---- Throughput [SC21] Eq. 3. Model FLOPs count the full (non-causal) s^2 attention, as
+    // Megatron-LM, NeMo and torchtitan print them; the causal count (what the kernels execute)
+    // is reported beside it. Recompute adds the forward work done again. ----
     e.tokensPerStep = double(tr.globalBatch) * s;
     const double forwardPerToken = forwardFlopsPerToken(counts, w.layers);
     e.modelFlopsPerStep = 3.0 * forwardPerToken * e.tokensPerStep;
+    const double causalAttentionShare = w.causal ? 0.5 : 1.0;
+    e.modelFlopsPerStepCausal = e.modelFlopsPerStep
+                                - 3.0 * w.layers * counts.layerAttentionFlopsPerToken * (1 - causalAttentionShare) * e.tokensPerStep;
     double recomputePerToken = 0;
     if (tr.recompute == Recompute::Full)
         recomputePerToken = w.layers * (counts.layerMatrixFlopsPerToken + counts.layerAttentionFlopsPerToken);
     else if (tr.recompute == Recompute::Selective)
-        recomputePerToken = w.layers * counts.layerAttentionFlopsPerToken;
+        recomputePerToken = fw == Framework::Fsdp ? w.layers * 0.5 * counts.layerMatrixFlopsPerToken
+                                                  : w.layers * counts.layerAttentionFlopsPerToken;
     e.hardwareFlopsPerStep = e.modelFlopsPerStep + recomputePerToken * e.tokensPerStep;
     const double step = bd.stepSeconds;
     e.modelFlopsPerSecondPerGpu = e.modelFlopsPerStep / (N * step);
     e.hardwareFlopsPerSecondPerGpu = e.hardwareFlopsPerStep / (N * step);
     e.mfu = e.modelFlopsPerSecondPerGpu / peakMatrix;
     e.hfu = e.hardwareFlopsPerSecondPerGpu / peakMatrix;
+    e.mfuCausal = e.modelFlopsPerStepCausal / (N * step) / peakMatrix;
     e.tokensPerSecond = e.tokensPerStep / step;
     e.stepsToTrain = tr.tokens / e.tokensPerStep;
     e.trainSeconds = e.stepsToTrain * step;
@@ -637,8 +792,12 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         && dpExposed > 0.1 * step)
         addWarning(e, WarningCode::ZeroThreeOnSlowFabric, fabric.inter.bytesPerSecond, kSlowZero3LinkBytesPerSecond,
                    {Knob::Zero, 1});
-    if (tr.computeSecondsOverride > 0 && e.hfu > 1)
-        addWarning(e, WarningCode::ComputeAbovePeak, e.hfu, 1.0, {Knob::ComputeTime, 0});
+    if (tr.computeSecondsOverride > 0) {
+        // The given compute time against the FLOPs it must hold: above peak is impossible.
+        const double implied = e.hardwareFlopsPerStep / (N * tr.computeSecondsOverride * peakMatrix);
+        if (implied > 1)
+            addWarning(e, WarningCode::ComputeAbovePeak, implied, 1.0, {Knob::ComputeTime, 0});
+    }
     if (stragglerSeconds > kStragglerWarnFraction * step)
         addWarning(e, WarningCode::Stragglers, (e.stepP99Seconds - e.stepMedianSeconds) / e.stepMedianSeconds,
                    kStragglerWarnFraction);

@@ -10,19 +10,6 @@
 
 namespace ts {
 
-/// Documented defaults of the compute model (see evaluate.cpp for their sources).
-struct ComputeDefaults
-{
-    double gemmEfficiencyMax = 0.70;   // best achievable fraction of dense peak for large GEMMs
-    double gemmHalfWidth = 64;         // per-GPU hidden width h/t at which GEMMs reach half of max
-    double gemmHalfTokens = 64;        // tokens per micro-batch per GPU at which GEMMs reach half of max
-    double elementwiseTrafficFactor = 2.0;  // memory-bound bytes moved per byte of stored activation
-    double optimizerBytesPerParam = 28;     // Adam step: read+write fp32 master, m, v; read grad; write bf16
-    double runtimeReserveBytes = 1.0 * 1024 * 1024 * 1024;  // CUDA context, NCCL and cuBLAS workspaces
-};
-
-const ComputeDefaults &computeDefaults();
-
 /// Why the scenario cannot be evaluated (first problem found), or nothing when it is valid.
 std::optional<Problem> validate(const Scenario &scenario);
 

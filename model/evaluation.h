@@ -42,10 +42,14 @@ struct MemoryBreakdown
     double gradientsBytes = 0;
     double optimizerBytes = 0;
     double activationsBytes = 0;
-    double buffersBytes = 0;
+    double lossBytes = 0;             // logits and cross-entropy buffers (last stage)
+    double buffersBytes = 0;          // DDP buckets, p2p, ZeRO-3/FSDP gathers
+    double runtimeBytes = 0;          // CUDA context, workspaces, caching-allocator reserve
     double totalBytes = 0;
     double capacityBytes = 0;
-    double inFlightMicroBatches = 0;  // on the first stage, the one that holds the most
+    double inFlightMicroBatches = 0;  // micro-batches whose activations this stage holds at its peak
+    int stage = 0;                    // the pipeline stage these figures are for: the fullest
+    int stages = 1;
     bool fits = true;
 };
 
@@ -107,7 +111,11 @@ struct Evaluation
     long long microBatches = 0;         // m = B / (b * DP)
     double parameters = 0;              // total parameter count
     double tokensPerStep = 0;
-    double modelFlopsPerStep = 0;       // 3 x forward FLOPs (no recompute)
+    Framework framework = Framework::Megatron;  // resolved: whose memory layout and sync the numbers assume
+    bool flopsApplicable = true;        // false when compute_time is given: MFU and TFLOP/s are not defined
+    double modelFlopsPerStep = 0;       // 3 x forward FLOPs (no recompute), full s^2 attention (published convention)
+    double modelFlopsPerStepCausal = 0; // the same with the causal half of attention only (what kernels execute)
+    double mfuCausal = 0;
     double hardwareFlopsPerStep = 0;    // includes recompute (Megatron SC21 Eq. 3 with full recompute)
     double mfu = 0;                     // model FLOPs / (N * peak * step)
     double hfu = 0;                     // hardware FLOPs / (N * peak * step)
@@ -143,7 +151,14 @@ struct Evaluation
     double dpBucketSeconds = 0;
     Algorithm dpAlgorithm = Algorithm::Ring;
     Algorithm tpAlgorithm = Algorithm::Ring;
-    double kernelEfficiency = 0;        // GEMM efficiency used for compute time
+    double kernelEfficiency = 0;        // achieved fraction of peak of the layer's forward GEMMs
+    double layerGemmSeconds = 0;        // one layer, one micro-batch, forward + backward: GEMMs
+    double layerAttentionSeconds = 0;   // ... core attention
+    double layerElementwiseSeconds = 0; // ... memory-bound kernels and FP8 casts
+    int criticalStage = 0;              // the slowest pipeline stage
+    int criticalStageLayers = 0;
+    double memoryFirstStageBytes = 0;
+    double memoryLastStageBytes = 0;
 
     std::array<Warning, kMaxWarnings> warnings{};
     int warningCount = 0;

@@ -12,6 +12,10 @@ enum class Precision { Fp32, Bf16, Fp16, Fp8 };
 enum class Recompute { None, Selective, Full };
 enum class Schedule { GPipe, OneFOneB, Interleaved, ZeroBubbleH1 };
 enum class Transport { Rdma, Tcp };
+enum class Attention { Flash, Materialized };         // FlashAttention (no s x s tensor) or stored scores [K22]
+/// Who keeps the model states and how: decides bytes per parameter, when ZeRO stages communicate
+/// and which plans can run. Auto derives it from plan.zero (see resolveFramework).
+enum class Framework { Auto, Megatron, DeepSpeed, Fsdp };
 
 /// Transformer shape. Megatron SC21 notation: L layers, h hidden, a heads, V vocabulary, s sequence.
 struct Workload
@@ -27,6 +31,8 @@ struct Workload
     bool learnedPositions = false; // GPT-style learned position embeddings (s x h parameters)
     int vocab = 51200;
     int seqLen = 2048;
+    Attention attention = Attention::Flash;
+    bool causal = true;          // decoder LM: kernels skip the masked half of Q K^T and P V
 
     bool operator==(const Workload &) const = default;
 };
@@ -51,6 +57,11 @@ struct Gpu
     double peakFlops32 = 0.0;        // FP32 training FLOP/s; 0 = unknown (uses peakFlops16 / 2)
     double memoryBytes = 80.0 * 1024 * 1024 * 1024;
     double memoryBytesPerSecond = 2.039e12;
+    // Kernel model (see model/kernels.h). 0 = not given: the generic defaults of KernelDefaults.
+    int smCount = 0;                 // streaming multiprocessors (CUs): wave quantization of GEMM tiles
+    double gemmEfficiency = 0;       // best measured dense BF16 GEMM / peak (MAMF)
+    double gemmEfficiencyFp8 = 0;    // best measured dense FP8 GEMM / FP8 peak
+    double attentionEfficiency = 0;  // fused attention fwd+bwd at long sequences / 16-bit peak
 
     bool operator==(const Gpu &) const = default;
 };
@@ -98,6 +109,13 @@ struct Plan
     double compression = 1.0;       // gradient compression ratio (>= 1: bytes divided by it)
     double jitter = 0.0;             // per-GPU step-time jitter, coefficient of variation
     int localSgdInterval = 1;        // K: gradients synchronised every K steps
+    Framework framework = Framework::Auto;
+    int shardGroup = 0;              // ZeRO/FSDP shard group (HSDP: shard inside, replicate across); 0 = all of dp x cp
+    // Uneven pipelines (Megatron-LM decoder_first/last_pipeline_num_layers); 0 = even split.
+    int firstStageLayers = 0;
+    int lastStageLayers = 0;
+    bool embeddingInSplit = false;   // the embedding counts as one layer slot of the first stage
+    bool lossInSplit = false;        // the LM head and loss count as one layer slot of the last stage
 
     bool operator==(const Plan &) const = default;
 };
@@ -117,5 +135,10 @@ const char *nameOf(Recompute);
 const char *nameOf(Schedule);
 const char *nameOf(MlpKind);
 const char *nameOf(Transport);
+const char *nameOf(Attention);
+const char *nameOf(Framework);
+/// The framework a plan runs on: the given one, or derived from plan.zero (3: PyTorch FSDP;
+/// 2: DeepSpeed, or FSDP's SHARD_GRAD_OP with pipeline stages; 0 and 1: Megatron-LM).
+Framework resolveFramework(const Plan &plan);
 
 } // namespace ts

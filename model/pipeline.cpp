@@ -290,6 +290,51 @@ double inFlightMicroBatches(Schedule schedule, int p, long long m)
     return 1;
 }
 
+std::vector<int> stageLayerCounts(int layers, const Plan &plan)
+{
+    const int p = std::max(1, plan.pp);
+    std::vector<int> out(size_t(p), 0);
+    if (p == 1) {
+        out[0] = layers;
+        return out;
+    }
+    // Which stages share the rest evenly, and how many slots that rest has.
+    int first = plan.firstStageLayers, last = plan.lastStageLayers;
+    int lo = 0, hi = p - 1;   // inclusive range of evenly filled stages
+    int rest = layers + (plan.embeddingInSplit ? 1 : 0) + (plan.lossInSplit ? 1 : 0);
+    if (first > 0) {
+        out[0] = first;
+        rest -= first + (plan.embeddingInSplit ? 1 : 0);
+        lo = 1;
+    }
+    if (last > 0) {
+        out[size_t(p - 1)] = last;
+        rest -= last + (plan.lossInSplit ? 1 : 0);
+        hi = p - 2;
+    }
+    const int count = hi - lo + 1;
+    if (count <= 0)
+        return out;
+    const int base = rest / count;
+    int extra = rest % count;
+    for (int i = lo; i <= hi; ++i)
+        out[size_t(i)] = base;
+    // Extra layers: middle stages first, then the last, then the first.
+    for (int i = std::max(lo, 1); i <= std::min(hi, p - 2) && extra > 0; ++i, --extra)
+        ++out[size_t(i)];
+    if (extra > 0 && hi == p - 1) {
+        ++out[size_t(p - 1)];
+        --extra;
+    }
+    if (extra > 0 && lo == 0)
+        ++out[0];
+    if (first == 0 && plan.embeddingInSplit)
+        --out[0];
+    if (last == 0 && plan.lossInSplit)
+        --out[size_t(p - 1)];
+    return out;
+}
+
 long long requiredMicroBatches(Schedule schedule, int p, int v, double e, const StageTimes &t)
 {
     // efficiency = m (F+B) / (m (F+B) + bubble)  =>  m >= bubble e / ((F+B)(1-e))

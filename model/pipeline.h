@@ -66,6 +66,12 @@ double pipelineP2pExposedSeconds(Schedule schedule, int stages, int virtualStage
 /// GPipe m; 1F1B and ZB-H1 min(p, m); interleaved min(p,m) * (1 + (p-1)/(p m)) (Korthikanti 2022).
 double inFlightMicroBatches(Schedule schedule, int stages, long long microBatches);
 
+/// Decoder layers held by each of plan.pp stages: an even split, or Megatron-LM's uneven one
+/// (decoder_first/last_pipeline_num_layers; embedding and loss counted as layer slots when the plan
+/// says so). Layers that do not divide evenly go to the middle stages first, then the last, then
+/// the first (which carry the embedding and the LM head). Validate before trusting the counts.
+std::vector<int> stageLayerCounts(int layers, const Plan &plan);
+
 /// Smallest m with pipeline efficiency m/(m + bubble) >= target (1F1B: m >= (p-1) e / (1-e)).
 long long requiredMicroBatches(Schedule schedule, int stages, int virtualStages, double targetEfficiency,
                                const StageTimes &times);

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: MIT
+// Kernel-level time model. Sources:
+//  [MAMF]  S. Bekman, ml-engineering, compute/accelerator/README.md @744d01e, "Maximum Achievable
+//          Matmul FLOPS comparison table": best measured dense GEMM per GPU and precision
+//          (A100 271.2/312, H100 794.5/989 and FP8 1402.6/1979, H200 FP8 1453.4/1979,
+//          B200 1745/2250 and FP8 3432.5/4500, MI300X 668.4/1300). Kept per GPU in the presets.
+//  [FA2]   Dao 2023, FlashAttention-2, arXiv:2307.08691, Fig. 4 (A100 fwd+bwd, hdim 128, 16k:
+//          203 TFLOP/s non-causal) and Sec. 4.1 (FLOPs: fwd 4 s^2 d a, causal / 2, bwd 2.5 x fwd).
+//  [FA3]   Shah et al. 2024, FlashAttention-3, arXiv:2407.08608, Figs. 5-6 (H100 BF16 hdim 128:
+//          fwd 648 non-causal / 616 causal at 16k, 292 causal at 512; bwd 561).
+//  [K22]   Korthikanti et al. 2022, arXiv:2205.05198, Sec. 4 (the tensors of a layer).
+//  [TE]    NVIDIA TransformerEngine: FP8 GEMM inputs are cast with amax and a transposed copy
+//          for the weight-gradient GEMM (cast_transpose); userbuffers TP overlap takes 16 SMs
+//          for pipelined reduce-scatter (transformer_engine/pytorch/module/base.py, initialize_ub).
+//  [CUTLASS] Hopper warp-specialized GEMM default CTA tile 128x256x64; cuBLAS picks tile shapes
+//          and split-K per problem, so several tiles are tried and the best one kept.
+#include "kernels.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ts {
+
+const KernelDefaults &kernelDefaults()
+{
+    static const KernelDefaults defaults;
+    return defaults;
+}
+
+KernelSpec kernelSpec(const Gpu &gpu, Precision precision)
+{
+    const KernelDefaults &k = kernelDefaults();
+    KernelSpec s;
+    s.peakFlops16 = gpu.peakFlops16;
+    const double ceiling16 = gpu.gemmEfficiency > 0 ? gpu.gemmEfficiency : k.gemmEfficiency;
+    switch (precision) {
+    case Precision::Fp8:
+        s.peakFlops = gpu.peakFlops8;
+        s.gemmEfficiency = gpu.gemmEfficiencyFp8 > 0 ? gpu.gemmEfficiencyFp8 : k.gemmEfficiencyFp8;
+        break;
+    case Precision::Fp32:
+        // FP32 training runs GEMMs as TF32 where allowed; same best-shape fraction as 16-bit (assumed).
+        s.peakFlops = gpu.peakFlops32 > 0 ? gpu.peakFlops32 : gpu.peakFlops16 / 2;
+        s.gemmEfficiency = ceiling16;
+        break;
+    case Precision::Bf16:
+    case Precision::Fp16:
+        s.peakFlops = gpu.peakFlops16;
+        s.gemmEfficiency = ceiling16;
+        break;
+    }
+    s.attentionEfficiency = gpu.attentionEfficiency > 0 ? gpu.attentionEfficiency : k.attentionEfficiency;
+    s.hbmBytesPerSecond = gpu.memoryBytesPerSecond * k.hbmEfficiency;
+    s.smCount = gpu.smCount;
+    return s;
+}
+
+double gemmEfficiency(double M, double N, double K, const KernelSpec &spec, double batch)
+{
+    const KernelDefaults &k = kernelDefaults();
+    if (!(M > 0 && N > 0 && K > 0))
+        return spec.gemmEfficiency;
+    double best = 0;
+    const double tiles[][2] = {{double(k.tileM), double(k.tileN)}, {double(k.tileN), double(k.tileM)},
+                               {double(k.tileM), double(k.tileM)}};
+    for (const auto &tile : tiles) {
+        const double tilesM = std::ceil(M / tile[0]), tilesN = std::ceil(N / tile[1]);
+        const double fill = M * N / (tilesM * tile[0] * tilesN * tile[1]);
+        double quant = fill;
+        if (spec.smCount > 0) {
+            double ctas = tilesM * tilesN * std::max(1.0, batch);
+            // Split-K: too few tiles to fill the SMs and K long enough to share out.
+            if (ctas < spec.smCount)
+                ctas *= std::max(1.0, std::min(std::floor(spec.smCount / ctas), std::floor(K / k.splitKMinK)));
+            const double waves = std::ceil(ctas / spec.smCount);
+            quant *= ctas / (waves * spec.smCount);
+        }
+        best = std::max(best, quant);
+    }
+    return spec.gemmEfficiency * best * K / (K + k.tileOverheadK);
+}
+
+double gemmSeconds(double M, double N, double K, const KernelSpec &spec, double batch)
+{
+    if (!(M > 0 && N > 0 && K > 0 && batch > 0))
+        return 0;
+    // Batched GEMMs (materialized attention) fill the SMs with batch x tiles.
+    return 2.0 * M * N * K * batch / (spec.peakFlops * gemmEfficiency(M, N, K, spec, batch));
+}
+
+double attentionForwardFlops(const Workload &w, double seqLen)
+{
+    const double full = 4.0 * seqLen * seqLen * w.hidden;   // Q K^T and P V over all query heads [FA2]
+    return w.causal ? full / 2 : full;
+}
+
+namespace {
+
+// K/V width per GPU: kv heads are split by TP, or replicated when TP exceeds them.
+double kvWidthPerGpu(const Workload &w, int tp)
+{
+    const double headDim = double(w.hidden) / w.heads;
+    return std::max(1.0, double(w.kvHeads) / tp) * headDim;
+}
+
+} // namespace
+
+LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int tp, int cp, bool sp,
+                      const KernelSpec &spec)
+{
+    const KernelDefaults &k = kernelDefaults();
+    LayerTimes lt;
+    const double T = tokens, h = w.hidden, t = tp, f = w.ffnHidden;
+    const double gates = w.mlp == MlpKind::SwiGlu ? 2.0 : 1.0;
+    const double kv = kvWidthPerGpu(w, tp);
+    struct Shape { double N, K; bool rs; };
+    const Shape gemms[] = {{h / t + 2 * kv, h, false},   // fused QKV (column parallel, after all-gather)
+                           {h, h / t, true},             // attention output (row parallel, then reduce-scatter)
+                           {gates * f / t, h, false},    // MLP up (+ gate)
+                           {h, f / t, true}};            // MLP down
+    for (const Shape &g : gemms) {
+        const double fwd = gemmSeconds(T, g.N, g.K, spec);
+        lt.gemmForward += fwd;
+        (g.rs ? lt.gemmRsForward : lt.gemmAgForward) += fwd;
+        lt.gemmBackwardData += gemmSeconds(T, g.K, g.N, spec);
+        lt.gemmBackwardWeight += gemmSeconds(g.K, g.N, T, spec);
+    }
+
+    // Core attention.
+    KernelSpec spec16 = spec;
+    spec16.peakFlops = spec.peakFlops16;
+    const double s = w.seqLen;
+    const double headsPerGpu = std::max(1.0, double(w.heads) / tp);
+    const double headDim = h / w.heads;
+    const double sequences = T * cp / s;   // micro-batch sequences (each rank holds 1/cp of every one)
+    const double hbm = spec.hbmBytesPerSecond;
+    double softmaxBytesPerToken = 0;
+    if (w.attention == Attention::Flash) {
+        // Block work of one sequence and head on this rank, in (B x B) tiles: the useful tiles,
+        // the diagonal tiles run in full under causal masking, and a fixed cost per Q-block launch
+        // (fit to the sequence-length ramp of [FA3] Fig. 5: 292 -> 616 TFLOP/s causal, 512 -> 16k).
+        const double B = k.attentionBlock;
+        const double nQ = std::ceil(s / B);
+        const double units = w.causal ? nQ * nQ / (2.0 * cp) + nQ * 0.5 / cp + nQ * k.attentionCtaOverheadBlocks
+                                      : nQ * nQ / cp + nQ * k.attentionCtaOverheadBlocks;
+        const double unitFlops = 4.0 * B * B * headDim;
+        lt.attentionForward = sequences * headsPerGpu * units * unitFlops / (spec.peakFlops16 * spec.attentionEfficiency);
+        lt.attentionBackward = k.attentionBackwardRatio * lt.attentionForward;
+    } else {
+        // [K22]: Q K^T and softmax(.) V as batched GEMMs with K = head dim; scores stored.
+        const double batch = sequences * headsPerGpu;
+        const double q = s / cp;
+        lt.attentionForward = gemmSeconds(q, s, headDim, spec16, batch) + gemmSeconds(q, headDim, s, spec16, batch);
+        lt.attentionBackward = 2 * lt.attentionForward;
+        // scale + mask + softmax (read 2, write 2), dropout (read 2, write 2 + mask 1) per score
+        softmaxBytesPerToken = 9.0 * headsPerGpu * s;
+    }
+
+    // Memory-bound kernels, bytes per token, fused as Megatron/TE run them.
+    const double r = (sp || tp == 1) ? h / t : h;   // width of the norm/residual region on this GPU
+    double bytes = 2 * 4 * r      // two norms: read + write 16-bit
+                   + 2 * 6 * r;   // two bias-dropout-residual adds: read two, write one
+    bytes += w.mlp == MlpKind::SwiGlu ? 6 * f / t : 4 * f / t;   // SiLU(gate)*up or GeLU
+    if (!w.learnedPositions)
+        bytes += 4 * (h / t + kv);   // rotary on Q and K
+    bytes += softmaxBytesPerToken;
+    lt.elementwiseForward = T * bytes / hbm;
+    lt.elementwiseBackward = k.backwardTrafficRatio * lt.elementwiseForward;
+    if (precision == Precision::Fp8) {
+        // [TE] every GEMM input is cast (with its transpose) forward; every output gradient backward.
+        double inElements = 0, gradElements = 0;
+        for (const Shape &g : gemms) {
+            inElements += g.K;
+            gradElements += g.N;
+        }
+        lt.castForward = T * inElements * k.fp8CastBytesPerElement / hbm;
+        lt.castBackward = T * gradElements * k.fp8CastBytesPerElement / hbm;
+    }
+    return lt;
+}
+
+HeadTimes headTimes(const Workload &w, double tokens, int tp, const KernelSpec &spec)
+{
+    const KernelDefaults &k = kernelDefaults();
+    // The LM head stays in 16-bit under FP8 recipes (Megatron, torchao skip the output layer).
+    KernelSpec spec16 = spec;
+    spec16.peakFlops = spec.peakFlops16;
+    const double T = tokens, h = w.hidden, V = double(w.vocab) / tp;
+    HeadTimes ht;
+    const double loss = T * V * k.lossBytesPerLogit / spec.hbmBytesPerSecond;
+    ht.forward = gemmSeconds(T, V, h, spec16) + loss / 3;
+    ht.weightGrad = gemmSeconds(h, V, T, spec16);
+    ht.backward = gemmSeconds(T, h, V, spec16) + ht.weightGrad + 2 * loss / 3;
+    return ht;
+}
+
+} // namespace ts

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+// Where the time of one transformer layer goes on one GPU: every GEMM on its own (forward, input
+// gradient, weight gradient) at an efficiency that follows its M, N, K; fused attention at its
+// kernel's efficiency with the causal work it really executes; norms, activations, rotary,
+// residuals and FP8 casts as HBM traffic. Sources and defaults in kernels.cpp.
+#pragma once
+
+#include "inputs.h"
+
+namespace ts {
+
+/// Named defaults of the kernel model, the same for every run. A GPU preset overrides the
+/// per-GPU ones (gemm/attention efficiency, SM count); these apply when a custom GPU omits them.
+struct KernelDefaults
+{
+    double gemmEfficiency = 0.75;         // generic best-shape dense GEMM / peak (MAMF of A100..B200: 0.78-0.87)
+    double gemmEfficiencyFp8 = 0.70;      // generic FP8 (MAMF of H100..B200: 0.71-0.76)
+    double attentionEfficiency = 0.55;    // generic fused attention fwd+bwd (FA2 A100 0.65, FA3 H100 0.59)
+    int tileM = 128, tileN = 256;         // CTA tile of large Hopper/Blackwell GEMMs (CUTLASS 128x256x64)
+    double tileOverheadK = 128;           // K-equivalent of one tile's prologue and epilogue
+    double splitKMinK = 512;              // smallest K slice when cuBLAS splits K to fill the SMs
+    int attentionBlock = 128;             // FlashAttention Q/K block (FA2/FA3 hdim 128)
+    double attentionCtaOverheadBlocks = 1.5;  // per Q block, in K-block units (fit to FA3 Fig. 5/6 vs seq)
+    double attentionBackwardRatio = 2.5;  // FA backward / forward FLOPs (5 matmuls vs 2, Dao 2023 Sec. 4)
+    double hbmEfficiency = 0.85;          // streaming kernels reach ~85% of nominal HBM bandwidth
+    double backwardTrafficRatio = 2.0;    // elementwise backward reads saved input + grad, writes grad
+    double fp8CastBytesPerElement = 4.0;  // cast + transpose: read bf16 (2), write fp8 and fp8^T (1 + 1)
+    double lossBytesPerLogit = 24.0;      // logits write, fp32 softmax/cross-entropy fwd and bwd traffic
+    double tpOverlapSms = 16;             // SMs a pipelined reduce-scatter overlap takes (TE userbuffers)
+};
+const KernelDefaults &kernelDefaults();
+
+/// The GPU's figures with the generic defaults filled in.
+struct KernelSpec
+{
+    double peakFlops = 0;          // of the GEMM precision
+    double peakFlops16 = 0;        // attention and elementwise run in 16-bit
+    double gemmEfficiency = 0;     // ceiling for the GEMM precision
+    double attentionEfficiency = 0;
+    double hbmBytesPerSecond = 0;  // achievable
+    int smCount = 0;
+};
+KernelSpec kernelSpec(const Gpu &gpu, Precision precision);
+
+/// Efficiency (fraction of peak) of one GEMM C[M,N] = A[M,K] B[K,N]: ceiling x tile fill x wave
+/// quantization over the SMs (the best of three tile shapes, with split-K when one wave is not
+/// filled) x K / (K + K0).
+double gemmEfficiency(double M, double N, double K, const KernelSpec &spec, double batch = 1);
+double gemmSeconds(double M, double N, double K, const KernelSpec &spec, double batch = 1);
+
+/// Times of one layer for one micro-batch on one GPU (seconds).
+struct LayerTimes
+{
+    double gemmForward = 0;         // QKV, attention output, MLP up(+gate), MLP down
+    double gemmBackwardData = 0;    // input gradients
+    double gemmBackwardWeight = 0;  // weight gradients (W of zero-bubble schedules)
+    double gemmRsForward = 0;       // forward GEMMs followed by a TP reduce-scatter (output, down)
+    double gemmAgForward = 0;       // forward GEMMs after a TP all-gather (QKV, up)
+    double attentionForward = 0;    // fused (or materialized) core attention
+    double attentionBackward = 0;
+    double elementwiseForward = 0;  // norms, residuals, activation, rotary, softmax when materialized
+    double elementwiseBackward = 0;
+    double castForward = 0;         // FP8 quantization of GEMM inputs
+    double castBackward = 0;
+    double forward() const { return gemmForward + attentionForward + elementwiseForward + castForward; }
+    double backward() const
+    {
+        return gemmBackwardData + gemmBackwardWeight + attentionBackward + elementwiseBackward + castBackward;
+    }
+};
+
+/// tokens: b s / c on this GPU; keys: the sequence length each query sees in full (s);
+/// cp: context-parallel degree (causal load balancing of Megatron/TE: each rank gets 1/cp of the work).
+LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int tp, int cp, bool sequenceParallel,
+                      const KernelSpec &spec);
+
+/// LM head and loss of one micro-batch on the last stage: GEMM forward, backward, loss traffic.
+struct HeadTimes
+{
+    double forward = 0;
+    double backward = 0;
+    double weightGrad = 0;   // part of backward
+};
+HeadTimes headTimes(const Workload &w, double tokens, int tp, const KernelSpec &spec);
+
+/// Executed attention FLOPs of one sequence's forward (all heads), as the kernel runs them:
+/// causal skips the masked half [Dao 2023].
+double attentionForwardFlops(const Workload &w, double seqLen);
+
+} // namespace ts
