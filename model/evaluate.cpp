@@ -374,8 +374,10 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const KernelSpec spec = kernelSpec(cl.gpu, tr.precision);
     const double peakMatrix = spec.peakFlops;
     e.peakFlopsPerGpu = peakMatrix;
-    const LayerTimes lt = layerTimes(w, tr.precision, tokensPerGpu, t, c, sp, spec);
-    const HeadTimes head = headTimes(w, tokensPerGpu, t, spec);
+    // Megatron-LM accumulates weight gradients into fp32 main gradients inside the GEMM.
+    const double wgradOutputBytes = fw == Framework::Megatron && tr.precision != Precision::Fp32 ? 8.0 : 2.0;
+    const LayerTimes lt = layerTimes(w, tr.precision, tokensPerGpu, t, c, sp, spec, wgradOutputBytes);
+    const HeadTimes head = headTimes(w, tokensPerGpu, t, spec, wgradOutputBytes);
     e.kernelEfficiency = counts.layerMatrixFlopsPerToken * tokensPerGpu / t / (lt.gemmForward * peakMatrix);
     e.layerGemmSeconds = lt.gemmForward + lt.gemmBackwardData + lt.gemmBackwardWeight;
     e.layerAttentionSeconds = lt.attentionForward + lt.attentionBackward;

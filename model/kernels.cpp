@@ -52,10 +52,11 @@ KernelSpec kernelSpec(const Gpu &gpu, Precision precision)
     s.attentionEfficiency = gpu.attentionEfficiency > 0 ? gpu.attentionEfficiency : k.attentionEfficiency;
     s.hbmBytesPerSecond = gpu.memoryBytesPerSecond * k.hbmEfficiency;
     s.smCount = gpu.smCount;
+    s.ridgeFlopsPerByte = s.peakFlops * s.gemmEfficiency / gpu.memoryBytesPerSecond;
     return s;
 }
 
-double gemmEfficiency(double M, double N, double K, const KernelSpec &spec, double batch)
+double gemmEfficiency(double M, double N, double K, const KernelSpec &spec, double batch, double outputBytes)
 {
     const KernelDefaults &k = kernelDefaults();
     if (!(M > 0 && N > 0 && K > 0))
@@ -77,15 +78,16 @@ double gemmEfficiency(double M, double N, double K, const KernelSpec &spec, doub
         }
         best = std::max(best, quant);
     }
-    return spec.gemmEfficiency * best * K / (K + k.tileOverheadK);
+    const double overheadK = spec.ridgeFlopsPerByte * outputBytes / 2;
+    return spec.gemmEfficiency * best * K / (K + overheadK);
 }
 
-double gemmSeconds(double M, double N, double K, const KernelSpec &spec, double batch)
+double gemmSeconds(double M, double N, double K, const KernelSpec &spec, double batch, double outputBytes)
 {
     if (!(M > 0 && N > 0 && K > 0 && batch > 0))
         return 0;
     // Batched GEMMs (materialized attention) fill the SMs with batch x tiles.
-    return 2.0 * M * N * K * batch / (spec.peakFlops * gemmEfficiency(M, N, K, spec, batch));
+    return 2.0 * M * N * K * batch / (spec.peakFlops * gemmEfficiency(M, N, K, spec, batch, outputBytes));
 }
 
 double attentionForwardFlops(const Workload &w, double seqLen)
@@ -106,7 +108,7 @@ double kvWidthPerGpu(const Workload &w, int tp)
 } // namespace
 
 LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int tp, int cp, bool sp,
-                      const KernelSpec &spec)
+                      const KernelSpec &spec, double wgradOutputBytes)
 {
     const KernelDefaults &k = kernelDefaults();
     LayerTimes lt;
@@ -123,12 +125,13 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
         lt.gemmForward += fwd;
         (g.rs ? lt.gemmRsForward : lt.gemmAgForward) += fwd;
         lt.gemmBackwardData += gemmSeconds(T, g.K, g.N, spec);
-        lt.gemmBackwardWeight += gemmSeconds(g.K, g.N, T, spec);
+        lt.gemmBackwardWeight += gemmSeconds(g.K, g.N, T, spec, 1, wgradOutputBytes);
     }
 
     // Core attention.
     KernelSpec spec16 = spec;
     spec16.peakFlops = spec.peakFlops16;
+    spec16.ridgeFlopsPerByte = spec.ridgeFlopsPerByte * spec.peakFlops16 / spec.peakFlops;
     const double s = w.seqLen;
     const double headsPerGpu = std::max(1.0, double(w.heads) / tp);
     const double headDim = h / w.heads;
@@ -179,17 +182,18 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
     return lt;
 }
 
-HeadTimes headTimes(const Workload &w, double tokens, int tp, const KernelSpec &spec)
+HeadTimes headTimes(const Workload &w, double tokens, int tp, const KernelSpec &spec, double wgradOutputBytes)
 {
     const KernelDefaults &k = kernelDefaults();
     // The LM head stays in 16-bit under FP8 recipes (Megatron, torchao skip the output layer).
     KernelSpec spec16 = spec;
     spec16.peakFlops = spec.peakFlops16;
+    spec16.ridgeFlopsPerByte = spec.ridgeFlopsPerByte * spec.peakFlops16 / spec.peakFlops;
     const double T = tokens, h = w.hidden, V = double(w.vocab) / tp;
     HeadTimes ht;
     const double loss = T * V * k.lossBytesPerLogit / spec.hbmBytesPerSecond;
     ht.forward = gemmSeconds(T, V, h, spec16) + loss / 3;
-    ht.weightGrad = gemmSeconds(h, V, T, spec16);
+    ht.weightGrad = gemmSeconds(h, V, T, spec16, 1, wgradOutputBytes);
     ht.backward = gemmSeconds(T, h, V, spec16) + ht.weightGrad + 2 * loss / 3;
     return ht;
 }

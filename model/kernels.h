@@ -17,7 +17,6 @@ struct KernelDefaults
     double gemmEfficiencyFp8 = 0.70;      // generic FP8 (MAMF of H100..B200: 0.71-0.76)
     double attentionEfficiency = 0.55;    // generic fused attention fwd+bwd (FA2 A100 0.65, FA3 H100 0.59)
     int tileM = 128, tileN = 256;         // CTA tile of large Hopper/Blackwell GEMMs (CUTLASS 128x256x64)
-    double tileOverheadK = 128;           // K-equivalent of one tile's prologue and epilogue
     double splitKMinK = 512;              // smallest K slice when cuBLAS splits K to fill the SMs
     int attentionBlock = 128;             // FlashAttention Q/K block (FA2/FA3 hdim 128)
     double attentionCtaOverheadBlocks = 1.5;  // per Q block, in K-block units (fit to FA3 Fig. 5/6 vs seq)
@@ -39,14 +38,19 @@ struct KernelSpec
     double attentionEfficiency = 0;
     double hbmBytesPerSecond = 0;  // achievable
     int smCount = 0;
+    // FLOP per byte at which the GEMM rate meets HBM: peak x ceiling / HBM bandwidth. A tile's
+    // epilogue writes its C tile at the SM's share of HBM, which costs as much as ridge x (output
+    // bytes / 2) units of K in its main loop.
+    double ridgeFlopsPerByte = 0;
 };
 KernelSpec kernelSpec(const Gpu &gpu, Precision precision);
 
 /// Efficiency (fraction of peak) of one GEMM C[M,N] = A[M,K] B[K,N]: ceiling x tile fill x wave
 /// quantization over the SMs (the best of three tile shapes, with split-K when one wave is not
-/// filled) x K / (K + K0).
-double gemmEfficiency(double M, double N, double K, const KernelSpec &spec, double batch = 1);
-double gemmSeconds(double M, double N, double K, const KernelSpec &spec, double batch = 1);
+/// filled) x K / (K + K0), K0 = ridge x outputBytes / 2 (the C-tile write; 8 for an fp32
+/// read-modify-write accumulation into main gradients).
+double gemmEfficiency(double M, double N, double K, const KernelSpec &spec, double batch = 1, double outputBytes = 2);
+double gemmSeconds(double M, double N, double K, const KernelSpec &spec, double batch = 1, double outputBytes = 2);
 
 /// Times of one layer for one micro-batch on one GPU (seconds).
 struct LayerTimes
@@ -71,8 +75,10 @@ struct LayerTimes
 
 /// tokens: b s / c on this GPU; keys: the sequence length each query sees in full (s);
 /// cp: context-parallel degree (causal load balancing of Megatron/TE: each rank gets 1/cp of the work).
+/// wgradOutputBytes: 8 when weight gradients accumulate into fp32 main gradients in the GEMM
+/// (Megatron-LM gradient_accumulation_fusion), else 2.
 LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int tp, int cp, bool sequenceParallel,
-                      const KernelSpec &spec);
+                      const KernelSpec &spec, double wgradOutputBytes = 2);
 
 /// LM head and loss of one micro-batch on the last stage: GEMM forward, backward, loss traffic.
 struct HeadTimes
@@ -81,7 +87,7 @@ struct HeadTimes
     double backward = 0;
     double weightGrad = 0;   // part of backward
 };
-HeadTimes headTimes(const Workload &w, double tokens, int tp, const KernelSpec &spec);
+HeadTimes headTimes(const Workload &w, double tokens, int tp, const KernelSpec &spec, double wgradOutputBytes = 2);
 
 /// Executed attention FLOPs of one sequence's forward (all heads), as the kernel runs them:
 /// causal skips the masked half [Dao 2023].

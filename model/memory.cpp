@@ -57,6 +57,8 @@ StateBytesPerParam stateBytesPerParam(Framework framework, Precision precision, 
         b.optimizer = 8 / (zero >= 2 ? sh : 1);
         if (zero == 2 || (zero >= 3 && pipeline))
             b.gatheredWeights = 2;   // SHARD_GRAD_OP, or kept gathered across a PP step's micro-batches
+        if (zero >= 2 && pipeline)   // gradient sync only after the last micro-batch: unsharded fp32 grads accumulate
+            b.gradients += 4;
         break;
     }
     return b;
