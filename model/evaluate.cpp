@@ -306,7 +306,7 @@ std::optional<Problem> validate(const Scenario &sc)
     if (tr.precision == Precision::Fp8 && !(cl.gpu.peakFlops8 > 0))
         return problem("training.precision",
                        "fp8 needs a GPU with FP8 tensor cores; this GPU has no FP8 peak (cluster.gpu.peak_flops_fp8); "
-                       "use bf16, or an H100, H200, B200 or MI300X%s", 0);
+                       "use bf16, or an H100, H200, B200 or MI300X");
     const Framework fw = resolveFramework(pl);
     if (fw == Framework::Megatron && pl.zeroStage >= 2)
         return problem("plan.zero", "Megatron-LM shards only the optimizer (distributed optimizer = zero 1); zero %g needs "
@@ -321,7 +321,7 @@ std::optional<Problem> validate(const Scenario &sc)
         return problem("plan.shard_group", "shard_group must be 0 (all of dp x cp = %g) or divide it (got %g)",
                        double(pl.dp * pl.cp), pl.shardGroup);
     if (pl.shardGroup > 0 && pl.zeroStage == 0)
-        return problem("plan.shard_group", "shard_group needs a sharded plan (zero 1, 2 or 3)%s", 0);
+        return problem("plan.shard_group", "shard_group needs a sharded plan (zero 1, 2 or 3)");
     if (!finiteNonNegative(pl.bucketBytes) || pl.bucketBytes > 1e13)
         return problem("plan.bucket", "bucket must be between 0 (one bucket) and 10 TB (got %g bytes)", pl.bucketBytes);
     if (!(pl.compression >= 1 && pl.compression <= 1000))
@@ -441,7 +441,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const double layerParams = counts.layerMatrixParams + counts.layerOtherParams;
     e.ppBoundaryBytes = tokensPerGpu * h * actBytes / (t > 1 ? t : 1);  // [SC21] scatter/gather
     const double gradCommBytes = gradientElementBytes(tr.precision);
-    double stageFc = 0, stageBc = 0, stageW = 0, othersF = 0, othersB = 0, othersW = 0;
+    double stageFc = 0, stageBc = 0, stageW = 0;
     int critical = 0;
     double criticalParamsPerGpu = 0, criticalBusy = -1;
     MemoryBreakdown best;
@@ -460,17 +460,18 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         if (last)
             params += (p > 1 && w.tiedEmbeddings ? double(w.vocab) * h : counts.headParams) + 2 * h;
         const double paramsPerGpu = params / t;
-        if (F + B > criticalBusy) {
-            criticalBusy = F + B;
+        // The stage with the most compute sets the steady state (chosen without the exposed
+        // TP/CP time, which is the same per layer everywhere, so that faster links never move it).
+        const double computeOnly = L * (layerForward + layerBackward) + (last ? head.forward + head.backward : 0.0);
+        if (computeOnly > criticalBusy) {
+            criticalBusy = computeOnly;
             critical = i;
             stageFc = F;
             stageBc = B;
             stageW = W;
-            criticalParamsPerGpu = paramsPerGpu;
         }
-        othersF += F;
-        othersB += B;
-        othersW += W;
+        // Every stage syncs its own gradients at the same time; the one with most parameters ends last.
+        criticalParamsPerGpu = std::max(criticalParamsPerGpu, paramsPerGpu);
 
         // ---- Memory of this stage [ZeRO], [MLM], [K22] (memory.cpp) ----
         MemoryBreakdown mem;
@@ -481,7 +482,8 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         mem.optimizerBytes = paramsPerGpu * sb.optimizer;
         mem.inFlightMicroBatches = inFlightMicroBatchesOnStage(pl.schedule, p, i, m, v);
         mem.activationsBytes = L * actPerTokenLayer * tokensPerGpu * mem.inFlightMicroBatches;
-        if (tr.recompute != Recompute::None && L > 0)   // one layer is recomputed at a time [K22] Sec. 5
+        // One layer is recomputed at a time and holds its full activations meanwhile [K22] Sec. 5.
+        if (L > 0 && (tr.recompute == Recompute::Full || (tr.recompute == Recompute::Selective && fw == Framework::Fsdp)))
             mem.activationsBytes += actFullPerTokenLayer * tokensPerGpu;
         mem.lossBytes = last ? tokensPerGpu * double(w.vocab) / t * lossBytesPerLogit(fw) : 0.0;
         // Transient buffers: DDP buckets, p2p, and ZeRO-3/FSDP gathers of the largest module
@@ -516,15 +518,12 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     e.memory = best;
     e.criticalStage = critical;
     e.criticalStageLayers = stageLayers[size_t(critical)];
-    othersF -= stageFc;
-    othersB -= stageBc;
-    othersW -= stageW;
     e.gradientBytesPerGpu = criticalParamsPerGpu * gradCommBytes / pl.compression;
     double optimizerSeconds = criticalParamsPerGpu / (pl.zeroStage >= 1 ? shardRanks : 1)
                               * md.optimizerBytesPerParam / spec.hbmBytesPerSecond;
 
-    // A given compute time replaces all on-GPU work of the step (the seeds' input): stages are
-    // taken as equal, and the optimizer is inside it.
+    // A given compute time replaces all on-GPU work of the step (the seeds' input); the optimizer
+    // is inside it.
     double tpFwdExposedStage = stageLayers[size_t(critical)] * tpLayerFwdExposed;
     double tpBwdExposedStage = stageLayers[size_t(critical)] * tpLayerBwdExposed;
     double cpFwdExposedStage = stageLayers[size_t(critical)] * cpLayerFwdExposed;
@@ -538,26 +537,17 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         stageW *= scale;
         stageFc = computeFc + tpFwdExposedStage + cpFwdExposedStage;
         stageBc = computeBc + tpBwdExposedStage + cpBwdExposedStage;
-        othersF = (p - 1) * stageFc;
-        othersB = (p - 1) * stageBc;
-        othersW = (p - 1) * stageW;
         optimizerSeconds = 0;
     }
 
-    // ---- Pipeline [SC21] Sec. 2.2, [ZB]: the slowest stage sets the steady state; fill and
-    // drain pass through the others ----
+    // ---- Pipeline [SC21] Sec. 2.2, [ZB]: the slowest stage sets the pace ----
     StageTimes st;
     st.forwardSeconds = stageFc;
     st.backwardSeconds = stageBc;
     st.weightGradSeconds = std::min(stageW, st.backwardSeconds);
-    StageTimes rest = st;
     if (p > 1) {
         const Tier tier = double(t) * c * d >= cl.gpusPerNode ? fabric.inter : fabric.intra;
         st.p2pSeconds = tier.latencySeconds + e.ppBoundaryBytes / tier.bytesPerSecond;
-        rest.forwardSeconds = othersF / (p - 1);
-        rest.backwardSeconds = othersB / (p - 1);
-        rest.weightGradSeconds = std::min(othersW / (p - 1), rest.backwardSeconds);
-        rest.p2pSeconds = st.p2pSeconds;
     }
     e.stageForwardSeconds = st.forwardSeconds;
     e.stageBackwardSeconds = st.backwardSeconds;
@@ -566,7 +556,9 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     e.stageWeightGradSeconds = st.weightGradSeconds;
     e.p2pSecondsPerTransfer = st.p2pSeconds;
     const double busy = double(m) * (st.forwardSeconds + st.backwardSeconds);
-    const double bubble = p > 1 ? pipelineBubbleSeconds(pl.schedule, p, v, rest) : 0.0;
+    // The closed forms (and the event simulation the views draw) take every stage at the critical
+    // stage's times: exact for even splits, an upper bound on the fill and drain otherwise.
+    const double bubble = p > 1 ? pipelineBubbleSeconds(pl.schedule, p, v, st) : 0.0;
     const double p2pExposed = p > 1 ? pipelineP2pExposedSeconds(pl.schedule, p, v, m, st) : 0.0;
     e.ppTransferBytesPerStep = p > 1 ? 2.0 * double(m) * v * e.ppBoundaryBytes : 0.0;
     e.ppStashedBoundaryBytes = p > 1 ? inFlightMicroBatchesOnStage(pl.schedule == Schedule::GPipe ? Schedule::GPipe
@@ -697,9 +689,14 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const double step = bd.stepSeconds;
     e.modelFlopsPerSecondPerGpu = e.modelFlopsPerStep / (N * step);
     e.hardwareFlopsPerSecondPerGpu = e.hardwareFlopsPerStep / (N * step);
-    e.mfu = e.modelFlopsPerSecondPerGpu / peakMatrix;
-    e.hfu = e.hardwareFlopsPerSecondPerGpu / peakMatrix;
-    e.mfuCausal = e.modelFlopsPerStepCausal / (N * step) / peakMatrix;
+    // Utilisation counts the attention work that exists: with a causal mask half of s^2 (PaLM's
+    // MFU counts useful FLOPs). The full-s^2 figures of published tables stay in the TFLOP/s keys,
+    // and can exceed the peak for long causal sequences, so they are not called utilisation.
+    const double causalAttentionPerToken = w.layers * counts.layerAttentionFlopsPerToken * (1 - causalAttentionShare);
+    e.mfu = e.modelFlopsPerStepCausal / (N * step) / peakMatrix;
+    e.mfuFullAttention = e.modelFlopsPerSecondPerGpu / peakMatrix;
+    const double recomputedAttentionShare = tr.recompute == Recompute::Full || (tr.recompute == Recompute::Selective && fw != Framework::Fsdp) ? 1.0 : 0.0;
+    e.hfu = (e.hardwareFlopsPerStep - (3.0 + recomputedAttentionShare) * causalAttentionPerToken * e.tokensPerStep) / (N * step) / peakMatrix;
     e.tokensPerSecond = e.tokensPerStep / step;
     e.stepsToTrain = tr.tokens / e.tokensPerStep;
     e.trainSeconds = e.stepsToTrain * step;

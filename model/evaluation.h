@@ -115,9 +115,9 @@ struct Evaluation
     bool flopsApplicable = true;        // false when compute_time is given: MFU and TFLOP/s are not defined
     double modelFlopsPerStep = 0;       // 3 x forward FLOPs (no recompute), full s^2 attention (published convention)
     double modelFlopsPerStepCausal = 0; // the same with the causal half of attention only (what kernels execute)
-    double mfuCausal = 0;
+    double mfuFullAttention = 0;        // model FLOPs with full s^2 attention / peak (published tables' convention)
     double hardwareFlopsPerStep = 0;    // includes recompute (Megatron SC21 Eq. 3 with full recompute)
-    double mfu = 0;                     // model FLOPs / (N * peak * step)
+    double mfu = 0;                     // model FLOPs, causal attention counted as executed / (N * peak * step)
     double hfu = 0;                     // hardware FLOPs / (N * peak * step)
     double modelFlopsPerSecondPerGpu = 0;
     double hardwareFlopsPerSecondPerGpu = 0;

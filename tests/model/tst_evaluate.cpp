@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Feasibility messages, warnings and their fixes, valid degrees, derived shapes, memory formulas.
 #include "evaluate.h"
+#include "pipeline.h"
 #include "fixtures.h"
 #include "shape.h"
 #include "units.h"
@@ -63,7 +64,14 @@ private slots:
         QTest::newRow("zero peak") << Edit([](Scenario &s) { s.cluster.gpu.peakFlops16 = 0; }) << "cluster.gpu.peak_flops" << "positive";
         QTest::newRow("absurd hidden") << Edit([](Scenario &s) { s.workload.hidden = 999999; s.workload.layers = 5000; s.workload.heads = 1; s.workload.kvHeads = 1; s.plan.tp = 1; s.plan.dp = 32; }) << "workload.hidden" << "parameters";
         QTest::newRow("interleaved m") << Edit([](Scenario &s) { s.plan.schedule = Schedule::Interleaved; s.plan.virtualStages = 2; s.training.globalBatch = 4 * 3; }) << "training.global_batch" << "multiple of pp";
-        QTest::newRow("interleaved layers") << Edit([](Scenario &s) { s.plan.schedule = Schedule::Interleaved; s.plan.virtualStages = 3; }) << "plan.virtual_stages" << "divisible";
+        QTest::newRow("first stage layers") << Edit([](Scenario &s) { s.plan.firstStageLayers = 41; }) << "plan.first_stage_layers" << "exceeds";
+        QTest::newRow("stage split pp 2") << Edit([](Scenario &s) { s.plan.firstStageLayers = 10; s.plan.lastStageLayers = 10; }) << "plan.last_stage_layers" << "add up";
+        QTest::newRow("fp8 on a100") << Edit([](Scenario &s) { s.cluster.gpu.peakFlops8 = 0; s.training.precision = Precision::Fp8; }) << "training.precision" << "FP8 tensor cores";
+        QTest::newRow("deepspeed zero 2 with pp") << Edit([](Scenario &s) { s.plan.framework = Framework::DeepSpeed; s.plan.zeroStage = 2; }) << "plan.zero" << "pipeline engine";
+        QTest::newRow("megatron zero 3") << Edit([](Scenario &s) { s.plan.framework = Framework::Megatron; s.plan.zeroStage = 3; }) << "plan.zero" << "distributed optimizer";
+        QTest::newRow("fsdp zero 1") << Edit([](Scenario &s) { s.plan.framework = Framework::Fsdp; s.plan.zeroStage = 1; }) << "plan.zero" << "FSDP";
+        QTest::newRow("shard group") << Edit([](Scenario &s) { s.plan.zeroStage = 1; s.plan.shardGroup = 3; }) << "plan.shard_group" << "divide";
+        QTest::newRow("gemm efficiency") << Edit([](Scenario &s) { s.cluster.gpu.gemmEfficiency = 1.5; }) << "cluster.gpu.gemm_efficiency" << "fraction";
         QTest::newRow("gpus per node") << Edit([](Scenario &s) { s.cluster.gpusPerNode = 7; }) << "cluster.gpus" << "multiple of gpus_per_node";
         QTest::newRow("cp") << Edit([](Scenario &s) { s.workload.seqLen = 2047; s.plan.cp = 2; s.plan.dp = 2; }) << "plan.cp" << "divide seq_len";
         QTest::newRow("tokens") << Edit([](Scenario &s) { s.training.tokens = -1; }) << "training.tokens" << "positive";
@@ -123,31 +131,103 @@ private slots:
 
     void memoryFormulas()
     {
-        // ZeRO (Rajbhandari 2020): 16 psi bytes per parameter with mixed-precision Adam;
-        // stage 1: 4 psi + 12 psi / Nd; stage 2: 2 psi + 14 psi / Nd; stage 3: 16 psi / Nd.
+        // Model states per parameter as each framework keeps them (memory.cpp):
+        //  DeepSpeed [ZeRO]: 16 psi; stage 1: 4 psi + 12 psi / Nd; stage 2: 2 psi + 14 psi / Nd;
+        //  FSDP FULL_SHARD: 16 psi / Nd; Megatron: 18 psi, distributed optimizer 6 psi + 12 psi / Nd.
         Scenario s = base();
         s.plan.tp = 1;
         s.plan.pp = 1;
         s.plan.dp = 64;
         s.training.globalBatch = 64;
-        for (int stage = 0; stage <= 3; ++stage) {
-            s.plan.zeroStage = stage;
+        const double nd = 64;
+        struct Case { Framework framework; int zero; double perParam; };
+        const Case cases[] = {{Framework::DeepSpeed, 0, 16},          {Framework::DeepSpeed, 1, 4 + 12 / nd},
+                              {Framework::DeepSpeed, 2, 2 + 14 / nd}, {Framework::DeepSpeed, 3, 16 / nd},
+                              {Framework::Fsdp, 3, 16 / nd},          {Framework::Megatron, 0, 18},
+                              {Framework::Megatron, 1, 6 + 12 / nd}};
+        for (const Case &c : cases) {
+            s.plan.framework = c.framework;
+            s.plan.zeroStage = c.zero;
             const Evaluation e = evaluate(s);
+            QVERIFY2(e.feasible, e.problem.message.c_str());
             const double psi = e.gradientBytesPerGpu / 2;
             const double states = e.memory.weightsBytes + e.memory.gradientsBytes + e.memory.optimizerBytes;
-            const double nd = 64;
-            const double expected[] = {16 * psi, 4 * psi + 12 * psi / nd, 2 * psi + 14 * psi / nd, 16 * psi / nd};
-            QVERIFY(qAbs(states - expected[stage]) < 1e-9 * expected[stage]);
+            QVERIFY2(qAbs(states - c.perParam * psi) < 1e-9 * c.perParam * psi,
+                     qPrintable(QStringLiteral("%1 zero %2: %3 bytes per parameter, expected %4")
+                                    .arg(QLatin1String(nameOf(c.framework))).arg(c.zero).arg(states / psi).arg(c.perParam)));
         }
-        // Korthikanti 2022: TP + SP + selective recompute stores 34 s b h / t per layer.
+        // Korthikanti 2022 (materialized scores): TP + SP + selective recompute stores 34 s b h / t per layer.
         s = base();
+        s.workload.attention = Attention::Materialized;
         s.plan.pp = 1;
         s.plan.dp = 8;
         s.plan.sequenceParallel = true;
         s.training.recompute = Recompute::Selective;
-        const Evaluation e = evaluate(s);
+        Evaluation e = evaluate(s);
         const double sbh = 2048.0 * 1 * 5120;
         QCOMPARE(e.memory.activationsBytes, 34 * sbh / 8 * 40);
+        // ... and without recompute 34 + 5 a s / h (a = 40, s = 2048, h = 5120 -> +80).
+        s.training.recompute = Recompute::None;
+        e = evaluate(s);
+        QCOMPARE(e.memory.activationsBytes, (34 + 5 * 40 * 2048.0 / 5120) * sbh / 8 * 40);
+        // FlashAttention stores no s x s tensor: norms 4 r, Q K V, output, MLP 2 f (GeLU: up + act) in 16-bit:
+        // 2 (4 h + h + 2 h + h + 2 x 4 h) = 32 h bytes per token, / t with SP.
+        s.workload.attention = Attention::Flash;
+        e = evaluate(s);
+        QCOMPARE(e.memory.activationsBytes, 32 * sbh / 8 * 40);
+        // Interleaved 1F1B keeps p (1 + (p - 1)/(p v)) micro-batches on the first stage (K22 4.2.3).
+        s = base();   // p = 2, m = 64
+        s.plan.schedule = Schedule::Interleaved;
+        s.plan.virtualStages = 4;
+        e = evaluate(s);
+        QCOMPARE(e.memory.stage, 0);
+        QCOMPARE(e.memory.inFlightMicroBatches, 2 * (1 + 1.0 / 8));
+    }
+
+    void unevenStages()
+    {
+        // Llama 3 405B on PP 16 with interleaving: 126 layers + embedding + loss slots = 128 = 16 x 8.
+        Scenario s = base();
+        s.workload.layers = 126;
+        s.cluster.gpus = 16 * 8;
+        s.plan.tp = 8;
+        s.plan.pp = 16;
+        s.plan.dp = 1;
+        s.training.globalBatch = 32;
+        s.plan.schedule = Schedule::Interleaved;
+        s.plan.virtualStages = 4;
+        s.plan.embeddingInSplit = true;
+        s.plan.lossInSplit = true;
+        const std::vector<int> layers = stageLayerCounts(126, s.plan);
+        QCOMPARE(layers.front(), 7);
+        QCOMPARE(layers.back(), 7);
+        QCOMPARE(layers[5], 8);
+        const Evaluation e = evaluate(s);
+        QVERIFY2(e.feasible, e.problem.message.c_str());
+        // Megatron's first/last stage layers: the middle stages share the rest.
+        s.plan.embeddingInSplit = s.plan.lossInSplit = false;
+        s.plan.firstStageLayers = 6;
+        s.plan.lastStageLayers = 6;
+        const std::vector<int> given = stageLayerCounts(126, s.plan);
+        QCOMPARE(given.front(), 6);
+        QCOMPARE(given.back(), 6);
+        int sum = 0;
+        for (size_t i = 0; i < given.size(); ++i) {
+            sum += given[i];
+            if (i > 0 && i + 1 < given.size())
+                QVERIFY(given[i] == 8 || given[i] == 9);   // 114 over 14 stages
+        }
+        QCOMPARE(sum, 126);
+        QVERIFY(evaluate(s).feasible);
+    }
+
+    void computeTimeGivenHasNoMfu()
+    {
+        Scenario s = base();
+        s.training.computeSecondsOverride = 1e-3;   // far below what the FLOPs need
+        const Evaluation e = evaluate(s);
+        QVERIFY(!e.flopsApplicable);
+        QVERIFY(hasWarning(e, WarningCode::ComputeAbovePeak));
     }
 
     void validDegreesSnap()

@@ -42,6 +42,8 @@ Scenario randomValidScenario(std::mt19937_64 &rng)
     w.learnedPositions = pick(rng, {true, false});
     w.vocab = pick(rng, {32000, 50257, 128256});
     w.seqLen = pick(rng, {512, 2048, 4096, 8192});
+    w.attention = pick(rng, {Attention::Flash, Attention::Flash, Attention::Materialized});
+    w.causal = pick(rng, {true, false});
 
     Plan &p = s.plan;
     p.tp = std::min(w.heads, pow2(rng, 4));
@@ -60,6 +62,11 @@ Scenario randomValidScenario(std::mt19937_64 &rng)
     p.compression = pick(rng, {1.0, 2.0, 8.0});
     p.jitter = pick(rng, {0.0, 0.01, 0.1});
     p.localSgdInterval = pick(rng, {1, 1, 4});
+    if (p.pp > 2 && w.layers >= 2 * p.pp) {   // Megatron-style uneven splits
+        p.embeddingInSplit = pick(rng, {true, false});
+        p.lossInSplit = pick(rng, {true, false});
+        p.firstStageLayers = pick(rng, {0, 0, 1});
+    }
 
     Training &t = s.training;
     t.microBatch = pick(rng, {1, 2, 4});
@@ -89,6 +96,11 @@ Scenario randomValidScenario(std::mt19937_64 &rng)
     c.gpu.peakFlops8 = pick(rng, {0.0, 1979e12});
     c.gpu.memoryBytes = pick(rng, {40e9, 80e9, 192e9});
     c.gpu.memoryBytesPerSecond = pick(rng, {2e12, 3.35e12, 8e12});
+    c.gpu.smCount = pick(rng, {0, 108, 132});
+    c.gpu.gemmEfficiency = pick(rng, {0.0, 0.8});
+    c.gpu.attentionEfficiency = pick(rng, {0.0, 0.6});
+    if (t.precision == Precision::Fp8 && c.gpu.peakFlops8 == 0)
+        t.precision = Precision::Bf16;   // fp8 without FP8 tensor cores is an error (tested elsewhere)
     c.intraNode = {"intra", pick(rng, {32e9, 300e9, 900e9}), pick(rng, {0.0, 3e-6}), pick(rng, {0.5, 0.8, 1.0})};
     c.interNode = {"inter", pick(rng, {12.5e9, 25e9, 50e9, 100e9}), pick(rng, {0.0, 5e-6, 30e-6}), pick(rng, {0.4, 0.9})};
     c.rails = std::max(1, c.gpusPerNode / pick(rng, {1, 2}));
@@ -139,7 +151,25 @@ private slots:
             Scenario faster = s;
             faster.cluster.interNode.bytesPerSecond *= 2;
             faster.cluster.intraNode.bytesPerSecond *= 1.5;
-            QVERIFY(evaluate(faster).breakdown.stepSeconds <= b.stepSeconds * (1 + 1e-12));
+            {
+                const Evaluation f = evaluate(faster);
+                QVERIFY2(f.breakdown.stepSeconds <= b.stepSeconds * (1 + 1e-12),
+                         qPrintable(QStringLiteral("plan %1: %2 s with more bandwidth vs %3 s (dp %4 vs %5, tp %6 vs %7, p2p %8 vs %9)")
+                                        .arg(i)
+                                        .arg(f.breakdown.stepSeconds)
+                                        .arg(b.stepSeconds)
+                                        .arg(f.breakdown.dpCommExposedSeconds)
+                                        .arg(b.dpCommExposedSeconds)
+                                        .arg(f.breakdown.tpCommExposedSeconds)
+                                        .arg(b.tpCommExposedSeconds)
+                                        .arg(f.breakdown.ppP2pExposedSeconds)
+                                        .arg(b.ppP2pExposedSeconds)
+                                        + QStringLiteral(" compute %1 vs %2 bubble %3 vs %4 cp %5 vs %6 override %7 pp %8 sched %9")
+                                              .arg(f.breakdown.computeSeconds).arg(b.computeSeconds)
+                                              .arg(f.breakdown.ppBubbleSeconds).arg(b.ppBubbleSeconds)
+                                              .arg(f.breakdown.cpCommExposedSeconds).arg(b.cpCommExposedSeconds)
+                                              .arg(s.training.computeSecondsOverride).arg(s.plan.pp).arg(int(s.plan.schedule))));
+            }
 
             // The bubble's share falls as m grows.
             if (s.plan.pp > 1 && s.training.globalBatch < 500000000) {
