@@ -166,12 +166,11 @@ int runSweep(const Options &o, const LoadedScenario &loaded, QTextStream &out, Q
     }
     const ScalingMode mode = modeText == QLatin1String("strong") ? ScalingMode::Strong : ScalingMode::Weak;
     const auto points = scalingSweep(loaded.scenario, gpuCountsBetween(int(first), int(last)), mode);
-    double commShare = 0;
-    for (const ScalingPoint &p : points)
-        if (p.feasible) {
-            commShare = p.communicationFraction;
-            break;
-        }
+    // Gustafson (seed 001): eta = 1 - (P - 1)/P s, with s the communication share measured at that
+    // point (the serial fraction of the scaled run) and P its GPUs relative to the sweep's first point.
+    const auto gustafson = [&](const ScalingPoint &p) {
+        return gustafsonEfficiency(p.communicationFraction, double(p.gpus) / points.front().gpus);
+    };
     if (format == QLatin1String("json")) {
         QJsonArray rows;
         for (const ScalingPoint &p : points) {
@@ -184,7 +183,7 @@ int runSweep(const Options &o, const LoadedScenario &loaded, QTextStream &out, Q
                 row.insert(QStringLiteral("speedup"), p.speedup);
                 row.insert(QStringLiteral("efficiency"), p.efficiency);
                 row.insert(QStringLiteral("communication_fraction"), p.communicationFraction);
-                row.insert(QStringLiteral("gustafson_efficiency"), gustafsonEfficiency(commShare, double(p.gpus) / points.front().gpus));
+                row.insert(QStringLiteral("gustafson_efficiency"), gustafson(p));
                 row.insert(QStringLiteral("mfu"), p.mfu);
                 row.insert(QStringLiteral("memory_per_gpu_bytes"), p.memoryPerGpuBytes);
                 row.insert(QStringLiteral("fits_in_memory"), p.fitsInMemory);
@@ -193,10 +192,10 @@ int runSweep(const Options &o, const LoadedScenario &loaded, QTextStream &out, Q
         }
         writeJson(out, QJsonObject{{QStringLiteral("mode"), modeText}, {QStringLiteral("points"), rows}});
     } else if (format == QLatin1String("csv")) {
-        out << "gpus,dp,feasible,step_time_s,tokens_per_s,speedup,efficiency,communication_fraction,mfu,memory_per_gpu_bytes,fits_in_memory\n";
+        out << "gpus,dp,feasible,step_time_s,tokens_per_s,speedup,efficiency,communication_fraction,gustafson_efficiency,mfu,memory_per_gpu_bytes,fits_in_memory\n";
         for (const ScalingPoint &p : points)
             out << p.gpus << ',' << p.dp << ',' << (p.feasible ? 1 : 0) << ',' << p.stepSeconds << ',' << p.tokensPerSecond << ','
-                << p.speedup << ',' << p.efficiency << ',' << p.communicationFraction << ',' << p.mfu << ','
+                << p.speedup << ',' << p.efficiency << ',' << p.communicationFraction << ',' << gustafson(p) << ',' << p.mfu << ','
                 << p.memoryPerGpuBytes << ',' << (p.fitsInMemory ? 1 : 0) << '\n';
     } else {
         out << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8\n")
@@ -316,6 +315,8 @@ QJsonObject planToJson(const PlanCandidate &c)
                        {QStringLiteral("zero"), p.zeroStage},
                        {QStringLiteral("recompute"), QLatin1String(nameOf(c.scenario.training.recompute))},
                        {QStringLiteral("overlap_dp"), p.overlapDp},
+                       {QStringLiteral("tp_overlap"), p.tpOverlap},
+                       {QStringLiteral("framework"), QLatin1String(nameOf(resolveFramework(p)))},
                        {QStringLiteral("sequence_parallel"), p.sequenceParallel},
                        {QStringLiteral("step_time_s"), b.stepSeconds},
                        {QStringLiteral("train_time_s"), c.trainSeconds},

@@ -33,12 +33,15 @@ QList<CardData> headlineCards(const Scenario &s, const Evaluation &e)
     QList<CardData> cards;
     cards << CardData{QStringLiteral("step_time_s"), tr("Step time"), fmt::seconds(b.stepSeconds),
                       tr("p99 %1 · %2 micro-batches").arg(fmt::seconds(e.stepP99Seconds)).arg(e.microBatches)};
-    CardData mfu{QStringLiteral("mfu"), tr("MFU"), fmt::percent(e.mfu),
-                 tr("%1 hardware (Eq. 3)").arg(fmt::flops(e.hardwareFlopsPerSecondPerGpu))};
-    mfu.tone = e.mfu >= kMfuGood ? CardData::Normal : e.mfu >= kMfuPoor ? CardData::Warn : CardData::Bad;
-    if (e.hfu > 1)
-        mfu.tone = CardData::Bad;
-    cards << mfu;
+    if (e.flopsApplicable) {
+        CardData mfu{QStringLiteral("mfu"), tr("MFU"), fmt::percent(e.mfu),
+                     tr("%1 hardware (Eq. 3) · %2").arg(fmt::flops(e.hardwareFlopsPerSecondPerGpu), QLatin1String(nameOf(e.framework)))};
+        mfu.tone = e.mfu >= kMfuGood ? CardData::Normal : e.mfu >= kMfuPoor ? CardData::Warn : CardData::Bad;
+        cards << mfu;
+    } else {
+        // A given compute time says nothing about FLOPs: utilisation is not defined.
+        cards << CardData{QStringLiteral("mfu"), tr("MFU"), tr("n/a"), tr("compute time is given, not computed")};
+    }
     cards << CardData{QStringLiteral("tokens_per_s"), tr("Throughput"), fmt::count(e.tokensPerSecond) + tr(" tok/s"),
                       tr("%1 tokens per step").arg(fmt::count(e.tokensPerStep))};
     cards << CardData{QStringLiteral("train_time_s"), tr("Time to train"), fmt::duration(e.trainSeconds),

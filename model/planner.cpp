@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "planner.h"
 
+#include "memory.h"
+
 #include "evaluate.h"
 
 #include <algorithm>
@@ -52,7 +54,9 @@ PlanSearchResult searchPlans(const Scenario &base, const PlanSearchOptions &opti
             if (!e.feasible)
                 return;
             ++feasible;
-            if (!e.memory.fits) {
+            // Keep a margin of HBM free: allocator spikes and what the model leaves out.
+            const bool fitsWithMargin = e.memory.totalBytes <= e.memory.capacityBytes * (1 - memoryDefaults().planMarginFraction);
+            if (!fitsWithMargin) {
                 if (options.requireFit)
                     return;
             } else {
@@ -100,7 +104,12 @@ PlanSearchResult searchPlans(const Scenario &base, const PlanSearchOptions &opti
                             s.training.recompute = r;
                             for (bool overlap : {true, false}) {
                                 s.plan.overlapDp = overlap;
-                                consider(s);
+                                for (bool tpOverlap : {false, true}) {
+                                    if (tpOverlap && shape.tp == 1)
+                                        break;
+                                    s.plan.tpOverlap = tpOverlap;
+                                    consider(s);
+                                }
                             }
                         }
                     }
