@@ -74,13 +74,17 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                        sec(b.computeSeconds), "Scenario input (the seeds' compute time)"});
     else
         out.push_back({"compute_s", "Compute",
-                       "m x (F + B) per stage; F = FLOPs / (t c x peak x eff) + bytes / HBM; B = 2F (+ recompute)",
+                       "m x (F + B) on the slowest stage; per layer: each GEMM 2MNK / (peak x ceiling x tile/wave "
+                       "quantization x K/(K + K0)), attention block work / (peak x attention efficiency), "
+                       "norms/activations/casts bytes / HBM",
                        num(double(m)) + " x " + sec(b.computeSeconds / double(m)) + " per micro-batch, "
-                           + std::to_string(layersPerStage) + " layers per stage, peak "
-                           + num(e.peakFlopsPerGpu / 1e12, "TFLOP/s") + ", GEMM efficiency " + pct(e.kernelEfficiency),
+                           + std::to_string(e.criticalStageLayers) + " layers on stage " + std::to_string(e.criticalStage + 1)
+                           + "; per layer GEMMs " + sec(e.layerGemmSeconds) + ", attention " + sec(e.layerAttentionSeconds)
+                           + ", memory-bound " + sec(e.layerElementwiseSeconds) + "; peak "
+                           + num(e.peakFlopsPerGpu / 1e12, "TFLOP/s") + ", forward GEMMs at " + pct(e.kernelEfficiency),
                        sec(b.computeSeconds),
-                       "FLOPs: SC21 Eq. 3; efficiency 0.70 x (h/t)/(h/t + 64) x y/(y + 64): documented model default "
-                       "fitted to SC21 Table 1"});
+                       "GEMM ceilings: ml-engineering MAMF table; attention: FlashAttention-2 Fig. 4 / FlashAttention-3 "
+                       "Figs. 5-6 (model/kernels.cpp)"});
     if (t > 1)
         out.push_back({"tp_comm_exposed_s", "Tensor-parallel communication",
                        "m x L/p x n_coll x [2(t-1) alpha + 2(t-1)/t x S / beta], S = b s h x bytes / c",
@@ -168,27 +172,38 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                        + " + " + sec(b.dpCommExposedSeconds) + ") / " + sec(b.stepSeconds),
                    pct(e.communicationFraction), "Seed 000/001: s = T_comm / (T_comp + T_comm)"});
     const MemoryBreakdown &mem = e.memory;
-    const char *zeroText[] = {"2 psi (no sharding)", "2 psi", "2 psi", "2 psi / N_d"};
-    out.push_back({"memory.weights_bytes", "Weights", std::string("ZeRO-") + std::to_string(pl.zeroStage) + ": "
-                                                          + zeroText[std::clamp(pl.zeroStage, 0, 3)],
-                   "psi = parameters on this GPU", bytes(mem.weightsBytes), kZeRO});
-    out.push_back({"memory.gradients_bytes", "Gradients", pl.zeroStage >= 2 ? "2 psi / N_d" : "2 psi",
-                   "N_d = dp x cp = " + std::to_string(d * c), bytes(mem.gradientsBytes), kZeRO});
-    out.push_back({"memory.optimizer_bytes", "Optimizer states", pl.zeroStage >= 1 ? "12 psi / N_d" : "12 psi",
-                   "fp32 master weights, Adam m and v; N_d = " + std::to_string(d * c), bytes(mem.optimizerBytes), kZeRO});
+    const std::string stageText = "stage " + std::to_string(mem.stage + 1) + " of " + std::to_string(mem.stages)
+                                  + " (the fullest), " + nameOf(e.framework) + ", zero " + std::to_string(pl.zeroStage);
+    const char *kStates = "Megatron-LM theoretical_memory_usage.py (18 B/param, 6 + 12/d); ZeRO (Rajbhandari 2020) Sec. 5; "
+                          "PyTorch FSDP2 (16 B/param / d)";
+    out.push_back({"memory.weights_bytes", "Weights", "parameters on this GPU x weight bytes (Megatron/DeepSpeed 2, FSDP 4 "
+                                                      "fp32 sharded + 2 gathered; + 2 FP8 copies under TE)",
+                   stageText, bytes(mem.weightsBytes), kStates});
+    out.push_back({"memory.gradients_bytes", "Gradients", "Megatron 4 (fp32 main grads); DeepSpeed 2 (/ N_d from ZeRO-2); "
+                                                          "FSDP 4 / N_d",
+                   stageText + ", N_d = " + std::to_string(pl.shardGroup > 0 ? pl.shardGroup : d * c), bytes(mem.gradientsBytes),
+                   kStates});
+    out.push_back({"memory.optimizer_bytes", "Optimizer states", "fp32 master + Adam m, v: 12 (FSDP 8) / N_d from ZeRO-1",
+                   stageText, bytes(mem.optimizerBytes), kStates});
     out.push_back({"memory.activations_bytes", "Activations",
-                   "per layer sbh(34 + 5as/h) / parallelism (Table 2) x L/p layers x in-flight micro-batches",
-                   std::to_string(layersPerStage) + " layers x " + num(mem.inFlightMicroBatches) + " micro-batches in flight ("
-                       + nameOf(pl.schedule) + ", recompute " + nameOf(sc.training.recompute) + ")",
-                   bytes(mem.activationsBytes), kK22});
-    out.push_back({"memory.buffers_bytes", "Buffers", "runtime reserve 1 GiB + 2 DP buckets + 2 p2p buffers (+ ZeRO-3 gather)",
-                   "bucket " + bytes(pl.bucketBytes), bytes(mem.buffersBytes),
-                   "Documented default: CUDA context, NCCL and cuBLAS workspaces"});
-    out.push_back({"memory_per_gpu_bytes", "Memory per GPU", "weights + gradients + optimizer + activations + buffers",
+                   "layers on the stage x tokens x bytes per token per layer (flash: 2(4r + q + 2kv + q + (g+1)f); "
+                   "materialized adds 5as/h) x micro-batches in flight",
+                   stageText + ", " + num(mem.inFlightMicroBatches) + " micro-batches in flight (" + nameOf(pl.schedule)
+                       + ", recompute " + nameOf(sc.training.recompute) + ")",
+                   bytes(mem.activationsBytes), std::string(kK22) + "; Megatron-LM theoretical_memory_usage.py"});
+    out.push_back({"memory.loss_bytes", "Logits and loss", "last stage: tokens x V / t x bytes per logit (6 fused, 12 PyTorch)",
+                   stageText, bytes(mem.lossBytes), "Megatron vocab-parallel cross entropy; torchtitan train.py (fp32 logits)"});
+    out.push_back({"memory.buffers_bytes", "Buffers", "2 DP buckets + 2 p2p buffers + ZeRO-3/FSDP gathers",
+                   "bucket " + bytes(pl.bucketBytes), bytes(mem.buffersBytes), "PyTorch DDP buckets; FSDP2 prefetch"});
+    out.push_back({"memory.runtime_bytes", "Runtime", "CUDA context 0.5 GiB + workspaces 0.5 GiB + 8% allocator reserve",
+                   stageText, bytes(mem.runtimeBytes), "PyTorch PR 86509 (context with lazy loading); model/memory.h"});
+    out.push_back({"memory_per_gpu_bytes", "Memory per GPU",
+                   "weights + gradients + optimizer + activations + loss + buffers + runtime",
                    bytes(mem.weightsBytes) + " + " + bytes(mem.gradientsBytes) + " + " + bytes(mem.optimizerBytes) + " + "
-                       + bytes(mem.activationsBytes) + " + " + bytes(mem.buffersBytes),
+                       + bytes(mem.activationsBytes) + " + " + bytes(mem.lossBytes) + " + " + bytes(mem.buffersBytes) + " + "
+                       + bytes(mem.runtimeBytes),
                    bytes(mem.totalBytes) + (mem.fits ? " (fits in " : " (does NOT fit in ") + bytes(mem.capacityBytes) + ")",
-                   std::string(kZeRO) + "; " + kK22});
+                   std::string(kStates) + "; " + kK22});
     out.push_back({"parameters", "Parameters", "P = L (Q,K,V,O + FFN matrices + biases, norms) + V h (+ s h) (+ V h untied)",
                    "L = " + std::to_string(w.layers) + ", h = " + std::to_string(w.hidden) + ", ffn = "
                        + std::to_string(w.ffnHidden) + ", V = " + std::to_string(w.vocab),

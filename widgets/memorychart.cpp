@@ -38,7 +38,9 @@ constexpr std::array kPartFields{
     PartField{Part::Gradients, &MemoryBreakdown::gradientsBytes},
     PartField{Part::OptimizerStates, &MemoryBreakdown::optimizerBytes},
     PartField{Part::Activations, &MemoryBreakdown::activationsBytes},
+    PartField{Part::Loss, &MemoryBreakdown::lossBytes},
     PartField{Part::Buffers, &MemoryBreakdown::buffersBytes},
+    PartField{Part::Runtime, &MemoryBreakdown::runtimeBytes},
 };
 
 double partBytes(const MemoryBreakdown &memory, Part part)

@@ -23,7 +23,9 @@ QColor color(Part part)
     case Part::Gradients: return QColor(0x56, 0xB4, 0xE9);
     case Part::OptimizerStates: return QColor(0x00, 0x9E, 0x73);
     case Part::Activations: return QColor(0xE6, 0x9F, 0x00);
+    case Part::Loss: return QColor(0xCC, 0x79, 0xA7);
     case Part::Buffers: return QColor(0x99, 0x99, 0x99);
+    case Part::Runtime: return QColor(0x5A, 0x5A, 0x5A);
     case Part::Count: break;
     }
     return Qt::gray;
@@ -45,7 +47,9 @@ QString label(Part part)
     case Part::Gradients: text = QT_TRANSLATE_NOOP("Theme", "Gradients"); break;
     case Part::OptimizerStates: text = QT_TRANSLATE_NOOP("Theme", "Optimizer"); break;
     case Part::Activations: text = QT_TRANSLATE_NOOP("Theme", "Activations"); break;
+    case Part::Loss: text = QT_TRANSLATE_NOOP("Theme", "Logits/loss"); break;
     case Part::Buffers: text = QT_TRANSLATE_NOOP("Theme", "Buffers"); break;
+    case Part::Runtime: text = QT_TRANSLATE_NOOP("Theme", "Runtime"); break;
     case Part::Count: break;
     }
     return QCoreApplication::translate("Theme", text);
@@ -66,7 +70,9 @@ QString explanationId(Part part)
     case Part::Gradients: return QStringLiteral("memory.gradients_bytes");
     case Part::OptimizerStates: return QStringLiteral("memory.optimizer_bytes");
     case Part::Activations: return QStringLiteral("memory.activations_bytes");
+    case Part::Loss: return QStringLiteral("memory.loss_bytes");
     case Part::Buffers: return QStringLiteral("memory.buffers_bytes");
+    case Part::Runtime: return QStringLiteral("memory.runtime_bytes");
     case Part::Count: break;
     }
     return {};

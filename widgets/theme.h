@@ -10,7 +10,7 @@ namespace ts::theme {
 
 enum class Part {
     Compute, TpComm, CpComm, PpBubble, PpP2p, DpComm, Optimizer, Straggler,
-    Weights, Gradients, OptimizerStates, Activations, Buffers,
+    Weights, Gradients, OptimizerStates, Activations, Loss, Buffers, Runtime,
     Count
 };
 
