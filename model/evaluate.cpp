@@ -389,12 +389,8 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     else if (tr.recompute == Recompute::Selective)
         layerRecompute = fw == Framework::Fsdp ? 0.5 * lt.gemmForward + lt.elementwiseForward + lt.castForward   // [SAC]
                                                : lt.attentionForward;                                          // core attention
-    // Megatron-Core TP comm overlap runs the reduce-scatter on tpOverlapSms SMs beside its GEMM.
-    const KernelDefaults &kd = kernelDefaults();
-    const double smShareLost = pl.tpOverlap && t > 1
-                                   ? kd.tpOverlapSms / std::max(kd.tpOverlapSms * 2, double(cl.gpu.smCount > 0 ? cl.gpu.smCount : 132))
-                                   : 0.0;
-    const double overlapSlowdown = smShareLost / (1 - smShareLost);
+    // Megatron-Core TP comm overlap runs the reduce-scatter on SMs beside its GEMM (kernels.h).
+    const double overlapSlowdown = pl.tpOverlap && t > 1 ? tpOverlapSlowdown(spec) : 0.0;
     const double layerForward = lt.forward() + lt.gemmRsForward * overlapSlowdown;
     const double layerBackward = lt.backward() + 0.5 * lt.gemmBackwardData * overlapSlowdown + layerRecompute;
 
@@ -443,7 +439,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const double gradCommBytes = gradientElementBytes(tr.precision);
     double stageFc = 0, stageBc = 0, stageW = 0;
     int critical = 0;
-    double criticalParamsPerGpu = 0, criticalBusy = -1;
+    double maxStageParamsPerGpu = 0, criticalBusy = -1;
     MemoryBreakdown best;
     best.totalBytes = -1;
     for (int i = 0; i < p; ++i) {
@@ -471,7 +467,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             stageW = W;
         }
         // Every stage syncs its own gradients at the same time; the one with most parameters ends last.
-        criticalParamsPerGpu = std::max(criticalParamsPerGpu, paramsPerGpu);
+        maxStageParamsPerGpu = std::max(maxStageParamsPerGpu, paramsPerGpu);
 
         // ---- Memory of this stage [ZeRO], [MLM], [K22] (memory.cpp) ----
         MemoryBreakdown mem;
@@ -480,7 +476,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             mem.weightsBytes += L * counts.layerMatrixParams / t * md.fp8WeightBytesPerParam;
         mem.gradientsBytes = paramsPerGpu * sb.gradients;
         mem.optimizerBytes = paramsPerGpu * sb.optimizer;
-        mem.inFlightMicroBatches = inFlightMicroBatchesOnStage(pl.schedule, p, i, m, v);
+        mem.inFlightMicroBatches = inFlightMicroBatches(pl.schedule, p, i, m, v);
         mem.activationsBytes = L * actPerTokenLayer * tokensPerGpu * mem.inFlightMicroBatches;
         // One layer is recomputed at a time and holds its full activations meanwhile [K22] Sec. 5.
         if (L > 0 && (tr.recompute == Recompute::Full || (tr.recompute == Recompute::Selective && fw == Framework::Fsdp)))
@@ -518,8 +514,8 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     e.memory = best;
     e.criticalStage = critical;
     e.criticalStageLayers = stageLayers[size_t(critical)];
-    e.gradientBytesPerGpu = criticalParamsPerGpu * gradCommBytes / pl.compression;
-    double optimizerSeconds = criticalParamsPerGpu / (pl.zeroStage >= 1 ? shardRanks : 1)
+    e.gradientBytesPerGpu = maxStageParamsPerGpu * gradCommBytes / pl.compression;
+    double optimizerSeconds = maxStageParamsPerGpu / (pl.zeroStage >= 1 ? shardRanks : 1)
                               * md.optimizerBytesPerParam / spec.hbmBytesPerSecond;
 
     // A given compute time replaces all on-GPU work of the step (the seeds' input); the optimizer
@@ -561,9 +557,9 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const double bubble = p > 1 ? pipelineBubbleSeconds(pl.schedule, p, v, st) : 0.0;
     const double p2pExposed = p > 1 ? pipelineP2pExposedSeconds(pl.schedule, p, v, m, st) : 0.0;
     e.ppTransferBytesPerStep = p > 1 ? 2.0 * double(m) * v * e.ppBoundaryBytes : 0.0;
-    e.ppStashedBoundaryBytes = p > 1 ? inFlightMicroBatchesOnStage(pl.schedule == Schedule::GPipe ? Schedule::GPipe
-                                                                                                   : Schedule::OneFOneB,
-                                                                   p, 0, m, 1) * e.ppBoundaryBytes
+    e.ppStashedBoundaryBytes = p > 1 ? inFlightMicroBatches(pl.schedule == Schedule::GPipe ? Schedule::GPipe
+                                                                                            : Schedule::OneFOneB,
+                                                            p, 0, m, 1) * e.ppBoundaryBytes
                                      : 0.0;
     const double pipelineSeconds = busy + bubble + p2pExposed;
     e.ppBubbleFraction = bubble / (busy + bubble);
@@ -761,11 +757,13 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     }
     if (!e.memory.fits) {
         Change fix;
-        if (pl.zeroStage < 3 && d * c > 1)
-            fix = {Knob::Zero, double(pl.zeroStage + 1)};
-        else if (tr.recompute != Recompute::Full)
+        // The next ZeRO stage the plan's framework runs (validate() knows which), else recompute, else PP.
+        for (int zero = pl.zeroStage + 1; zero <= 3 && d * c > 1 && fix.knob == Knob::None; ++zero)
+            if (!validate(applyChange(sc, {Knob::Zero, double(zero)})))
+                fix = {Knob::Zero, double(zero)};
+        if (fix.knob == Knob::None && tr.recompute != Recompute::Full)
             fix = {Knob::Recompute, double(int(Recompute::Full))};
-        else if (d % 2 == 0 && w.layers >= 2 * p)
+        else if (fix.knob == Knob::None && d % 2 == 0 && w.layers >= 2 * p)
             fix = {Knob::Pp, double(p) * 2};
         Change second;
         if (fix.knob == Knob::Pp)

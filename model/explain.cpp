@@ -59,7 +59,7 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
     const Workload &w = sc.workload;
     const int p = pl.pp, t = pl.tp, d = pl.dp, c = pl.cp;
     const int v = pl.schedule == Schedule::Interleaved ? pl.virtualStages : 1;
-    const int layersPerStage = (w.layers + p - 1) / p;
+    const int layersPerStage = e.criticalStageLayers;   // on the slowest stage
     const long long m = e.microBatches;
     const int N = sc.cluster.gpus;
 
@@ -151,10 +151,16 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                        "jitter " + pct(pl.jitter) + ", N = " + std::to_string(N), sec(b.stragglerSeconds) + " (p99 step "
                            + sec(e.stepP99Seconds) + ", median " + sec(e.stepMedianSeconds) + ")",
                        "Blom 1958 approximation of the expected maximum; MODEL.md ~ sigma sqrt(2 ln N)"});
-    out.push_back({"mfu", "Model FLOPs utilisation", "MFU = 3 x forward FLOPs x tokens / (N x peak x T)",
-                   num(e.modelFlopsPerStep) + " FLOP / (" + std::to_string(N) + " x " + num(e.peakFlopsPerGpu / 1e12, "TFLOP/s")
-                       + " x " + sec(b.stepSeconds) + ")",
-                   pct(e.mfu), std::string(kSC21) + ", Eq. 3 without recompute; Chowdhery et al. 2022 (PaLM) MFU"});
+    if (e.flopsApplicable)
+        out.push_back({"mfu", "Model FLOPs utilisation",
+                       "MFU = 3 x forward FLOPs x tokens / (N x peak x T), causal attention counted as executed (s^2 / 2)",
+                       num(e.modelFlopsPerStepCausal) + " FLOP / (" + std::to_string(N) + " x "
+                           + num(e.peakFlopsPerGpu / 1e12, "TFLOP/s") + " x " + sec(b.stepSeconds) + "); full s^2 count "
+                           + num(e.modelFlopsPerStep) + " FLOP gives " + pct(e.mfuFullAttention),
+                       pct(e.mfu), std::string(kSC21) + ", Eq. 3 without recompute; Chowdhery et al. 2022 (PaLM) MFU"});
+    else
+        out.push_back({"mfu", "Model FLOPs utilisation", "not applicable: training.compute_time is given, not computed",
+                       "compute_time " + sec(sc.training.computeSecondsOverride), "n/a", "Definition"});
     out.push_back({"hardware_tflops_per_gpu", "Hardware FLOP/s per GPU",
                    "FLOPs incl. recompute / (N x T); full recompute: 96 B s L h^2 (1 + s/6h + V/16Lh)",
                    num(e.hardwareFlopsPerStep) + " FLOP / (" + std::to_string(N) + " x " + sec(b.stepSeconds) + ")",

@@ -58,7 +58,7 @@ struct Gpu
     double memoryBytes = 80.0 * 1024 * 1024 * 1024;
     double memoryBytesPerSecond = 2.039e12;
     // Kernel model (see model/kernels.h). 0 = not given: the generic defaults of KernelDefaults.
-    int smCount = 0;                 // streaming multiprocessors (CUs): wave quantization of GEMM tiles
+    int smCount = 0;                 // streaming multiprocessors (CUs) for wave quantization; 0 = KernelDefaults::smCount
     double gemmEfficiency = 0;       // best measured dense BF16 GEMM / peak (MAMF)
     double gemmEfficiencyFp8 = 0;    // best measured dense FP8 GEMM / FP8 peak
     double attentionEfficiency = 0;  // fused attention fwd+bwd at long sequences / 16-bit peak

@@ -51,10 +51,27 @@ KernelSpec kernelSpec(const Gpu &gpu, Precision precision)
     }
     s.attentionEfficiency = gpu.attentionEfficiency > 0 ? gpu.attentionEfficiency : k.attentionEfficiency;
     s.hbmBytesPerSecond = gpu.memoryBytesPerSecond * k.hbmEfficiency;
-    s.smCount = gpu.smCount;
+    s.smCount = gpu.smCount > 0 ? gpu.smCount : k.smCount;
     s.ridgeFlopsPerByte = s.peakFlops * s.gemmEfficiency / gpu.memoryBytesPerSecond;
     return s;
 }
+
+double tpOverlapSlowdown(const KernelSpec &spec)
+{
+    const double lost = kernelDefaults().tpOverlapSms;
+    return lost / std::max(lost, spec.smCount - lost);
+}
+
+namespace {
+// Attention and the LM head run in 16-bit whatever the GEMM precision (FP8 recipes keep them).
+KernelSpec sixteenBit(const KernelSpec &spec)
+{
+    KernelSpec s = spec;
+    s.peakFlops = spec.peakFlops16;
+    s.ridgeFlopsPerByte = spec.ridgeFlopsPerByte * spec.peakFlops16 / spec.peakFlops;
+    return s;
+}
+} // namespace
 
 double gemmEfficiency(double M, double N, double K, const KernelSpec &spec, double batch, double outputBytes)
 {
@@ -68,7 +85,7 @@ double gemmEfficiency(double M, double N, double K, const KernelSpec &spec, doub
         const double tilesM = std::ceil(M / tile[0]), tilesN = std::ceil(N / tile[1]);
         const double fill = M * N / (tilesM * tile[0] * tilesN * tile[1]);
         double quant = fill;
-        if (spec.smCount > 0) {
+        {
             double ctas = tilesM * tilesN * std::max(1.0, batch);
             // Split-K: too few tiles to fill the SMs and K long enough to share out.
             if (ctas < spec.smCount)
@@ -88,12 +105,6 @@ double gemmSeconds(double M, double N, double K, const KernelSpec &spec, double 
         return 0;
     // Batched GEMMs (materialized attention) fill the SMs with batch x tiles.
     return 2.0 * M * N * K * batch / (spec.peakFlops * gemmEfficiency(M, N, K, spec, batch, outputBytes));
-}
-
-double attentionForwardFlops(const Workload &w, double seqLen)
-{
-    const double full = 4.0 * seqLen * seqLen * w.hidden;   // Q K^T and P V over all query heads [FA2]
-    return w.causal ? full / 2 : full;
 }
 
 namespace {
@@ -123,15 +134,14 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
     for (const Shape &g : gemms) {
         const double fwd = gemmSeconds(T, g.N, g.K, spec);
         lt.gemmForward += fwd;
-        (g.rs ? lt.gemmRsForward : lt.gemmAgForward) += fwd;
+        if (g.rs)
+            lt.gemmRsForward += fwd;
         lt.gemmBackwardData += gemmSeconds(T, g.K, g.N, spec);
         lt.gemmBackwardWeight += gemmSeconds(g.K, g.N, T, spec, 1, wgradOutputBytes);
     }
 
     // Core attention.
-    KernelSpec spec16 = spec;
-    spec16.peakFlops = spec.peakFlops16;
-    spec16.ridgeFlopsPerByte = spec.ridgeFlopsPerByte * spec.peakFlops16 / spec.peakFlops;
+    const KernelSpec spec16 = sixteenBit(spec);
     const double s = w.seqLen;
     const double headsPerGpu = std::max(1.0, double(w.heads) / tp);
     const double headDim = h / w.heads;
@@ -186,9 +196,7 @@ HeadTimes headTimes(const Workload &w, double tokens, int tp, const KernelSpec &
 {
     const KernelDefaults &k = kernelDefaults();
     // The LM head stays in 16-bit under FP8 recipes (Megatron, torchao skip the output layer).
-    KernelSpec spec16 = spec;
-    spec16.peakFlops = spec.peakFlops16;
-    spec16.ridgeFlopsPerByte = spec.ridgeFlopsPerByte * spec.peakFlops16 / spec.peakFlops;
+    const KernelSpec spec16 = sixteenBit(spec);
     const double T = tokens, h = w.hidden, V = double(w.vocab) / tp;
     HeadTimes ht;
     const double loss = T * V * k.lossBytesPerLogit / spec.hbmBytesPerSecond;

@@ -26,6 +26,7 @@ struct KernelDefaults
     double fp8CastBytesPerElement = 4.0;  // cast + transpose: read bf16 (2), write fp8 and fp8^T (1 + 1)
     double lossBytesPerLogit = 24.0;      // logits write, fp32 softmax/cross-entropy fwd and bwd traffic
     double tpOverlapSms = 16;             // SMs a pipelined reduce-scatter overlap takes (TE userbuffers)
+    int smCount = 132;                    // when a custom GPU does not say (H100 SXM)
 };
 const KernelDefaults &kernelDefaults();
 
@@ -45,6 +46,10 @@ struct KernelSpec
 };
 KernelSpec kernelSpec(const Gpu &gpu, Precision precision);
 
+/// Extra time of a GEMM that shares the GPU with TE's pipelined reduce-scatter overlap:
+/// it runs on SMs - tpOverlapSms of the SMs, so it takes sms / (SMs - sms) longer.
+double tpOverlapSlowdown(const KernelSpec &spec);
+
 /// Efficiency (fraction of peak) of one GEMM C[M,N] = A[M,K] B[K,N]: ceiling x tile fill x wave
 /// quantization over the SMs (the best of three tile shapes, with split-K when one wave is not
 /// filled) x K / (K + K0), K0 = ridge x outputBytes / 2 (the C-tile write; 8 for an fp32
@@ -59,7 +64,6 @@ struct LayerTimes
     double gemmBackwardData = 0;    // input gradients
     double gemmBackwardWeight = 0;  // weight gradients (W of zero-bubble schedules)
     double gemmRsForward = 0;       // forward GEMMs followed by a TP reduce-scatter (output, down)
-    double gemmAgForward = 0;       // forward GEMMs after a TP all-gather (QKV, up)
     double attentionForward = 0;    // fused (or materialized) core attention
     double attentionBackward = 0;
     double elementwiseForward = 0;  // norms, residuals, activation, rotary, softmax when materialized
@@ -88,9 +92,5 @@ struct HeadTimes
     double weightGrad = 0;   // part of backward
 };
 HeadTimes headTimes(const Workload &w, double tokens, int tp, const KernelSpec &spec, double wgradOutputBytes = 2);
-
-/// Executed attention FLOPs of one sequence's forward (all heads), as the kernel runs them:
-/// causal skips the masked half [Dao 2023].
-double attentionForwardFlops(const Workload &w, double seqLen);
 
 } // namespace ts

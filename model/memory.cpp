@@ -122,24 +122,4 @@ double lossBytesPerLogit(Framework framework)
                                                                            : d.lossBytesPerLogitEager;
 }
 
-double inFlightMicroBatchesOnStage(Schedule schedule, int p, int stage, long long m, int v)
-{
-    const double mm = double(m);
-    if (p <= 1)
-        return 1;
-    switch (schedule) {
-    case Schedule::GPipe:
-        return mm;
-    case Schedule::OneFOneB:
-    case Schedule::ZeroBubbleH1:
-        return std::min(mm, double(p - stage));
-    case Schedule::Interleaved: {
-        const double vv = std::max(1, v);
-        const double warmup = 2.0 * (p - stage - 1) + (vv - 1) * p;
-        return std::min(mm * vv, warmup + 1) / vv;
-    }
-    }
-    return 1;
-}
-
 } // namespace ts

@@ -45,10 +45,4 @@ double layerFullActivationBytesPerToken(const Workload &w, int tp, bool sp);
 /// Peak bytes per logit element on the last stage while the loss and its gradient are live.
 double lossBytesPerLogit(Framework framework);
 
-/// Micro-batches (in layer-chunk units / v) whose activations stage `stage` holds at its peak:
-/// GPipe m; 1F1B and ZB-H1 min(m, p - stage); interleaved (warm-up forwards + 1) / v with
-/// warm-up 2 (p - stage - 1) + (v - 1) p (Megatron-LM schedules.py), which is
-/// p (1 + (p - 1) / (p v)) on the first stage [K22 Sec. 4.2.3].
-double inFlightMicroBatchesOnStage(Schedule schedule, int stages, int stage, long long microBatches, int virtualStages);
-
 } // namespace ts

@@ -275,17 +275,22 @@ double pipelineP2pExposedSeconds(Schedule schedule, int p, int v, long long m, c
     return 0;
 }
 
-double inFlightMicroBatches(Schedule schedule, int p, long long m)
+double inFlightMicroBatches(Schedule schedule, int p, int stage, long long m, int v)
 {
     const double mm = double(m);
+    if (p <= 1)
+        return 1;
     switch (schedule) {
     case Schedule::GPipe:
         return mm;
     case Schedule::OneFOneB:
     case Schedule::ZeroBubbleH1:
-        return std::min(double(p), mm);
-    case Schedule::Interleaved:
-        return std::min(double(p), mm) * (1.0 + (p - 1) / (double(p) * mm));
+        return std::min(mm, double(p - stage));
+    case Schedule::Interleaved: {
+        const double vv = std::max(1, v);
+        const double warmup = 2.0 * (p - stage - 1) + (vv - 1) * p;
+        return std::min(mm * vv, warmup + 1) / vv;
+    }
     }
     return 1;
 }

@@ -62,9 +62,11 @@ double pipelineBubbleSeconds(Schedule schedule, int stages, int virtualStages, c
 double pipelineP2pExposedSeconds(Schedule schedule, int stages, int virtualStages, long long microBatches,
                                  const StageTimes &times);
 
-/// Micro-batches held in flight on stage 1 (the largest), for activation memory:
-/// GPipe m; 1F1B and ZB-H1 min(p, m); interleaved min(p,m) * (1 + (p-1)/(p m)) (Korthikanti 2022).
-double inFlightMicroBatches(Schedule schedule, int stages, long long microBatches);
+/// Micro-batches whose activations stage `stage` (0-based) holds at its peak, in units of a whole
+/// stage's layers: GPipe m; 1F1B and ZB-H1 min(m, p - stage); interleaved (warm-up forwards + 1) / v
+/// with warm-up 2 (p - stage - 1) + (v - 1) p (Megatron-LM schedules.py), which is
+/// p (1 + (p - 1)/(p v)) on the first stage (Korthikanti 2022, Sec. 4.2.3).
+double inFlightMicroBatches(Schedule schedule, int stages, int stage, long long microBatches, int virtualStages);
 
 /// Decoder layers held by each of plan.pp stages: an even split, or Megatron-LM's uneven one
 /// (decoder_first/last_pipeline_num_layers; embedding and loss counted as layer slots when the plan

@@ -249,7 +249,7 @@ StepTimeline stepTimeline(const Scenario &sc, const Evaluation &e)
         out.error = sim.error;
         return out;
     }
-    const int layers = std::max(1, (sc.workload.layers + p - 1) / p / v);
+    const int layers = std::max(1, e.criticalStageLayers / v);
     double firstBackward = -1, lastBackwardStart = 0, lastBackwardEnd = 0;
     for (const PipelineEvent &ev : sim.events) {
         if (ev.stage != 0)

@@ -144,8 +144,10 @@ private slots:
         QCOMPARE(simulatePipeline(Schedule::OneFOneB, 4, 8, 1, t).peakInFlight.front(), 4);
         QCOMPARE(simulatePipeline(Schedule::GPipe, 4, 8, 1, t).peakInFlight.front(), 8);
         QCOMPARE(simulatePipeline(Schedule::OneFOneB, 4, 8, 1, t).peakInFlight.back(), 1);
-        QCOMPARE(inFlightMicroBatches(Schedule::OneFOneB, 4, 8), 4.0);
-        QCOMPARE(inFlightMicroBatches(Schedule::GPipe, 4, 8), 8.0);
+        QCOMPARE(inFlightMicroBatches(Schedule::OneFOneB, 4, 0, 8, 1), 4.0);
+        QCOMPARE(inFlightMicroBatches(Schedule::OneFOneB, 4, 3, 8, 1), 1.0);   // the last stage holds one
+        QCOMPARE(inFlightMicroBatches(Schedule::GPipe, 4, 0, 8, 1), 8.0);
+        QCOMPARE(inFlightMicroBatches(Schedule::Interleaved, 4, 0, 8, 2), 4 * (1 + 3.0 / 8));   // p (1 + (p-1)/(p v))
     }
 
     void requirements()

@@ -84,13 +84,6 @@ double figure(const Evaluation &e, const QString &key)
     return std::nan("");
 }
 
-Scenario baseScenario(const char *json)
-{
-    ScenarioError error;
-    auto loaded = parseScenario(QByteArray(json), &error);
-    return loaded ? loaded->scenario : Scenario{};
-}
-
 } // namespace
 
 class TestValidation : public QObject
