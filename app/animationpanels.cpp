@@ -80,6 +80,7 @@ RingPanel::RingPanel(QWidget *parent)
     m_algorithm->addItem(tr("Hierarchical (2-level)"), QStringLiteral("hierarchical"));
     m_algorithm->addItem(tr("Tree"), QStringLiteral("tree"));
     m_algorithm->addItem(tr("In-network (SHARP)"), QStringLiteral("in_network"));
+    m_algorithm->addItem(tr("NVLink SHARP (NVLS)"), QStringLiteral("nvls"));
     m_algorithm->setToolTip(tr("All-reduce algorithm to replay, timed on this scenario's fabric"));
     m_ranks->setRange(2, kMaxScheduleRanks);
     m_ranks->setValue(kDefaultRingRanks);
@@ -137,11 +138,12 @@ void RingPanel::rebuild()
     const Algorithm algorithm = name == QLatin1String("hierarchical") ? Algorithm::Hierarchical
                                 : name == QLatin1String("tree")       ? Algorithm::Tree
                                 : name == QLatin1String("in_network") ? Algorithm::InNetwork
+                                : name == QLatin1String("nvls")       ? Algorithm::Nvls
                                                                       : Algorithm::Ring;
     const int ranks = m_ranks->value();
     // The group's placement follows the plan's DP group: GPUs per node as in the cluster, at the
     // DP stride (TP x CP ranks apart).
-    const Group group = groupOf(ranks, m_scenario.plan.tp * m_scenario.plan.cp, cl.gpusPerNode);
+    const Group group = groupOf(ranks, rankStride(m_scenario.plan, ParallelDim::Dp), cl.gpusPerNode);
     Fabric fabric = fabricOf(cl);
     if (algorithm == Algorithm::InNetwork)
         fabric.inNetworkReduction = true;   // show what SHARP would do on this fabric
@@ -155,8 +157,8 @@ void RingPanel::rebuild()
     if (!schedule.error.empty())
         m_note->setText(QString::fromStdString(schedule.error));
     else
-        m_note->setText(tr("%1 GPUs, %2 per node; %3 of gradients; all-reduce %4 (the same formula as the step "
-                           "time: %5 per step plus latency)")
+        m_note->setText(tr("%1 GPUs, %2 per node; %3 of gradients; all-reduce %4 as drawn (%5 per step plus latency; "
+                           "the step time uses NCCL's algorithm and protocol choice, see the Collectives table)")
                             .arg(group.ranks)
                             .arg(group.ranksPerNode)
                             .arg(fmt::bytes(bytes), fmt::seconds(schedule.totalSeconds),

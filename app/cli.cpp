@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "cli.h"
 
+#include <optional>
+
 #include "collectives.h"
 #include "evaluate.h"
 #include "calibration.h"
@@ -39,7 +41,8 @@ QString usage()
         "  trainscope eval SCENARIO.json [--format json|text|csv]\n"
         "  trainscope sweep SCENARIO.json --gpus FIRST..LAST [--mode weak|strong] [--format text|json|csv]\n"
         "  trainscope collectives SCENARIO.json [--size FIRST..LAST] [--ranks N] [--op NAME|all]\n"
-        "                         [--algorithm ring|tree|hierarchical|in_network|auto|all] [--format text|json|csv]\n"
+        "                         [--algorithm ring|tree|nvls|in_network|hierarchical|auto|all]\n"
+        "                         [--protocol LL|LL128|Simple|auto] [--format text|json|csv]\n"
         "  trainscope report SCENARIO.json -o plan.pdf      capacity-plan report, no display needed\n"
         "  trainscope plan SCENARIO.json [--top N] [--format text|json|csv]   best plans for the token budget\n"
         "  trainscope calibrate LOG... [--op NAME] [--format text|json] [--apply SCENARIO.json --output OUT.json]\n"
@@ -242,11 +245,20 @@ int runCollectives(const Options &o, const LoadedScenario &loaded, QTextStream &
         error = QStringLiteral("--op must be all or one of all_reduce, all_gather, reduce_scatter, broadcast, reduce, alltoall, sendrecv");
     QList<Algorithm> algorithms;
     const QString alg = o.values.value(QStringLiteral("algorithm"), QStringLiteral("all"));
-    for (Algorithm a : {Algorithm::Ring, Algorithm::Tree, Algorithm::Hierarchical, Algorithm::InNetwork, Algorithm::Auto})
+    for (Algorithm a : {Algorithm::Ring, Algorithm::Tree, Algorithm::Nvls, Algorithm::InNetwork, Algorithm::Hierarchical,
+                        Algorithm::Auto})
         if (alg == QLatin1String(nameOf(a)) || (alg == QLatin1String("all") && a != Algorithm::Auto))
             algorithms << a;
     if (error.isEmpty() && algorithms.isEmpty())
-        error = QStringLiteral("--algorithm must be ring, tree, hierarchical, in_network, auto or all");
+        error = QStringLiteral("--algorithm must be ring, tree, nvls, in_network, hierarchical, auto or all");
+    // NCCL_PROTO: one protocol, or the fastest (NCCL's tuner choice).
+    std::optional<Protocol> protocol;
+    const QString proto = o.values.value(QStringLiteral("protocol"), QStringLiteral("auto"));
+    for (Protocol pr : {Protocol::LL, Protocol::LL128, Protocol::Simple})
+        if (proto.compare(QLatin1String(nameOf(pr)), Qt::CaseInsensitive) == 0)
+            protocol = pr;
+    if (error.isEmpty() && !protocol && proto != QLatin1String("auto"))
+        error = QStringLiteral("--protocol must be LL, LL128, Simple or auto");
     if (!error.isEmpty()) {
         err << "trainscope: " << error << "\n";
         return kExitUsage;
@@ -264,31 +276,37 @@ int runCollectives(const Options &o, const LoadedScenario &loaded, QTextStream &
     const Group group = groupOf(ranks, 1, cl.gpusPerNode);
     QJsonArray rows;
     if (format == QLatin1String("csv"))
-        out << "collective,algorithm,ranks,size_bytes,time_s,algbw_bytes_per_s,busbw_bytes_per_s\n";
+        out << "collective,algorithm,protocol,ranks,size_bytes,time_s,algbw_bytes_per_s,busbw_bytes_per_s\n";
     for (Collective c : ops) {
         if (format == QLatin1String("text"))
             out << QStringLiteral("# %1 on %2 ranks (%3 per node)\n").arg(QLatin1String(nameOf(c))).arg(ranks).arg(group.ranksPerNode)
-                << QStringLiteral("#%1 %2 %3 %4 %5\n").arg(QStringLiteral("size (B)"), 14).arg(QStringLiteral("algorithm"), 13)
-                       .arg(QStringLiteral("time (us)"), 13).arg(QStringLiteral("algbw (GB/s)"), 13).arg(QStringLiteral("busbw (GB/s)"), 13);
+                << QStringLiteral("#%1 %2 %3 %4 %5 %6\n").arg(QStringLiteral("size (B)"), 14).arg(QStringLiteral("algorithm"), 13)
+                       .arg(QStringLiteral("protocol"), 8).arg(QStringLiteral("time (us)"), 13).arg(QStringLiteral("algbw (GB/s)"), 13)
+                       .arg(QStringLiteral("busbw (GB/s)"), 13);
         for (double size = first; size <= last * (1 + 1e-9); size *= 2) {
             for (Algorithm a : algorithms) {
-                const CollectiveTime t = collectiveTime(c, a, size, group, fabric);
-                if (!t.applicable)
+                const CollectiveTime t = protocol && a != Algorithm::Auto ? collectiveTime(c, a, *protocol, size, group, fabric)
+                                                                          : collectiveTime(c, a, size, group, fabric);
+                if (!t.applicable || (protocol && t.protocol != *protocol))
                     continue;
                 if (format == QLatin1String("json")) {
                     rows.append(QJsonObject{{QStringLiteral("collective"), QLatin1String(nameOf(c))},
                                             {QStringLiteral("algorithm"), QLatin1String(nameOf(t.algorithm))},
+                                            {QStringLiteral("protocol"), QLatin1String(nameOf(t.protocol))},
+                                            {QStringLiteral("latency_s"), t.latencySeconds},
+                                            {QStringLiteral("bound"), t.interNode ? QStringLiteral("network") : QStringLiteral("intra_node")},
                                             {QStringLiteral("ranks"), ranks},
                                             {QStringLiteral("size_bytes"), size},
                                             {QStringLiteral("time_s"), t.seconds},
                                             {QStringLiteral("algbw_bytes_per_s"), t.algBytesPerSecond},
                                             {QStringLiteral("busbw_bytes_per_s"), t.busBytesPerSecond}});
                 } else if (format == QLatin1String("csv")) {
-                    out << nameOf(c) << ',' << nameOf(t.algorithm) << ',' << ranks << ',' << size << ',' << t.seconds << ','
+                    out << nameOf(c) << ',' << nameOf(t.algorithm) << ',' << nameOf(t.protocol) << ',' << ranks << ',' << size << ','
+                        << t.seconds << ','
                         << t.algBytesPerSecond << ',' << t.busBytesPerSecond << '\n';
                 } else {
-                    out << QStringLiteral(" %1 %2 %3 %4 %5\n").arg(size, 14, 'f', 0).arg(QLatin1String(nameOf(t.algorithm)), 13)
-                               .arg(t.seconds * 1e6, 13, 'f', 2).arg(t.algBytesPerSecond / 1e9, 13, 'f', 2)
+                    out << QStringLiteral(" %1 %2 %3 %4 %5 %6\n").arg(size, 14, 'f', 0).arg(QLatin1String(nameOf(t.algorithm)), 13)
+                               .arg(QLatin1String(nameOf(t.protocol)), 8).arg(t.seconds * 1e6, 13, 'f', 2).arg(t.algBytesPerSecond / 1e9, 13, 'f', 2)
                                .arg(t.busBytesPerSecond / 1e9, 13, 'f', 2);
                 }
             }
@@ -516,7 +534,8 @@ int runCommandLine(const QStringList &args, QTextStream &out, QTextStream &err)
     if (sub == QLatin1String("plan"))
         allowed << QStringLiteral("top");
     if (sub == QLatin1String("collectives"))
-        allowed << QStringLiteral("size") << QStringLiteral("ranks") << QStringLiteral("op") << QStringLiteral("algorithm");
+        allowed << QStringLiteral("size") << QStringLiteral("ranks") << QStringLiteral("op") << QStringLiteral("algorithm")
+                << QStringLiteral("protocol");
     const Options o = parseOptions(args, allowed);
     if (!o.error.isEmpty()) {
         err << "trainscope: " << o.error << "\n" << usage();

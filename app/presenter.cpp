@@ -207,12 +207,14 @@ QList<CollectiveRow> collectiveRows(const Scenario &s, const Evaluation &e)
     const double bucket = s.plan.bucketBytes > 0 ? s.plan.bucketBytes : e.gradientBytesPerGpu;
     for (double size : {bucket, 1.0 * (1 << 30)}) {
         for (Collective c : kAllCollectives) {
-            for (Algorithm a : {Algorithm::Ring, Algorithm::Tree, Algorithm::Hierarchical, Algorithm::InNetwork}) {
+            for (Algorithm a : {Algorithm::Ring, Algorithm::Tree, Algorithm::Nvls, Algorithm::InNetwork, Algorithm::Hierarchical}) {
                 const CollectiveTime t = collectiveTime(c, a, size, group, fabric);
                 if (!t.applicable)
                     continue;
-                rows << CollectiveRow{QLatin1String(nameOf(c)), QLatin1String(nameOf(a)), size, t.seconds,
-                                      t.algBytesPerSecond, t.busBytesPerSecond};
+                // The protocol NCCL's tuner would take for this algorithm at this size.
+                rows << CollectiveRow{QLatin1String(nameOf(c)),
+                                      QStringLiteral("%1 / %2").arg(QLatin1String(nameOf(a)), QLatin1String(nameOf(t.protocol))), size,
+                                      t.seconds, t.algBytesPerSecond, t.busBytesPerSecond};
             }
         }
     }

@@ -172,6 +172,9 @@ const std::pair<const char *, Schedule> kSchedule[] = {{"gpipe", Schedule::GPipe
                                                        {"interleaved", Schedule::Interleaved},
                                                        {"zb-h1", Schedule::ZeroBubbleH1}};
 const std::pair<const char *, Transport> kTransport[] = {{"rdma", Transport::Rdma}, {"tcp", Transport::Tcp}};
+const std::pair<const char *, IntraFabric> kIntraFabric[] = {
+    {"auto", IntraFabric::Auto}, {"nvswitch", IntraFabric::NvSwitch}, {"pcie", IntraFabric::Pcie}, {"mesh", IntraFabric::Mesh}};
+const std::pair<const char *, Nvls> kNvls[] = {{"auto", Nvls::Auto}, {"on", Nvls::On}, {"off", Nvls::Off}};
 
 bool readWorkload(const QJsonValue &value, LoadedScenario *out, ScenarioError *error)
 {
@@ -352,6 +355,12 @@ bool readCluster(const QJsonValue &value, Cluster *cl, ScenarioError *error)
     s.quantity("oversubscription", Dimension::Ratio, &cl->oversubscription);
     s.boolean("in_network_reduction", &cl->inNetworkReduction);
     s.choice("transport", kTransport, &cl->transport);
+    s.choice("intra_node_fabric", kIntraFabric, &cl->intraFabric);
+    if (merged->value(QLatin1String("nvls")).isBool()) {   // true/false as well as "auto"/"on"/"off"
+        s.known("nvls");
+        cl->nvls = merged->value(QLatin1String("nvls")).toBool() ? Nvls::On : Nvls::Off;
+    } else
+        s.choice("nvls", kNvls, &cl->nvls);
     return s.checkUnknown();
 }
 
@@ -394,6 +403,14 @@ bool readPlan(const QJsonValue &value, Scenario *sc, ScenarioError *error)
     s.integer("last_stage_layers", &pl.lastStageLayers);
     s.boolean("embedding_in_pipeline_split", &pl.embeddingInSplit);
     s.boolean("loss_in_pipeline_split", &pl.lossInSplit);
+    s.known("rank_order");
+    if (s.has("rank_order") && !s.failed()) {
+        const QJsonValue order = s.value("rank_order");
+        if (!order.isString() || !parseRankOrder(order.toString().toLower().toStdString(), &pl.rankOrder))
+            return s.fail(QStringLiteral("plan.rank_order"),
+                          QStringLiteral("must name tp, cp, dp and pp once each, innermost first, joined by '-' "
+                                         "(e.g. \"tp-cp-dp-pp\", Megatron's default)"));
+    }
     return s.checkUnknown();
 }
 
@@ -528,7 +545,9 @@ QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QStrin
                         {QStringLiteral("rails"), cl.rails},
                         {QStringLiteral("oversubscription"), cl.oversubscription},
                         {QStringLiteral("in_network_reduction"), cl.inNetworkReduction},
-                        {QStringLiteral("transport"), QLatin1String(nameOf(cl.transport))}};
+                        {QStringLiteral("transport"), QLatin1String(nameOf(cl.transport))},
+                        {QStringLiteral("intra_node_fabric"), QLatin1String(nameOf(cl.intraFabric))},
+                        {QStringLiteral("nvls"), QLatin1String(cl.nvls == Nvls::Auto ? "auto" : cl.nvls == Nvls::On ? "on" : "off")}};
     if (!cl.name.empty())
         cluster.insert(QStringLiteral("name"), str(cl.name));
     const Plan &pl = sc.plan;
@@ -551,7 +570,8 @@ QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QStrin
                      {QStringLiteral("first_stage_layers"), pl.firstStageLayers},
                      {QStringLiteral("last_stage_layers"), pl.lastStageLayers},
                      {QStringLiteral("embedding_in_pipeline_split"), pl.embeddingInSplit},
-                     {QStringLiteral("loss_in_pipeline_split"), pl.lossInSplit}};
+                     {QStringLiteral("loss_in_pipeline_split"), pl.lossInSplit},
+                     {QStringLiteral("rank_order"), QString::fromStdString(rankOrderName(pl))}};
     QJsonObject root{{QStringLiteral("format"), QLatin1String(kScenarioFormat)},
                      {QStringLiteral("workload"), workload},
                      {QStringLiteral("training"), training},

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <span>
 
 namespace ts {
 
@@ -14,12 +16,51 @@ namespace {
 constexpr double kTcpBandwidthFactor = 0.5;
 constexpr double kTcpExtraLatencySeconds = 20e-6;
 
+// ---- NCCL's tuning model (NVIDIA/nccl src/graph/tuning.cc, v2.30.7; the same tables since 2.18) ----
+// Latencies in microseconds, indexed [protocol] = {LL, LL128, Simple}.
+constexpr double kBaseLatencyRingUs[3] = {6.6, 14.0, 8.4};
+constexpr double kBaseLatencyTreeUs[3] = {6.8, 14.0, 8.4};
+// Per-step (hop) latencies per hardware tier. Trainscope keeps each tier's Ring/Simple value in the
+// link preset (Link::latencySeconds, so calibration can refit it) and scales the other entries of
+// NCCL's table by their ratio to it.
+struct HopTable
+{
+    double ring[3], tree[3], collNet, nvls, nvlsTree;
+};
+constexpr HopTable kNvlinkHopUs{{0.6, 1.9, 3.4}, {0.6, 1.25, 4.0}, 3.7, 25.0, 25.0};
+constexpr HopTable kPcieHopUs{{1.0, 2.5, 5.7}, {1.0, 1.9, 4.0}, 3.7, 0.0, 0.0};
+constexpr HopTable kNetHopUs{{2.7, 4.0, 14.0}, {5.0, 8.5, 14.0}, 31.0, 18.0, 20.9};
+// getNetOverhead(): a floor on the intra-node step of an inter-node ring (x86 Intel host), x3 for Simple.
+constexpr double kNetOverheadUs = 1.0;
+// "Plateau effect of ring": Ring/Simple all-reduce across nodes, latency x1.4 (SM80 and newer).
+constexpr double kRingPlateauFactor = 1.4;
+// Protocol bandwidth shares: LL sends 8-byte lines with a 4-byte flag (half the wire), LL128
+// 120 of every 128 bytes (NCCL uses 0.92); tree LL moves a third as much (1/3.8).
+constexpr double kLlShare = 0.5;
+constexpr double kLl128Share = 0.92;
+constexpr double kTreeShare = 0.92;
+constexpr double kTreeLlShare = 1.0 / 3.8;
+constexpr double kTreeLl128ShareOneNode = 7.0 / 9.0;
+constexpr double kTreeLl128ShareNodes = 120.0 / 128.0;
+// llMaxBws (GB/s of bus bandwidth): LL's ceiling. One node: per GPU generation (Ampere 87.7,
+// Hopper 141, Blackwell 282); across nodes: per host CPU (x86 Intel row: 2 nodes 39, more 20.4).
+constexpr double kLlMaxBusTwoNodes = 39.0e9;
+constexpr double kLlMaxBusManyNodes = 20.4e9;
+
+
 int ceilLog2(int n)
 {
     int steps = 0;
     while ((1 << steps) < n)
         ++steps;
     return steps;
+}
+int floorLog2(int n)   // NCCL's log2i
+{
+    int l = 0;
+    while (n >>= 1)
+        ++l;
+    return l;
 }
 
 // Bandwidth of the slowest hop and alpha of a flat algorithm over the whole group.
@@ -33,36 +74,283 @@ Tier flatTier(const Group &group, const Fabric &fabric)
     return fabric.intra;
 }
 
-struct Cost
+const HopTable &intraTable(const Fabric &f) { return f.intraFabric == IntraFabric::Pcie ? kPcieHopUs : kNvlinkHopUs; }
+
+// One hop of table entry `entryUs` on a tier whose Ring/Simple hop is `tierSimpleUs` in NCCL's
+// table and `tier.latencySeconds` in this fabric.
+double hop(const Tier &tier, double entryUs, double tierSimpleUs)
 {
-    double seconds;
-    int latencySteps;
+    return tier.latencySeconds * entryUs / tierSimpleUs;
+}
+double netHop(const Fabric &f, double entryUs) { return hop(f.inter, entryUs, kNetHopUs.ring[2]); }
+// NCCL's fixed per-collective cost (baseLatencies) on this fabric: scaled like the hops, by the
+// outermost tier's latency against NCCL's table, so a fabric entered with zero latency (the seeds'
+// bandwidth-only examples) has none.
+double base(const Group &g, const Fabric &f, double baseUs)
+{
+    return g.nodes() > 1 ? netHop(f, baseUs) : hop(f.intra, baseUs, intraTable(f).ring[2]);
+}
+
+// What the node's NICs give one communicator: every NIC of the node, in the share of the node's
+// GPUs this communicator holds (the node's other GPUs run their own groups at the same time, as in
+// training). NCCL stripes a ring's channels over all NICs (one ring per NIC at least), so a ring
+// with all G GPUs of a node in it gets R NICs, not one GPU's 1/G of them (nccl-tests#309).
+double nodeNicBytesPerSecond(const Group &g, const Fabric &f)
+{
+    return f.nicBytesPerSecond * f.nicsPerNode * double(std::max(1, g.ranksPerNode)) / std::max(1, f.gpusPerNode);
+}
+
+bool ll128Allowed(const Group &g, const Fabric &f)
+{
+    // NCCL enables LL128 by default only over NVLink inside the node (typeIntra <= PATH_NVB) and,
+    // across nodes, only when each GPU reaches its NIC through a PCIe switch (PXB, or PXN on
+    // Hopper) with GPUDirect RDMA. Trainscope does not know the PCIe path, so it keeps LL128 inside
+    // NVLink domains: the forced-ring 2-node H100 log (nccl-tests#309) runs at Simple/LL times.
+    return f.intraFabric != IntraFabric::Pcie && g.nodes() <= 1 && !f.tcp;
+}
+
+struct Candidate
+{
+    bool ok = false;
+    double latencySeconds = 0;
+    double algBytesPerSecond = 0;   // bytes of the nccl-tests size per second after latency
+    int latencySteps = 0;
+    bool interNode = false;
 };
 
-// alpha-beta terms: steps * alpha + bytes / beta.
-Cost ab(int steps, const Tier &tier, double bytes)
+// Ring over channels (all collectives but all-to-all and send/receive).
+Candidate ring(Collective c, Protocol p, const Group &g, const Fabric &f)
 {
-    return {steps * tier.latencySeconds + bytes / tier.bytesPerSecond, steps};
-}
-Cost operator+(Cost a, Cost b) { return {a.seconds + b.seconds, a.latencySteps + b.latencySteps}; }
-
-Cost ringCost(Collective c, double S, int n, const Tier &t)
-{
-    switch (c) {
-    case Collective::AllReduce:      // 2(n-1) steps of S/n each
-        return ab(2 * (n - 1), t, 2.0 * (n - 1) / n * S);
-    case Collective::AllGather:
-    case Collective::ReduceScatter:  // n-1 steps of S/n each
-        return ab(n - 1, t, double(n - 1) / n * S);
-    case Collective::Broadcast:
-    case Collective::Reduce:         // pipelined chain: fill n-1 hops, then S at link rate
-        return ab(n - 1, t, S);
-    case Collective::AllToAll:
-        return ab(n - 1, t, double(n - 1) / n * S);
-    case Collective::SendRecv:
-        return ab(1, t, S);
+    Candidate out;
+    const int n = std::max(2, g.ranks), k = g.nodes(), perNode = std::max(1, g.ranksPerNode);
+    const int pi = int(p);
+    double busBw = std::numeric_limits<double>::infinity();
+    if (perNode > 1 || k <= 1)
+        busBw = f.intra.bytesPerSecond;
+    if (k > 1) {
+        const double net = nodeNicBytesPerSecond(g, f);
+        out.interNode = net < busBw;
+        busBw = std::min(busBw, net);
     }
-    return {0, 0};
+    if (p == Protocol::LL) {
+        const double cap = k <= 1 ? f.llMaxBusBytesPerSecond : (k == 2 ? kLlMaxBusTwoNodes : kLlMaxBusManyNodes);
+        busBw = std::min(cap, kLlShare * busBw);
+    } else if (p == Protocol::LL128) {
+        if (!ll128Allowed(g, f))
+            return out;
+        busBw *= kLl128Share;
+    }
+    int nsteps = 0, nInter = 0;
+    double ratio = 1;   // NCCL's busBw -> algBw
+    switch (c) {
+    case Collective::AllReduce:
+        nsteps = 2 * (n - 1);
+        nInter = k > 1 ? 2 * (k - 1) : 0;
+        ratio = double(n) / nsteps;
+        break;
+    case Collective::AllGather:
+    case Collective::ReduceScatter:
+        nsteps = n - 1;
+        nInter = k > 1 ? k - 1 : 0;
+        ratio = double(n) / nsteps;
+        break;
+    case Collective::Broadcast:
+    case Collective::Reduce:
+        nsteps = n;
+        nInter = k > 1 ? k - 1 : 0;
+        ratio = 1;
+        break;
+    default:
+        return out;
+    }
+    const HopTable &it = intraTable(f);
+    double intraLat = hop(f.intra, it.ring[pi], it.ring[2]);
+    double interLat = netHop(f, (perNode == 1 ? kNetHopUs.tree : kNetHopUs.ring)[pi]);
+    if (k > 1)
+        intraLat = std::max(intraLat, netHop(f, kNetOverheadUs * (p == Protocol::Simple ? 3 : 1)));
+    if (k > 1 && perNode == 1)
+        intraLat = interLat;   // no intra-node step: every hop is a network hop
+    nInter = std::min(nInter, nsteps);
+    double lat = base(g, f, kBaseLatencyRingUs[pi]) + (nsteps - nInter) * intraLat + nInter * interLat;
+    if (p == Protocol::Simple && c == Collective::AllReduce && k > 1)
+        lat *= kRingPlateauFactor;
+    out.ok = busBw > 0;
+    out.latencySeconds = lat;
+    out.latencySteps = nsteps;
+    out.algBytesPerSecond = busBw * ratio;
+    return out;
+}
+
+// NCCL's double binary tree (Sanders et al. 2009): a chain inside each node, two complementary
+// binary trees across nodes, all-reduce only. Each GPU of the chain sends S up and S down (2S on
+// its links); across nodes a node moves S per direction with two nodes and 2S with more (it is an
+// inner node of one of the two trees).
+Candidate tree(Collective c, Protocol p, const Group &g, const Fabric &f)
+{
+    Candidate out;
+    if (c != Collective::AllReduce)
+        return out;
+    const int k = g.nodes(), perNode = std::max(1, g.ranksPerNode), pi = int(p);
+    double algBw = std::numeric_limits<double>::infinity();
+    if (perNode > 1)
+        algBw = f.intra.bytesPerSecond / 2;
+    if (k > 1) {
+        const double net = nodeNicBytesPerSecond(g, f) / (k == 2 ? 1.0 : 2.0);
+        out.interNode = net < algBw;
+        algBw = std::min(algBw, net);
+    }
+    algBw *= kTreeShare;
+    if (p == Protocol::LL)
+        algBw = std::min(algBw * kTreeLlShare, 0.5 * (k <= 1 ? f.llMaxBusBytesPerSecond : (k == 2 ? kLlMaxBusTwoNodes : kLlMaxBusManyNodes)));
+    else if (p == Protocol::LL128) {
+        if (!ll128Allowed(g, f))
+            return out;
+        algBw *= k <= 1 ? kTreeLl128ShareOneNode : kTreeLl128ShareNodes;
+    }
+    const HopTable &it = intraTable(f);
+    const double intraLat = hop(f.intra, it.tree[pi], it.ring[2]);
+    const double interLat = netHop(f, kNetHopUs.tree[pi]);
+    out.ok = true;
+    out.latencySeconds = base(g, f, kBaseLatencyTreeUs[pi]) + 2 * ((perNode - 1) * intraLat + floorLog2(k) * interLat);
+    out.latencySteps = 2 * ((perNode - 1) + ceilLog2(k));
+    out.algBytesPerSecond = algBw;
+    return out;
+}
+
+// NVLink SHARP: the NVSwitch reduces (multimem.ld_reduce) and multicasts (multimem.st), so each
+// GPU moves S + S/g per direction instead of the ring's 2(g-1)/g S: algbw = B g/(g+1) x NCCL's
+// nvlsEfficiency. Across nodes NCCL runs NVLS-tree: NVLS inside, the double binary tree across.
+Candidate nvls(Collective c, const Group &g, const Fabric &f)
+{
+    Candidate out;
+    const int k = g.nodes(), perNode = std::max(1, g.ranksPerNode);
+    if (c != Collective::AllReduce || !f.nvls || perNode < 2 || g.straddles)
+        return out;
+    double algBw = f.intra.bytesPerSecond * f.nvlsEfficiency * perNode / (perNode + 1.0);
+    double lat = hop(f.intra, kNvlinkHopUs.nvls, kNvlinkHopUs.ring[2]);
+    if (k > 1) {
+        if (f.inNetworkReduction) {   // NVLS + CollNet: the switches reduce across nodes too
+            algBw = std::min(algBw, nodeNicBytesPerSecond(g, f));
+            lat += netHop(f, kNetHopUs.nvls);
+        } else {
+            const double net = nodeNicBytesPerSecond(g, f) / (k == 2 ? 1.0 : 2.0);
+            out.interNode = net < algBw;
+            algBw = std::min(algBw, net);
+            lat += 2 * floorLog2(k) * netHop(f, kNetHopUs.nvlsTree);
+        }
+    }
+    out.ok = true;
+    out.latencySeconds = lat;
+    out.latencySteps = 1 + 2 * ceilLog2(k);
+    out.algBytesPerSecond = algBw;
+    return out;
+}
+
+// CollNet (SHARP in the network switches): reduce-scatter inside the node, each node sends its data
+// up once and receives the result once (S per direction over its NICs), all-gather inside.
+Candidate inNetwork(Collective c, const Group &g, const Fabric &f)
+{
+    Candidate out;
+    const int k = g.nodes(), perNode = std::max(1, g.ranksPerNode);
+    if (!f.inNetworkReduction || k <= 1 || c != Collective::AllReduce)
+        return out;
+    double algBw = nodeNicBytesPerSecond(g, f);
+    out.interNode = true;
+    if (perNode > 1) {
+        const double intra = f.intra.bytesPerSecond * perNode / (2.0 * (perNode - 1));
+        if (intra < algBw) {
+            algBw = intra;
+            out.interNode = false;
+        }
+    }
+    const double intraLat = hop(f.intra, intraTable(f).collNet, intraTable(f).ring[2]);
+    out.ok = true;
+    out.latencySeconds = 2 * (std::min(1, perNode - 1) * intraLat + (perNode - 1) * 0.4e-6) + netHop(f, kNetHopUs.collNet);
+    out.latencySteps = 2 + 2 * (perNode > 1);
+    out.algBytesPerSecond = algBw;
+    return out;
+}
+
+// Textbook two-level all-reduce (reduce-scatter in the node, all-reduce of each 1/g shard across
+// nodes on its rail, all-gather in the node). The phases are pipelined chunk by chunk, so a large
+// message is bounded by the slowest phase, not their sum; each phase's steps add latency.
+Candidate hierarchical(Collective c, const Group &g, const Fabric &f)
+{
+    Candidate out;
+    const int k = g.nodes(), perNode = std::max(1, g.ranksPerNode);
+    if (k <= 1 || perNode <= 1)
+        return out;
+    const double net = nodeNicBytesPerSecond(g, f);
+    const double intraLat = f.intra.latencySeconds, netLat = f.inter.latencySeconds;
+    double intraBytes = 0, netBytes = 0;   // per GPU (NVLink) and per node (NICs), for S = 1
+    int intraSteps = 0, netSteps = 0;
+    switch (c) {
+    case Collective::AllReduce:
+        intraBytes = 2.0 * (perNode - 1) / perNode;   // reduce-scatter + all-gather on the same links
+        netBytes = 2.0 * (k - 1) / k;
+        intraSteps = 2 * (perNode - 1);
+        netSteps = 2 * (k - 1);
+        break;
+    case Collective::ReduceScatter:
+    case Collective::AllGather:
+        intraBytes = double(perNode - 1) / perNode;
+        netBytes = double(k - 1) / k;
+        intraSteps = perNode - 1;
+        netSteps = k - 1;
+        break;
+    default:
+        return out;
+    }
+    const double intraPerByte = intraBytes / f.intra.bytesPerSecond, netPerByte = netBytes / net;
+    out.ok = true;
+    out.interNode = netPerByte >= intraPerByte;
+    out.algBytesPerSecond = 1.0 / std::max(intraPerByte, netPerByte);
+    out.latencySeconds = base(g, f, kBaseLatencyRingUs[2]) + intraSteps * intraLat + netSteps * netLat;
+    out.latencySteps = intraSteps + netSteps;
+    return out;
+}
+
+// Send/receive and all-to-all run as NCCL point-to-point operations (no tuner protocol choice).
+Candidate pointToPoint(Collective c, const Group &g, const Fabric &f)
+{
+    Candidate out;
+    const int n = std::max(2, g.ranks), k = g.nodes(), perNode = std::max(1, g.ranksPerNode);
+    const double netLat = f.inter.latencySeconds, intraLat = f.intra.latencySeconds;
+    if (c == Collective::SendRecv) {
+        // One peer: inside the node over NVLink, across nodes over the GPU's share of the NICs.
+        const bool across = k > 1;
+        out.ok = true;
+        out.interNode = across;
+        out.algBytesPerSecond = across ? f.inter.bytesPerSecond : f.intra.bytesPerSecond;
+        out.latencySeconds = base(g, f, kBaseLatencyRingUs[2]) + (across ? netLat : intraLat);
+        out.latencySteps = 1;
+        return out;
+    }
+    // All-to-all: every rank sends (n-1)/n of S, (perNode-1)/n of it inside the node and
+    // (n-perNode)/n across; a node's NICs carry perNode x (n-perNode)/n x S.
+    const double intraPerByte = perNode > 1 ? double(perNode - 1) / n / f.intra.bytesPerSecond : 0.0;
+    const double netPerByte = k > 1 ? double(perNode) * (n - perNode) / n / nodeNicBytesPerSecond(g, f) : 0.0;
+    out.ok = true;
+    out.interNode = netPerByte > intraPerByte;
+    out.algBytesPerSecond = 1.0 / std::max(intraPerByte, netPerByte);
+    out.latencySeconds = base(g, f, kBaseLatencyRingUs[2]) + (n - 1) * (k > 1 ? netLat : intraLat);
+    out.latencySteps = n - 1;
+    return out;
+}
+
+Candidate candidate(Collective c, Algorithm a, Protocol p, const Group &g, const Fabric &f)
+{
+    if (c == Collective::SendRecv || c == Collective::AllToAll)
+        return p == Protocol::Simple && (a == Algorithm::Ring) ? pointToPoint(c, g, f) : Candidate{};
+    switch (a) {
+    case Algorithm::Ring: return ring(c, p, g, f);
+    case Algorithm::Tree: return g.nodes() > 1 || g.ranksPerNode > 1 ? tree(c, p, g, f) : Candidate{};
+    case Algorithm::Nvls: return p == Protocol::Simple ? nvls(c, g, f) : Candidate{};
+    case Algorithm::InNetwork: return p == Protocol::Simple ? inNetwork(c, g, f) : Candidate{};
+    case Algorithm::Hierarchical: return p == Protocol::Simple ? hierarchical(c, g, f) : Candidate{};
+    case Algorithm::Auto: break;
+    }
+    return {};
 }
 
 } // namespace
@@ -90,9 +378,54 @@ const char *nameOf(Algorithm a)
     case Algorithm::Tree: return "tree";
     case Algorithm::Hierarchical: return "hierarchical";
     case Algorithm::InNetwork: return "in_network";
+    case Algorithm::Nvls: return "nvls";
     case Algorithm::Auto: return "auto";
     }
     return "?";
+}
+
+const char *nameOf(Protocol p)
+{
+    switch (p) {
+    case Protocol::LL: return "LL";
+    case Protocol::LL128: return "LL128";
+    case Protocol::Simple: return "Simple";
+    }
+    return "?";
+}
+
+const char *busBandwidthMeaning(Algorithm a)
+{
+    switch (a) {
+    case Algorithm::Ring:
+        return "busbw = algbw x 2(n-1)/n is what each GPU's slowest link carries in a ring: compare it with the link rate";
+    case Algorithm::Tree:
+        return "a tree moves about 2S per GPU like a ring, so busbw still reads as link load, but only approximately";
+    case Algorithm::Nvls:
+        return "NVLS moves S(1 + 1/g) per GPU, not 2(n-1)/n S: busbw can exceed the NVLink rate (up to 2(n-1)/(n+1) of it)";
+    case Algorithm::InNetwork:
+        return "the switches reduce: each node sends S once, so busbw can reach twice the NIC rate and is not link load";
+    case Algorithm::Hierarchical:
+        return "busbw keeps nccl-tests' flat-ring factor; the intra-node and NIC phases each carry their own share";
+    case Algorithm::Auto:
+        break;
+    }
+    return "";
+}
+
+IntraFabric resolveIntraFabric(const Cluster &cluster)
+{
+    if (cluster.intraFabric != IntraFabric::Auto)
+        return cluster.intraFabric;
+    return cluster.intraNode.name.rfind("pcie", 0) == 0 ? IntraFabric::Pcie : IntraFabric::NvSwitch;
+}
+
+bool nvlsAvailable(const Cluster &cluster)
+{
+    if (cluster.nvls != Nvls::Auto)
+        return cluster.nvls == Nvls::On;
+    // Third-generation NVSwitch (NVLink 4, H100/H200) and later carry the SHARP engines.
+    return resolveIntraFabric(cluster) == IntraFabric::NvSwitch && cluster.intraNode.bytesPerSecond >= 450e9;
 }
 
 Fabric fabricOf(const Cluster &cluster)
@@ -100,16 +433,27 @@ Fabric fabricOf(const Cluster &cluster)
     Fabric f;
     f.intra.bytesPerSecond = cluster.intraNode.bytesPerSecond * cluster.intraNode.efficiency;
     f.intra.latencySeconds = cluster.intraNode.latencySeconds;
-    // Each GPU's share of the node's NICs; traffic above the leaf is slowed by oversubscription.
-    const double railShare = std::min(1.0, double(cluster.rails) / std::max(1, cluster.gpusPerNode));
-    double inter = cluster.interNode.bytesPerSecond * cluster.interNode.efficiency * railShare
-                   / std::max(1.0, cluster.oversubscription);
+    f.gpusPerNode = std::max(1, cluster.gpusPerNode);
+    f.nicsPerNode = std::max(1, cluster.rails);
+    // One NIC after efficiency; traffic above the leaf is slowed by oversubscription.
+    double nic = cluster.interNode.bytesPerSecond * cluster.interNode.efficiency / std::max(1.0, cluster.oversubscription);
     double alpha = cluster.interNode.latencySeconds;
-    if (cluster.transport == Transport::Tcp) {
-        inter *= kTcpBandwidthFactor;
+    f.tcp = cluster.transport == Transport::Tcp;
+    if (f.tcp) {
+        nic *= kTcpBandwidthFactor;
         alpha += kTcpExtraLatencySeconds;
     }
-    f.inter = {inter, alpha};
+    f.nicBytesPerSecond = nic;
+    // One GPU's share when all GPUs of the node talk at once (rails may exceed the GPUs).
+    f.inter = {nic * f.nicsPerNode / f.gpusPerNode, alpha};
+    f.intraFabric = resolveIntraFabric(cluster);
+    f.nvls = nvlsAvailable(cluster);
+    // NCCL's nvlsEfficiency: Hopper 0.85, Blackwell 0.74 (tuning.cc); NVLink 5 marks Blackwell.
+    f.nvlsEfficiency = cluster.intraNode.bytesPerSecond >= 900e9 ? 0.74 : 0.85;
+    // llMaxBws for one node by GPU generation (tuning.cc): Ampere 87.7, Hopper 141, Blackwell 282 GB/s.
+    f.llMaxBusBytesPerSecond = cluster.intraNode.bytesPerSecond >= 900e9   ? 282e9
+                               : cluster.intraNode.bytesPerSecond >= 450e9 ? 141e9
+                                                                           : 87.7e9;
     f.inNetworkReduction = cluster.inNetworkReduction;
     return f;
 }
@@ -118,13 +462,32 @@ Group groupOf(int size, int stride, int gpusPerNode)
 {
     Group g;
     g.ranks = std::max(1, size);
-    if (stride >= gpusPerNode)
-        g.ranksPerNode = 1;
-    else
-        g.ranksPerNode = std::max(1, std::min(g.ranks, gpusPerNode / std::max(1, stride)));
-    // Members per node must divide the group; otherwise treat the group as flat across nodes.
-    if (g.ranks % g.ranksPerNode != 0)
-        g.ranksPerNode = 1;
+    stride = std::max(1, stride);
+    const int G = std::max(1, gpusPerNode);
+    if (g.ranks == 1)
+        return g;
+    if (stride >= G) {
+        g.ranksPerNode = 1;   // one member per node (members in the same node only if stride < G)
+        return g;
+    }
+    const long long span = (long long)g.ranks * stride;
+    if (span <= G) {
+        if (G % span == 0 && G % stride == 0) {
+            g.ranksPerNode = g.ranks;   // every group inside one node
+            return g;
+        }
+        // Some groups cross a node boundary (TP=4 with 6 GPUs per node): charge the worst one,
+        // split over two nodes.
+        g.straddles = true;
+        g.ranksPerNode = g.ranks % 2 == 0 ? g.ranks / 2 : 1;
+        return g;
+    }
+    if (G % stride == 0 && g.ranks % (G / stride) == 0) {
+        g.ranksPerNode = G / stride;
+        return g;
+    }
+    g.straddles = true;
+    g.ranksPerNode = 1;
     return g;
 }
 
@@ -147,107 +510,55 @@ double busBandwidthFactor(Collective c, int n)
     return 1.0;
 }
 
-CollectiveTime collectiveTime(Collective c, Algorithm algorithm, double S, const Group &group,
+CollectiveTime collectiveTime(Collective c, Algorithm algorithm, Protocol protocol, double S, const Group &group,
                               const Fabric &fabric)
 {
     CollectiveTime out;
     out.algorithm = algorithm;
-    const int n = group.ranks;
-    const int g = std::max(1, group.ranksPerNode);
-    const int k = group.nodes();
+    out.protocol = protocol;
     if (algorithm == Algorithm::Auto) {
-        CollectiveTime best;
-        bool have = false;
-        for (Algorithm a : {Algorithm::Ring, Algorithm::Tree, Algorithm::Hierarchical, Algorithm::InNetwork}) {
-            CollectiveTime t = collectiveTime(c, a, S, group, fabric);
-            if (t.applicable && (!have || t.seconds < best.seconds)) {
-                best = t;
-                have = true;
-            }
-        }
-        return best;
+        out.applicable = false;
+        return out;
     }
-    if (n <= 1 && c != Collective::SendRecv) {
+    if (group.ranks <= 1 && c != Collective::SendRecv) {
         out.seconds = 0;   // nothing to exchange within a group of one
         return out;
     }
-
-    Cost cost{0, 0};
-    const Tier flat = flatTier(group, fabric);
-    switch (algorithm) {
-    case Algorithm::Ring:
-        cost = ringCost(c, S, std::max(n, 2), flat);
-        break;
-    case Algorithm::Tree: {
-        // NCCL double binary tree (Sanders et al. 2009): log2(n) hops up and down, pipelined,
-        // each rank moves about S each way.
-        const int depth = ceilLog2(n);
-        if (c == Collective::AllReduce)
-            cost = ab(2 * depth, flat, 2.0 * S);
-        else if (c == Collective::Broadcast || c == Collective::Reduce)
-            cost = ab(depth, flat, S);
-        else
-            out.applicable = false;
-        break;
-    }
-    case Algorithm::Hierarchical: {
-        // Two levels: inside each node over NVLink, then across nodes per rail with 1/g of the data.
-        if (k <= 1 || g <= 1) {
-            out.applicable = false;
-            break;
-        }
-        const double nodeShare = S / g;
-        switch (c) {
-        case Collective::AllReduce:
-            cost = ringCost(Collective::ReduceScatter, S, g, fabric.intra)
-                   + ringCost(Collective::AllReduce, nodeShare, k, fabric.inter)
-                   + ringCost(Collective::AllGather, S, g, fabric.intra);
-            break;
-        case Collective::ReduceScatter:
-            cost = ringCost(Collective::ReduceScatter, S, g, fabric.intra)
-                   + ringCost(Collective::ReduceScatter, nodeShare, k, fabric.inter);
-            break;
-        case Collective::AllGather:
-            cost = ringCost(Collective::AllGather, nodeShare, k, fabric.inter)
-                   + ringCost(Collective::AllGather, S, g, fabric.intra);
-            break;
-        case Collective::AllToAll: {
-            // Intra-node share and inter-node share move concurrently on different links.
-            const Cost intra = ab(g - 1, fabric.intra, double(g - 1) / n * S);
-            const Cost inter = ab(k - 1, fabric.inter, double(n - g) / n * S);
-            cost = intra.seconds > inter.seconds ? intra : inter;
-            break;
-        }
-        default:
-            out.applicable = false;
-        }
-        break;
-    }
-    case Algorithm::InNetwork: {
-        // SHARP: switches reduce in flight; each node sends its 1/g share up once and receives
-        // the result once, so the inter-node term is S/(g beta) instead of 2(k-1)/k * S/(g beta).
-        if (!fabric.inNetworkReduction || k <= 1 || c != Collective::AllReduce) {
-            out.applicable = false;
-            break;
-        }
-        cost = ab(2, fabric.inter, S / g);
-        if (g > 1)
-            cost = cost + ringCost(Collective::ReduceScatter, S, g, fabric.intra)
-                   + ringCost(Collective::AllGather, S, g, fabric.intra);
-        break;
-    }
-    case Algorithm::Auto:
-        break;
-    }
-    if (!out.applicable)
+    const Candidate k = candidate(c, algorithm, protocol, group, fabric);
+    if (!k.ok || !(k.algBytesPerSecond > 0)) {
+        out.applicable = false;
         return out;
-    out.seconds = cost.seconds;
-    out.latencySteps = cost.latencySteps;
+    }
+    out.latencySeconds = k.latencySeconds;
+    out.latencySteps = k.latencySteps;
+    out.interNode = k.interNode;
+    out.seconds = k.latencySeconds + S / k.algBytesPerSecond;
     if (out.seconds > 0) {
         out.algBytesPerSecond = S / out.seconds;
-        out.busBytesPerSecond = out.algBytesPerSecond * busBandwidthFactor(c, n);
+        out.busBytesPerSecond = out.algBytesPerSecond * busBandwidthFactor(c, group.ranks);
     }
     return out;
+}
+
+CollectiveTime collectiveTime(Collective c, Algorithm algorithm, double S, const Group &group, const Fabric &fabric)
+{
+    CollectiveTime best;
+    best.applicable = false;
+    best.algorithm = algorithm;
+    if (group.ranks <= 1 && c != Collective::SendRecv) {
+        best.applicable = true;
+        return best;
+    }
+    const Algorithm nccl[] = {Algorithm::Ring, Algorithm::Tree, Algorithm::Nvls, Algorithm::InNetwork};
+    const Algorithm one[] = {algorithm};
+    const bool automatic = algorithm == Algorithm::Auto;
+    for (Algorithm a : automatic ? std::span<const Algorithm>(nccl) : std::span<const Algorithm>(one))
+        for (Protocol p : {Protocol::LL, Protocol::LL128, Protocol::Simple}) {
+            const CollectiveTime t = collectiveTime(c, a, p, S, group, fabric);
+            if (t.applicable && (!best.applicable || t.seconds < best.seconds))
+                best = t;
+        }
+    return best;
 }
 
 RingSchedule ringAllReduceSchedule(int n, double bytes, const Tier &tier)

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Collective communication cost: the alpha-beta model of the seven nccl-tests collectives
-// for ring, tree, hierarchical two-level and in-network (SHARP) algorithms, and the ring
-// all-reduce as an explicit list of steps for the views to replay.
+// Collective communication cost as NCCL runs it: rings over channels that use every NIC of a
+// node, double binary trees, NVLink SHARP (NVLS), in-network reduction, each with NCCL's three
+// protocols (LL, LL128, Simple) and their latency and bandwidth share (NCCL src/graph/tuning.cc);
+// the textbook pipelined hierarchical all-reduce; and the ring all-reduce as an explicit list of
+// steps for the views to replay.
 #pragma once
 
 #include "inputs.h"
@@ -12,7 +14,8 @@
 namespace ts {
 
 enum class Collective { AllReduce, AllGather, ReduceScatter, Broadcast, Reduce, AllToAll, SendRecv };
-enum class Algorithm { Ring, Tree, Hierarchical, InNetwork, Auto };
+enum class Algorithm { Ring, Tree, Hierarchical, InNetwork, Nvls, Auto };
+enum class Protocol { LL, LL128, Simple };
 
 inline constexpr Collective kAllCollectives[] = {
     Collective::AllReduce, Collective::AllGather, Collective::ReduceScatter, Collective::Broadcast,
@@ -20,6 +23,10 @@ inline constexpr Collective kAllCollectives[] = {
 
 const char *nameOf(Collective);   // nccl-tests binary stem: "all_reduce", ...
 const char *nameOf(Algorithm);
+const char *nameOf(Protocol);     // "LL", "LL128", "Simple" as NCCL_PROTO spells them
+
+/// What nccl-tests' busbw means for an algorithm (its factor assumes a flat ring).
+const char *busBandwidthMeaning(Algorithm);
 
 /// One tier as a collective sees it: achievable bytes/s per GPU per direction and alpha.
 struct Tier
@@ -28,12 +35,20 @@ struct Tier
     double latencySeconds = 0;
 };
 
-/// The two tiers of a cluster after rails, oversubscription, efficiency and transport.
+/// The fabric of a cluster after efficiency, oversubscription and transport.
 struct Fabric
 {
-    Tier intra;
-    Tier inter;
-    bool inNetworkReduction = false;
+    Tier intra;                  // one GPU's intra-node links (all NVLinks, its PCIe slot, its xGMI links)
+    Tier inter;                  // one GPU's share of its node's NICs when every GPU talks at once
+    double nicBytesPerSecond = 0;  // one NIC, achievable, per direction
+    int nicsPerNode = 1;         // rails; may exceed the GPUs per node (e.g. 32 x 100G)
+    int gpusPerNode = 1;
+    IntraFabric intraFabric = IntraFabric::NvSwitch;
+    bool nvls = false;           // NVLink SHARP in the NVSwitches (H100/H200/B200 nodes)
+    bool inNetworkReduction = false;  // SHARP / CollNet in the network switches
+    bool tcp = false;            // NCCL's socket transport: no LL128, more per-step overhead
+    double nvlsEfficiency = 0.85;  // NCCL's nvlsEfficiency (Hopper 0.85, Blackwell 0.74)
+    double llMaxBusBytesPerSecond = 141e9;  // NCCL's llMaxBws for one node, by GPU generation
 };
 
 /// Effective fabric of a cluster (see collectives.cpp for the derating rules).
@@ -44,11 +59,13 @@ struct Group
 {
     int ranks = 1;
     int ranksPerNode = 1;
+    bool straddles = false;      // the group's members are split unevenly across a node boundary
     int nodes() const { return ranks / (ranksPerNode > 0 ? ranksPerNode : 1); }
 };
 
-/// Group of `size` ranks whose members are `stride` global ranks apart (Megatron rank order:
-/// TP innermost, then CP, DP, PP), on nodes of `gpusPerNode` GPUs.
+/// Group of `size` ranks whose members are `stride` global ranks apart, on nodes of
+/// `gpusPerNode` GPUs. A group whose span does not tile the nodes (TP=4 with 6 GPUs per node)
+/// straddles: its worst member group is charged as crossing the boundary.
 Group groupOf(int size, int stride, int gpusPerNode);
 
 /// The tier a flat algorithm (ring, tree) runs at: the slowest hop and the largest alpha.
@@ -60,8 +77,11 @@ struct CollectiveTime
     double algBytesPerSecond = 0;  // nccl-tests algbw = S / t
     double busBytesPerSecond = 0;  // nccl-tests busbw = algbw * factor
     Algorithm algorithm = Algorithm::Ring;
+    Protocol protocol = Protocol::Simple;
     int latencySteps = 0;          // alpha terms on the critical path
+    double latencySeconds = 0;     // the latency part of `seconds`
     bool applicable = true;        // false: the algorithm does not exist for this case
+    bool interNode = false;        // the bandwidth bound is the NICs (else the intra-node links)
 };
 
 /// nccl-tests (doc/PERFORMANCE.md) bus-bandwidth factor for n ranks.
@@ -69,8 +89,13 @@ double busBandwidthFactor(Collective collective, int ranks);
 
 /// Time of one collective of `bytes` (nccl-tests size convention: the full buffer; for
 /// all-gather the output, for reduce-scatter the input) on `group` over `fabric`.
-/// Algorithm::Auto picks the fastest applicable algorithm, as NCCL's tuner does.
+/// Algorithm::Auto picks the fastest of NCCL's algorithms and protocols, as NCCL's tuner does
+/// (the textbook hierarchical all-reduce is not one of them and is only timed when asked for);
+/// a named algorithm gets its fastest protocol.
 CollectiveTime collectiveTime(Collective collective, Algorithm algorithm, double bytes,
+                              const Group &group, const Fabric &fabric);
+/// One algorithm with one protocol (NCCL_ALGO and NCCL_PROTO both forced).
+CollectiveTime collectiveTime(Collective collective, Algorithm algorithm, Protocol protocol, double bytes,
                               const Group &group, const Fabric &fabric);
 
 enum class RingPhase { ReduceScatter, AllGather };

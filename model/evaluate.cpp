@@ -177,6 +177,99 @@ const char *nameOf(Schedule s)
 const char *nameOf(MlpKind m) { return m == MlpKind::SwiGlu ? "swiglu" : "gelu"; }
 const char *nameOf(Transport t) { return t == Transport::Tcp ? "tcp" : "rdma"; }
 
+const char *nameOf(IntraFabric f)
+{
+    switch (f) {
+    case IntraFabric::Auto: return "auto";
+    case IntraFabric::NvSwitch: return "nvswitch";
+    case IntraFabric::Pcie: return "pcie";
+    case IntraFabric::Mesh: return "mesh";
+    }
+    return "?";
+}
+
+const char *nameOf(ParallelDim d)
+{
+    switch (d) {
+    case ParallelDim::Tp: return "tp";
+    case ParallelDim::Cp: return "cp";
+    case ParallelDim::Dp: return "dp";
+    case ParallelDim::Pp: return "pp";
+    }
+    return "?";
+}
+
+namespace {
+int degreeOf(const Plan &pl, ParallelDim d)
+{
+    switch (d) {
+    case ParallelDim::Tp: return pl.tp;
+    case ParallelDim::Cp: return pl.cp;
+    case ParallelDim::Dp: return pl.dp;
+    case ParallelDim::Pp: return pl.pp;
+    }
+    return 1;
+}
+
+// The gradient group is dp x cp (both hold replicas of the same weights): contiguous when the two
+// are neighbours in the rank order, at the stride of the inner one.
+int dataParallelStride(const Plan &pl)
+{
+    const int dp = rankStride(pl, ParallelDim::Dp), cp = rankStride(pl, ParallelDim::Cp);
+    if (pl.cp <= 1)
+        return dp;
+    if (cp * pl.cp == dp)
+        return cp;   // cp directly inside dp
+    return dp;       // dp inside cp, or apart: charged at dp's stride
+}
+} // namespace
+
+int rankStride(const Plan &plan, ParallelDim dim)
+{
+    long long stride = 1;
+    for (ParallelDim d : plan.rankOrder) {
+        if (d == dim)
+            break;
+        stride *= std::max(1, degreeOf(plan, d));
+    }
+    return int(std::min<long long>(stride, 1 << 30));
+}
+
+std::string rankOrderName(const Plan &plan)
+{
+    std::string out;
+    for (ParallelDim d : plan.rankOrder) {
+        if (!out.empty())
+            out += '-';
+        out += nameOf(d);
+    }
+    return out;
+}
+
+bool parseRankOrder(const std::string &text, std::array<ParallelDim, 4> *order)
+{
+    std::array<ParallelDim, 4> out{};
+    bool seen[4] = {false, false, false, false};
+    size_t pos = 0;
+    for (int i = 0; i < 4; ++i) {
+        const size_t end = text.find('-', pos);
+        const std::string token = text.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+        int idx = token == "tp" ? 0 : token == "cp" ? 1 : token == "dp" ? 2 : token == "pp" ? 3 : -1;
+        if (idx < 0 || seen[idx])
+            return false;
+        seen[idx] = true;
+        out[size_t(i)] = ParallelDim(idx);
+        if (i < 3) {
+            if (end == std::string::npos)
+                return false;
+            pos = end + 1;
+        } else if (end != std::string::npos)
+            return false;
+    }
+    *order = out;
+    return true;
+}
+
 std::optional<Problem> validate(const Scenario &sc)
 {
     const Workload &w = sc.workload;
@@ -360,6 +453,12 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const bool sp = pl.sequenceParallel && t > 1;
     const double h = w.hidden, s = w.seqLen;
     const Fabric fabric = fabricOf(cl);
+    // Groups placed by plan.rank_order (Megatron's tp-cp-dp-pp by default): a group's neighbours
+    // are rankStride() global ranks apart, so each group knows how many of its ranks share a node.
+    const Group tpGroup = groupOf(t, rankStride(pl, ParallelDim::Tp), cl.gpusPerNode);
+    const Group cpGroup = groupOf(c, rankStride(pl, ParallelDim::Cp), cl.gpusPerNode);
+    const int dpStride = dataParallelStride(pl);
+    const Group ppPair = groupOf(2, rankStride(pl, ParallelDim::Pp), cl.gpusPerNode);
     const ShapeCounts counts = countShape(w);
     e.microBatches = m;
     e.parameters = counts.totalParams;
@@ -401,7 +500,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     if (t > 1) {
         e.tpBytesPerCollective = double(b) * (s / c) * h * actBytes;
         const CollectiveTime ct = collectiveTime(Collective::AllReduce, Algorithm::Auto, e.tpBytesPerCollective,
-                                                 groupOf(t, 1, cl.gpusPerNode), fabric);
+                                                 tpGroup, fabric);
         e.tpAlgorithm = ct.algorithm;
         const int recomputeCollectives = tr.recompute == Recompute::Full ? 2 : 0;
         e.tpCollectivesPerLayer = 4 + recomputeCollectives;
@@ -420,7 +519,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     if (c > 1) {
         const double kvBytes = 2.0 * b * (s / c) * (h * w.kvHeads / w.heads) * actBytes;
         const CollectiveTime hop = collectiveTime(Collective::SendRecv, Algorithm::Ring, kvBytes,
-                                                  groupOf(c, t, cl.gpusPerNode), fabric);
+                                                  cpGroup, fabric);
         cpLayerFwd = (c - 1) * hop.seconds;
         cpLayerBwd = 2 * cpLayerFwd + (tr.recompute == Recompute::Full ? cpLayerFwd : 0.0);
         cpLayerFwdExposed = std::max(0.0, cpLayerFwd - lt.attentionForward);
@@ -542,7 +641,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     st.backwardSeconds = stageBc;
     st.weightGradSeconds = std::min(stageW, st.backwardSeconds);
     if (p > 1) {
-        const Tier tier = double(t) * c * d >= cl.gpusPerNode ? fabric.inter : fabric.intra;
+        const Tier tier = ppPair.nodes() > 1 ? fabric.inter : fabric.intra;
         st.p2pSeconds = tier.latencySeconds + e.ppBoundaryBytes / tier.bytesPerSecond;
     }
     e.stageForwardSeconds = st.forwardSeconds;
@@ -590,7 +689,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
                                 : double(buckets) * perBucket;
         };
         if (pl.zeroStage == 0) {
-            const Group group = groupOf(dpRanks, t, cl.gpusPerNode);
+            const Group group = groupOf(dpRanks, dpStride, cl.gpusPerNode);
             const CollectiveTime ct = collectiveTime(Collective::AllReduce, Algorithm::Auto, bucketBytes, group, fabric);
             e.dpAlgorithm = ct.algorithm;
             e.dpBucketSeconds = ct.seconds;
@@ -599,7 +698,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         } else {
             const int shards = std::min(shardRanks, dpRanks);
             const int replicas = dpRanks / shards;
-            const Group shardGroup = groupOf(shards, t, cl.gpusPerNode);
+            const Group shardGroup = groupOf(shards, dpStride, cl.gpusPerNode);
             const double paramBytes = G * pl.compression / gradCommBytes * 2.0 / double(buckets);   // 16-bit gathers
             const CollectiveTime rs = collectiveTime(Collective::ReduceScatter, Algorithm::Auto, bucketBytes, shardGroup, fabric);
             const CollectiveTime ag = collectiveTime(Collective::AllGather, Algorithm::Auto, paramBytes, shardGroup, fabric);
@@ -609,7 +708,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             double replicaSync = 0;
             if (replicas > 1) {
                 const CollectiveTime ar = collectiveTime(Collective::AllReduce, Algorithm::Auto, G / shards,
-                                                         groupOf(replicas, t * shards, cl.gpusPerNode), fabric);
+                                                         groupOf(replicas, dpStride * shards, cl.gpusPerNode), fabric);
                 replicaSync = ar.seconds;
             }
             const bool keptGathered = fw == Framework::Fsdp && p > 1;
@@ -746,6 +845,14 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     if (t > cl.gpusPerNode)
         addWarning(e, WarningCode::TpSpansNodes, t, cl.gpusPerNode, {Knob::Tp, double(cl.gpusPerNode)},
                    {Knob::Pp, double(p) * t / cl.gpusPerNode});
+    else if (tpGroup.straddles || (t > 1 && tpGroup.nodes() > 1)) {
+        // TP=4 with 6 GPUs per node, or a rank order that puts TP outside the node.
+        int fit = 1;
+        while (fit * 2 <= t && cl.gpusPerNode % (fit * 2) == 0)
+            fit *= 2;
+        addWarning(e, WarningCode::TpStraddlesNodes, t, cl.gpusPerNode, {Knob::Tp, double(fit)},
+                   {Knob::Dp, double(d) * t / fit});
+    }
     else if (t > 1 && cl.intraNode.bytesPerSecond < kSlowTpLinkBytesPerSecond)
         addWarning(e, WarningCode::TpOverSlowLink, cl.intraNode.bytesPerSecond, kSlowTpLinkBytesPerSecond,
                    {Knob::Tp, 1}, {Knob::Dp, double(d) * t});
@@ -775,10 +882,10 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     if (!pl.overlapDp && dpTotal > 0.05 * step && e.communicationFraction <= kCommunicationWarnFraction)
         addWarning(e, WarningCode::DpNotOverlapped, dpTotal / step, 0.05, {Knob::OverlapDp, 1});
     if (dpRanks > 1 && e.dpBuckets > 1 && e.dpBucketSeconds > 0) {
-        const Group group = groupOf(dpRanks, t, cl.gpusPerNode);
-        const double alphaShare = 1.0 - collectiveTime(Collective::AllReduce, e.dpAlgorithm, e.gradientBytesPerGpu / e.dpBuckets,
-                                                       group, Fabric{{fabric.intra.bytesPerSecond, 0}, {fabric.inter.bytesPerSecond, 0}, fabric.inNetworkReduction})
-                                              .seconds / e.dpBucketSeconds;
+        const Group group = groupOf(dpRanks, dpStride, cl.gpusPerNode);
+        const CollectiveTime bucket = collectiveTime(Collective::AllReduce, e.dpAlgorithm, e.gradientBytesPerGpu / e.dpBuckets,
+                                                     group, fabric);
+        const double alphaShare = bucket.seconds > 0 ? bucket.latencySeconds / bucket.seconds : 0.0;
         if (alphaShare > kLatencyBoundShare && dpExposed > 0.02 * step)
             addWarning(e, WarningCode::LatencyBoundBuckets, alphaShare, kLatencyBoundShare,
                        {Knob::BucketBytes, pl.bucketBytes * 8});

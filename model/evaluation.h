@@ -69,6 +69,7 @@ enum class WarningCode {
     LowPipelineEfficiency,   // pipeline efficiency < 80%
     FewMicroBatches,         // m < p: stages idle most of the step
     TpSpansNodes,            // TP group crosses the node boundary
+    TpStraddlesNodes,        // TP group fits a node in size but its ranks are split over two nodes
     TpOverSlowLink,          // TP over PCIe-class intra-node links
     CpSpansNodes,            // context-parallel ring crosses nodes
     DoesNotFitMemory,        // per-GPU memory > HBM

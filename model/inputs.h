@@ -3,6 +3,7 @@
 // Plain structs with defaults; all quantities in SI base units (see units.h).
 #pragma once
 
+#include <array>
 #include <string>
 
 namespace ts {
@@ -12,6 +13,15 @@ enum class Precision { Fp32, Bf16, Fp16, Fp8 };
 enum class Recompute { None, Selective, Full };
 enum class Schedule { GPipe, OneFOneB, Interleaved, ZeroBubbleH1 };
 enum class Transport { Rdma, Tcp };
+/// How the GPUs of a node reach each other: through NVSwitches (every GPU at full NVLink rate to
+/// any peer), through PCIe switches / the root complex, or a point-to-point mesh (AMD xGMI).
+/// Auto: from the intra-node link's name (pcie* -> Pcie, otherwise NvSwitch).
+enum class IntraFabric { Auto, NvSwitch, Pcie, Mesh };
+/// NVLink SHARP (multimem reductions in third-generation NVSwitches). Auto: on for NVSwitch nodes
+/// with NVLink 4 or newer (H100, H200, B200; 450 GB/s per GPU per direction or more).
+enum class Nvls { Auto, Off, On };
+/// The four parallel dimensions in Megatron's rank order, innermost first.
+enum class ParallelDim { Tp, Cp, Dp, Pp };
 enum class Attention { Flash, Materialized };         // FlashAttention (no s x s tensor) or stored scores [K22]
 /// Who keeps the model states and how: decides bytes per parameter, when ZeRO stages communicate
 /// and which plans can run. Auto derives it from plan.zero (see resolveFramework).
@@ -89,6 +99,8 @@ struct Cluster
     double oversubscription = 1.0;   // above-leaf oversubscription (1 = non-blocking)
     bool inNetworkReduction = false; // SHARP-style switch aggregation for all-reduce
     Transport transport = Transport::Rdma;
+    IntraFabric intraFabric = IntraFabric::Auto;
+    Nvls nvls = Nvls::Auto;
 
     bool operator==(const Cluster &) const = default;
 };
@@ -116,6 +128,9 @@ struct Plan
     int lastStageLayers = 0;
     bool embeddingInSplit = false;   // the embedding counts as one layer slot of the first stage
     bool lossInSplit = false;        // the LM head and loss count as one layer slot of the last stage
+    // Rank order of the groups, innermost (adjacent global ranks) first: Megatron's default
+    // tp-cp-dp-pp keeps TP inside a node.
+    std::array<ParallelDim, 4> rankOrder{ParallelDim::Tp, ParallelDim::Cp, ParallelDim::Dp, ParallelDim::Pp};
 
     bool operator==(const Plan &) const = default;
 };
@@ -137,6 +152,19 @@ const char *nameOf(MlpKind);
 const char *nameOf(Transport);
 const char *nameOf(Attention);
 const char *nameOf(Framework);
+const char *nameOf(IntraFabric);   // "auto", "nvswitch", "pcie", "mesh"
+const char *nameOf(ParallelDim);   // "tp", "cp", "dp", "pp"
+/// The intra-node fabric with Auto resolved from the link name.
+IntraFabric resolveIntraFabric(const Cluster &cluster);
+/// Whether the nodes' NVSwitches reduce in the switch (NVLS), with Auto resolved.
+bool nvlsAvailable(const Cluster &cluster);
+/// Distance in global ranks between neighbours of a `dim` group: the product of the degrees of
+/// the dimensions inside it in plan.rank_order.
+int rankStride(const Plan &plan, ParallelDim dim);
+/// "tp-cp-dp-pp" for plan.rank_order.
+std::string rankOrderName(const Plan &plan);
+/// Parses "tp-cp-dp-pp" (each of tp, cp, dp, pp once, joined by '-'); false if malformed.
+bool parseRankOrder(const std::string &text, std::array<ParallelDim, 4> *order);
 /// The framework a plan runs on: the given one, or derived from plan.zero (3: PyTorch FSDP;
 /// 2: DeepSpeed, or FSDP's SHARD_GRAD_OP with pipeline stages; 0 and 1: Megatron-LM).
 Framework resolveFramework(const Plan &plan);

@@ -183,11 +183,41 @@ CollectiveSchedule allReduceSchedule(Algorithm algorithm, double S, const Group 
             }
         break;
     }
+    case Algorithm::Nvls: {
+        if (!fabric.nvls || k > 1) {
+            out.error = "NVLS is drawn inside one node whose NVSwitches reduce (H100, H200, B200)";
+            return out;
+        }
+        // NVLink SHARP: every GPU's buffer is reduced in the switch as it is read (multimem.ld_reduce)
+        // and the result multicast back (multimem.st): S(1 + 1/g) per GPU each way, timed as
+        // collectiveTime() does, drawn as the trip up and the trip down.
+        out.phases = {"reduce in the NVSwitch", "multicast from the NVSwitch"};
+        out.chunks = 1;
+        const CollectiveTime total = collectiveTime(Collective::AllReduce, Algorithm::Nvls, Protocol::Simple, S, group, fabric);
+        const double half = total.seconds / 2;
+        for (int r = 0; r < n; ++r) {
+            out.transfers.push_back({0, 0, r, kSwitch, 0, S, 0, half, 1});
+            out.transfers.push_back({1, 1, kSwitch, r, 0, S, half, 2 * half, n});
+        }
+        break;
+    }
     case Algorithm::Auto:
         out.error = "choose an algorithm";
         return out;
     }
     finish(out);
+    // The replay draws the algorithm's steps one after another; the step time uses NCCL's
+    // pipelined channels and protocols (collectiveTime). Scale the drawing to that time so the
+    // animation and the numbers agree; the steps keep their proportions.
+    const CollectiveTime model = collectiveTime(Collective::AllReduce, algorithm, S, group, fabric);
+    if (model.applicable && out.totalSeconds > 0 && model.seconds > 0) {
+        const double scale = model.seconds / out.totalSeconds;
+        for (Transfer &t : out.transfers) {
+            t.startSeconds *= scale;
+            t.endSeconds *= scale;
+        }
+        out.totalSeconds = model.seconds;
+    }
     return out;
 }
 

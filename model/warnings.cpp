@@ -143,6 +143,14 @@ WarningText describe(const Warning &w, const Scenario &sc)
                            w.value, w.threshold);
         t.recommendation = "Keep TP inside a node and pipeline across nodes: " + fix + ".";
         break;
+    case WarningCode::TpStraddlesNodes:
+        t.code = "tp_straddles_nodes";
+        t.message = format("Tensor-parallel groups of %.0f do not tile nodes of %.0f GPUs (or the rank order puts TP "
+                           "across nodes): some groups are split over two nodes, and their all-reduces are charged at "
+                           "the network's rate.",
+                           w.value, w.threshold);
+        t.recommendation = "Use a TP degree that divides the GPUs per node: " + fix + ".";
+        break;
     case WarningCode::TpOverSlowLink:
         t.code = "tp_over_slow_link";
         t.message = format("Tensor parallelism runs over a %.0f GB/s intra-node link (below %.0f GB/s, PCIe class).",

@@ -16,7 +16,14 @@ Q_DECLARE_METATYPE(ts::Algorithm)
 namespace {
 Fabric twoTier(bool sharp)
 {
-    return {{300e9, 3e-6}, {25e9, 6e-6}, sharp};
+    Fabric f;   // nodes of 8 GPUs with 8 NICs of 25 GB/s
+    f.intra = {300e9, 3e-6};
+    f.inter = {25e9, 6e-6};
+    f.nicBytesPerSecond = 25e9;
+    f.nicsPerNode = 8;
+    f.gpusPerNode = 8;
+    f.inNetworkReduction = sharp;
+    return f;
 }
 } // namespace
 

@@ -124,14 +124,22 @@ private slots:
     {
         const double S = 10e9 * 2;   // 10B parameters in fp16 = 20 GB
         const Tier link{50e9, 0.0};
-        Fabric f{link, link, true};
+        Fabric f;   // one GPU per node, each with one 50 GB/s NIC, SHARP switches
+        f.intra = f.inter = link;
+        f.nicBytesPerSecond = 50e9;
+        f.nicsPerNode = f.gpusPerNode = 1;
+        f.inNetworkReduction = true;
         // In-network reduction: each GPU sends S once: S/B = 0.4 s.
         QCOMPARE(printed(collectiveTime(Collective::AllReduce, Algorithm::InNetwork, S, {4096, 1}, f).seconds, 2), 0.4);
         // Ring all-reduce tends to 2S/B = 0.8 s for large n.
         QCOMPARE(printed(collectiveTime(Collective::AllReduce, Algorithm::Ring, S, {100000, 1}, f).seconds, 2), 0.8);
         // A 200 MB TP all-reduce on 8 A100 over NVSwitch (300 GB/s per direction): 1.17 ms plus latency.
         const Tier nvswitch{bidirectionalGBpsToBytesPerSecondPerDirection(600), 0.0};
-        const double tp = collectiveTime(Collective::AllReduce, Algorithm::Ring, 200e6, {8, 8}, {nvswitch, nvswitch, false}).seconds;
+        Fabric node;
+        node.intra = node.inter = nvswitch;
+        node.gpusPerNode = 8;
+        const double tp = collectiveTime(Collective::AllReduce, Algorithm::Ring, Protocol::Simple, 200e6, {8, 8}, node).seconds
+                          - collectiveTime(Collective::AllReduce, Algorithm::Ring, Protocol::Simple, 0, {8, 8}, node).seconds;
         QCOMPARE(printed(tp * 1e3, 2), 1.17);
         QCOMPARE(printed(2 * 96 * tp * 1e3, 0), 224.0);   // two per layer, 96 layers
     }

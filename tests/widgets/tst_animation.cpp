@@ -27,7 +27,16 @@ QString outputDir()
     QDir().mkpath(dir);
     return dir;
 }
-const Fabric kFabric{{300e9, 3e-6}, {25e9, 6e-6}, true};
+const Fabric kFabric = [] {
+    Fabric f;
+    f.intra = {300e9, 3e-6};
+    f.inter = {25e9, 6e-6};
+    f.nicBytesPerSecond = 25e9;
+    f.nicsPerNode = 8;
+    f.gpusPerNode = 8;
+    f.inNetworkReduction = true;
+    return f;
+}();
 const QSize kSizes[] = {{800, 500}, {1280, 800}, {1920, 1080}};
 } // namespace
 
