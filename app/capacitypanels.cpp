@@ -346,8 +346,8 @@ CalibrationDialog::CalibrationDialog(QWidget *parent)
     warn.setColor(QPalette::WindowText, theme::errorColor());
     m_error->setPalette(warn);
     m_table->setColumnCount(8);
-    m_table->setHorizontalHeaderLabels({tr("Log"), tr("Tier"), tr("Collective"), tr("Ranks"), tr("Sizes"), tr("Latency"),
-                                        tr("Bandwidth per GPU"), tr("Residual (rms / max)")});
+    m_table->setHorizontalHeaderLabels({tr("Log"), tr("Tier"), tr("Collective"), tr("Ranks"), tr("Sizes"), tr("Latency per step"),
+                                        tr("Link (per direction)"), tr("Residual (rms / max)")});
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->verticalHeader()->hide();
     auto *buttons = new QHBoxLayout;
@@ -376,12 +376,12 @@ QString CalibrationDialog::addLogs(const QStringList &paths)
     QString firstError;
     for (const QString &path : paths) {
         QFile file(path);
-        NcclLog log;
+        std::vector<NcclLog> logs;
         ParseError error;
         if (!file.open(QIODevice::ReadOnly))
             error.message = QStringLiteral("cannot open %1: %2").arg(path, file.errorString()).toStdString();
-        else if (parseNcclLog(file.readAll().toStdString(), QFileInfo(path).fileName().toStdString(), &log, &error)) {
-            m_logs.push_back(log);
+        else if (parseNcclLogs(file.readAll().toStdString(), QFileInfo(path).fileName().toStdString(), &logs, &error)) {
+            m_logs.insert(m_logs.end(), logs.begin(), logs.end());   // several collectives: one row each
             continue;
         }
         if (firstError.isEmpty())
@@ -393,13 +393,19 @@ QString CalibrationDialog::addLogs(const QStringList &paths)
     return firstError;
 }
 
+void CalibrationDialog::setCluster(const Cluster &cluster)
+{
+    m_cluster = cluster;
+    refresh();
+}
+
 void CalibrationDialog::refresh()
 {
     m_fits.clear();
     QList<CalibrationSeries> series;
     m_table->setRowCount(int(m_logs.size()));
     for (size_t i = 0; i < m_logs.size(); ++i) {
-        const TierFit fit = fitTier(m_logs[i]);
+        const TierFit fit = fitTier(m_logs[i], m_cluster);
         m_fits.push_back(fit);
         const int r = int(i);
         auto set = [this, r](int c, const QString &text) { m_table->setItem(r, c, new QTableWidgetItem(text)); };
@@ -408,10 +414,22 @@ void CalibrationDialog::refresh()
         set(2, QString::fromLatin1(nameOf(fit.collective)));
         set(3, QString::number(fit.ranks));
         set(4, QString::number(fit.points));
-        set(5, fit.error.empty() ? fmt::seconds(fit.latencySeconds) : QString::fromStdString(fit.error));
-        set(6, fit.error.empty() ? fmt::bandwidth(fit.bandwidthBytesPerSecond) : QString());
+        set(5, fit.error.empty() ? fmt::seconds(fit.latencySeconds) + (fit.latencyIdentified ? QString() : tr(" (kept)"))
+                                 : QString::fromStdString(fit.error));
+        set(6, fit.error.empty() ? tr("%1 (%2 of line rate)").arg(fmt::bandwidth(fit.linkBytesPerSecond),
+                                                                 fmt::percent(fit.linkBytesPerSecond / fit.lineRateBytesPerSecond))
+                                 : QString());
+        QString notes;
+        for (const std::string &n : fit.notes)
+            notes += QString::fromStdString(n) + QLatin1Char('\n');
         set(7, fit.error.empty() ? fmt::percent(fit.rmsRelativeResidual) + QStringLiteral(" / ") + fmt::percent(fit.maxRelativeResidual)
                                  : QString());
+        // What the fit could not explain (latency not identifiable, capped at line rate, poor regime).
+        for (int c = 0; c < m_table->columnCount(); ++c)
+            if (QTableWidgetItem *item = m_table->item(r, c))
+                item->setToolTip(notes.trimmed());
+        if (!notes.isEmpty())
+            m_table->item(r, 0)->setText(m_table->item(r, 0)->text() + QStringLiteral(" ⚠"));
         CalibrationSeries s;
         s.name = QString::fromStdString(fit.source);
         for (const NcclSample &sample : m_logs[i].samples)

@@ -105,6 +105,8 @@ public:
     /// Adds logs; returns the error of the first log that could not be used (empty when all were).
     QString addLogs(const QStringList &paths);
     const std::vector<TierFit> &fits() const { return m_fits; }
+    /// The cluster whose topology and links the logs are fitted against (the open scenario's).
+    void setCluster(const Cluster &cluster);
 
 signals:
     void applyRequested(const std::vector<ts::TierFit> &fits);
@@ -114,6 +116,7 @@ private:
 
     std::vector<NcclLog> m_logs;
     std::vector<TierFit> m_fits;
+    Cluster m_cluster;
     QTableWidget *m_table;
     CalibrationChart *m_chart;
     QLabel *m_error;

@@ -45,7 +45,9 @@ QString usage()
         "                         [--protocol LL|LL128|Simple|auto] [--format text|json|csv]\n"
         "  trainscope report SCENARIO.json -o plan.pdf      capacity-plan report, no display needed\n"
         "  trainscope plan SCENARIO.json [--top N] [--format text|json|csv]   best plans for the token budget\n"
-        "  trainscope calibrate LOG... [--op NAME] [--format text|json] [--apply SCENARIO.json --output OUT.json]\n"
+        "  trainscope calibrate LOG... [--op NAME] [--ranks N --gpus-per-node G] [--algorithm ring|tree|nvls|auto]\n"
+        "                         [--format text|json]\n"
+        "                         [--apply SCENARIO.json --output OUT.json]\n"
         "                         fit latency and bandwidth per fabric tier from nccl-tests output\n"
         "Exit codes: 0 success, 1 infeasible plan, 2 usage error or bad scenario file.\n");
 }
@@ -412,7 +414,7 @@ int runPlan(const Options &o, const LoadedScenario &loaded, QTextStream &out, QT
 int runCalibrate(const QStringList &args, QTextStream &out, QTextStream &err)
 {
     QStringList logs;
-    QString format = QStringLiteral("text"), op, applyPath, outputPath;
+    QString format = QStringLiteral("text"), op, applyPath, outputPath, ranksText, perNodeText, algorithmText;
     for (int i = 2; i < args.size(); ++i) {
         const QString a = args[i];
         auto value = [&](QString *target) {
@@ -430,6 +432,12 @@ int runCalibrate(const QStringList &args, QTextStream &out, QTextStream &err)
             ok = value(&applyPath);
         else if (a == QLatin1String("--output") || a == QLatin1String("-o"))
             ok = value(&outputPath);
+        else if (a == QLatin1String("--ranks"))
+            ok = value(&ranksText);
+        else if (a == QLatin1String("--gpus-per-node"))
+            ok = value(&perNodeText);
+        else if (a == QLatin1String("--algorithm"))
+            ok = value(&algorithmText);
         else if (a.startsWith(QLatin1String("--"))) {
             err << "trainscope: unknown option " << a << " for calibrate\n" << usage();
             return kExitUsage;
@@ -445,6 +453,52 @@ int runCalibrate(const QStringList &args, QTextStream &out, QTextStream &err)
         err << "trainscope: calibrate needs at least one log, --format text|json, and --output with --apply\n" << usage();
         return kExitUsage;
     }
+    // NCCL_ALGO the logs were measured with, when their NCCL INFO lines do not say.
+    Algorithm fitAlgorithm = Algorithm::Auto;
+    if (!algorithmText.isEmpty()) {
+        bool known = false;
+        for (Algorithm a : {Algorithm::Ring, Algorithm::Tree, Algorithm::Nvls, Algorithm::Auto})
+            if (algorithmText.compare(QLatin1String(nameOf(a)), Qt::CaseInsensitive) == 0) {
+                fitAlgorithm = a;
+                known = true;
+            }
+        if (!known) {
+            err << "trainscope: --algorithm must be ring, tree, nvls or auto (NCCL_ALGO of the run)\n";
+            return kExitUsage;
+        }
+    }
+    LogTopology topology;
+    for (auto [text, target, name] : {std::tuple{&ranksText, &topology.ranks, "--ranks"},
+                                      std::tuple{&perNodeText, &topology.gpusPerNode, "--gpus-per-node"}}) {
+        if (text->isEmpty())
+            continue;
+        bool ok = false;
+        *target = text->toInt(&ok);
+        if (!ok || *target < 1 || *target > 1 << 20) {
+            err << "trainscope: " << name << " must be a whole number between 1 and 1048576 (got " << *text << ")\n";
+            return kExitUsage;
+        }
+    }
+    // The topology and the links to fit: the scenario given with --apply, else the default scenario.
+    // (the built-in default scenario when it is compiled in, else the model's defaults).
+    Scenario base;
+    {
+        ScenarioError ignored;
+        if (auto builtIn = loadScenarioFile(QStringLiteral(":/scenarios/default.json"), &ignored))
+            base = builtIn->scenario;
+    }
+    std::optional<LoadedScenario> loaded;
+    if (!applyPath.isEmpty()) {
+        ScenarioError error;
+        loaded = loadScenarioFile(applyPath, &error);
+        if (!loaded) {
+            err << "trainscope: " << applyPath << ": " << error.text() << "\n";
+            return kExitUsage;
+        }
+        base = loaded->scenario;
+    }
+    if (topology.gpusPerNode > 0)
+        base.cluster.gpusPerNode = topology.gpusPerNode;
     std::vector<TierFit> fits;
     for (const QString &path : logs) {
         QFile file(path);
@@ -452,47 +506,66 @@ int runCalibrate(const QStringList &args, QTextStream &out, QTextStream &err)
             err << "trainscope: cannot open " << path << ": " << file.errorString() << "\n";
             return kExitUsage;
         }
-        NcclLog log;
+        std::vector<NcclLog> parsed;
         ParseError error;
-        if (!parseNcclLog(file.readAll().toStdString(), QFileInfo(path).fileName().toStdString(), &log, &error, op.toStdString())) {
+        if (!parseNcclLogs(file.readAll().toStdString(), QFileInfo(path).fileName().toStdString(), &parsed, &error,
+                           op.toStdString(), topology)) {
             err << "trainscope: " << QString::fromStdString(error.message) << "\n";
             return kExitUsage;
         }
-        fits.push_back(fitTier(log));
-        if (!fits.back().error.empty()) {
-            err << "trainscope: " << path << ": " << QString::fromStdString(fits.back().error) << "\n";
-            return kExitUsage;
+        if (parsed.size() > 1)
+            err << "trainscope: " << path << " holds " << parsed.size() << " tables; each is fitted on its own\n";
+        for (const NcclLog &log : parsed) {
+            fits.push_back(fitTier(log, base.cluster, fitAlgorithm));
+            if (!fits.back().error.empty()) {
+                err << "trainscope: " << path << ": " << QString::fromStdString(fits.back().error) << "\n";
+                return kExitUsage;
+            }
         }
     }
+    if (!loaded && format == QLatin1String("text"))
+        out << QStringLiteral("# fitted against the default scenario's cluster (%1 within nodes, %2 between): "
+                              "give --apply SCENARIO.json to fit your own topology and links\n")
+                   .arg(QString::fromStdString(base.cluster.intraNode.name), QString::fromStdString(base.cluster.interNode.name));
     if (format == QLatin1String("json")) {
         QJsonArray tiers;
         for (const TierFit &f : fits) {
-            QJsonArray residuals;
+            QJsonArray notes;
+            for (const std::string &n : f.notes)
+                notes.append(QString::fromStdString(n));
             tiers.append(QJsonObject{{QStringLiteral("tier"), QString::fromStdString(f.tier)},
                                      {QStringLiteral("source"), QString::fromStdString(f.source)},
                                      {QStringLiteral("collective"), QLatin1String(nameOf(f.collective))},
                                      {QStringLiteral("ranks"), f.ranks},
+                                     {QStringLiteral("ranks_per_node"), f.ranksPerNode},
                                      {QStringLiteral("points"), f.points},
                                      {QStringLiteral("latency_s"), f.latencySeconds},
+                                     {QStringLiteral("latency_identified"), f.latencyIdentified},
+                                     {QStringLiteral("link_bandwidth_bytes_per_s"), f.linkBytesPerSecond},
+                                     {QStringLiteral("line_rate_bytes_per_s"), f.lineRateBytesPerSecond},
+                                     {QStringLiteral("capped_at_line_rate"), f.cappedAtLineRate},
+                                     {QStringLiteral("busbw_bytes_per_s"), f.busBytesPerSecond},
                                      {QStringLiteral("bandwidth_bytes_per_s"), f.bandwidthBytesPerSecond},
                                      {QStringLiteral("residual_rms_relative"), f.rmsRelativeResidual},
-                                     {QStringLiteral("residual_max_relative"), f.maxRelativeResidual}});
+                                     {QStringLiteral("residual_max_relative"), f.maxRelativeResidual},
+                                     {QStringLiteral("notes"), notes}});
         }
         writeJson(out, QJsonObject{{QStringLiteral("tiers"), tiers}});
     } else {
-        for (const TierFit &f : fits)
-            out << QStringLiteral("%1 (%2, %3 ranks, %4 sizes): latency %5 per step, bandwidth %6 per GPU; residuals rms %7, max %8\n")
-                       .arg(QString::fromStdString(f.tier), QString::fromStdString(f.source)).arg(f.ranks).arg(f.points)
-                       .arg(fmt::seconds(f.latencySeconds), fmt::bandwidth(f.bandwidthBytesPerSecond),
+        for (const TierFit &f : fits) {
+            out << QStringLiteral("%1 (%2, %3, %4 ranks, %5 per node, %6 sizes): latency %7 per step%8; link %9 per "
+                                  "direction (%10 of its %11 line rate); busbw %12; residuals rms %13, max %14\n")
+                       .arg(QString::fromStdString(f.tier), QString::fromStdString(f.source), QLatin1String(nameOf(f.collective)))
+                       .arg(f.ranks).arg(f.ranksPerNode).arg(f.points)
+                       .arg(fmt::seconds(f.latencySeconds), f.latencyIdentified ? QString() : QStringLiteral(" (kept: not identifiable)"),
+                            fmt::bandwidth(f.linkBytesPerSecond), fmt::percent(f.linkBytesPerSecond / f.lineRateBytesPerSecond),
+                            fmt::bandwidth(f.lineRateBytesPerSecond), fmt::bandwidth(f.busBytesPerSecond),
                             fmt::percent(f.rmsRelativeResidual), fmt::percent(f.maxRelativeResidual));
-    }
-    if (!applyPath.isEmpty()) {
-        ScenarioError error;
-        auto loaded = loadScenarioFile(applyPath, &error);
-        if (!loaded) {
-            err << "trainscope: " << applyPath << ": " << error.text() << "\n";
-            return kExitUsage;
+            for (const std::string &n : f.notes)
+                out << "  note: " << QString::fromStdString(n) << "\n";
         }
+    }
+    if (loaded) {
         for (const TierFit &f : fits)
             applyFit(loaded->scenario.cluster, f);
         QString saveError;

@@ -337,6 +337,7 @@ CalibrationDialog *MainWindow::openCalibration()
             m_doc->finishEdit();
         });
     }
+    m_calibration->setCluster(m_doc->scenario().cluster);
     m_calibration->show();
     m_calibration->raise();
     return m_calibration;

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "calibration.h"
 
-#include <Eigen/Dense>
-
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -40,21 +39,6 @@ bool isInteger(const std::string &s)
     return toDouble(s, &v) && v == std::floor(v);
 }
 
-// Ring steps on the critical path for the collectives nccl-tests times (n ranks).
-int ringSteps(Collective c, int n)
-{
-    switch (c) {
-    case Collective::AllReduce: return 2 * (n - 1);
-    case Collective::AllGather:
-    case Collective::ReduceScatter:
-    case Collective::AllToAll:
-    case Collective::Broadcast:
-    case Collective::Reduce: return n - 1;
-    case Collective::SendRecv: return 1;
-    }
-    return 1;
-}
-
 } // namespace
 
 bool collectiveFromName(const std::string &name, Collective *c)
@@ -77,170 +61,333 @@ bool collectiveFromName(const std::string &name, Collective *c)
     return false;
 }
 
-bool parseNcclLog(const std::string &text, const std::string &source, NcclLog *log, ParseError *error,
-                  const std::string &hint)
+namespace {
+
+// What the paste's launcher put before a line: `srun --label` ("12: ") or OpenMPI's
+// --tag-output ("[1,0]<stdout>:").
+std::string stripLauncherPrefix(const std::string &line)
 {
-    NcclLog out;
-    out.source = source;
-    std::set<std::string> hosts;
-    int rankLines = 0, nGpus = 0, nThread = 1;
+    size_t i = 0;
+    while (i < line.size() && line[i] == ' ')
+        ++i;
+    size_t j = i;
+    if (j < line.size() && line[j] == '[') {
+        const size_t close = line.find("]<", j);
+        const size_t colon = close == std::string::npos ? close : line.find(">:", close);
+        if (colon != std::string::npos && colon < 40)
+            return line.substr(colon + 2);
+    }
+    while (j < line.size() && std::isdigit(static_cast<unsigned char>(line[j])))
+        ++j;
+    if (j > i && j < line.size() && line[j] == ':' && (j + 1 == line.size() || line[j + 1] == ' '))
+        return line.substr(j + 1);
+    return line;
+}
+
+// A line as it may be quoted in a message: printable ASCII only, at most 100 characters.
+std::string printable(const std::string &line)
+{
+    std::string out;
+    for (char ch : line.substr(0, 100))
+        out += (ch >= 32 && ch < 127) ? ch : '?';
+    return out;
+}
+
+constexpr double kMaxSizeBytes = 1ull << 44;      // 16 TiB: no GPU buffer is larger
+constexpr double kMaxSeconds = 1000.0;            // one collective for more than 1000 s is not a benchmark
+constexpr double kRepeatTolerance = 0.25;         // a size repeated with times further apart is inconsistent
+constexpr int kMinSizes = 3;
+
+} // namespace
+
+bool parseNcclLogs(const std::string &text, const std::string &source, std::vector<NcclLog> *logs, ParseError *error,
+                   const std::string &hint, const LogTopology &topology)
+{
+    std::vector<NcclLog> out;
+    std::map<std::string, int> ranksOnHost;
+    int maxRank = -1, nGpus = 0, nThread = 1;
+    bool pendingKnown = false;
+    Collective pending = Collective::AllReduce;
+    Algorithm algorithmSeen = Algorithm::Auto;
     std::istringstream in(text);
-    std::string line;
+    std::string raw;
     int number = 0;
     static const std::set<std::string> kRedops = {"sum", "prod", "min", "max", "avg", "none", "mulsum", "-"};
     static const std::set<std::string> kTypes = {"int8", "uint8", "int32", "uint32", "int64", "uint64", "half", "float",
-                                                 "double", "bfloat16", "fp8_e4m3", "fp8_e5m2", "int", "char"};
-    while (std::getline(in, line)) {
+                                                 "double", "bfloat16", "fp8_e4m3", "fp8_e5m2", "int", "char", "bf16",
+                                                 "fp16", "fp32", "f8e4m3", "f8e5m2"};
+    auto fail = [&](int line, const std::string &why) {
+        error->line = line;
+        error->message = source + (line > 0 ? ", line " + std::to_string(line) : std::string()) + ": " + why;
+        return false;
+    };
+    auto startTable = [&](int line) {
+        NcclLog log;
+        log.source = source;
+        log.firstLine = line;
+        if (pendingKnown) {
+            log.collective = pending;
+            log.collectiveKnown = true;
+        } else if (!out.empty() && out.back().collectiveKnown) {
+            log.collective = out.back().collective;   // the sizes restarted: the same test run again
+            log.collectiveKnown = true;
+        }
+        out.push_back(log);
+        pendingKnown = false;
+    };
+    while (std::getline(in, raw)) {
         ++number;
-        if (!line.empty() && line.back() == '\r')
-            line.pop_back();
+        if (!raw.empty() && raw.back() == '\r')
+            raw.pop_back();
+        const std::string line = stripLauncherPrefix(raw);
         const std::vector<std::string> t = split(line);
         if (t.empty())
             continue;
+        if (const auto at = line.find("Collective test starting:"); at != std::string::npos) {
+            pendingKnown = collectiveFromName(line.substr(at + 25), &pending);
+            continue;
+        }
+        if (const auto at = line.find("NCCL_ALGO set by environment to "); at != std::string::npos) {
+            const std::string value = line.substr(at + 32);
+            for (Algorithm a : {Algorithm::Ring, Algorithm::Tree, Algorithm::Nvls})
+                if (value.rfind(a == Algorithm::Ring ? "Ring" : a == Algorithm::Tree ? "Tree" : "NVLS", 0) == 0)
+                    algorithmSeen = a;
+        }
         if (t[0][0] == '#' || line.find("NCCL INFO") != std::string::npos || line.find("NCCL WARN") != std::string::npos
             || line.find("RCCL") != std::string::npos) {
-            // Header lines: which collective, how many ranks, on how many hosts.
-            if (const auto at = line.find("Collective test starting:"); at != std::string::npos)
-                out.collectiveKnown = collectiveFromName(line.substr(at + 25), &out.collective) || out.collectiveKnown;
+            // Header lines: how many ranks, on which hosts.
             for (size_t i = 0; i + 1 < t.size(); ++i) {
                 if (t[i] == "nGpus")
                     nGpus = std::atoi(t[i + 1].c_str());
                 if (t[i] == "nThread")
                     nThread = std::max(1, std::atoi(t[i + 1].c_str()));
             }
-            if (t.size() >= 5 && (t[0] == "#" && t[1] == "Rank")) {
-                ++rankLines;
-                for (size_t i = 2; i + 1 < t.size(); ++i)
+            if (t.size() >= 5 && t[0] == "#" && t[1] == "Rank") {
+                const int rank = std::atoi(t[2].c_str());
+                for (size_t i = 3; i + 1 < t.size(); ++i)
                     if (t[i] == "on") {
-                        hosts.insert(t[i + 1]);
+                        if (rank > maxRank)
+                            ++ranksOnHost[t[i + 1]];
                         break;
                     }
+                maxRank = std::max(maxRank, rank);
             }
             continue;
         }
-        // Lines that are not the table (launcher chatter) are skipped unless they look like a row.
-        if (!isInteger(t[0])) {
-            if (t.size() >= 6 && std::isdigit(static_cast<unsigned char>(t[0][0])))
-                goto malformed;
+        // A table row starts with two whole numbers (size, count) and a data type; anything else
+        // (MPI help text, launcher chatter, the test binary's banner) is not ours.
+        if (t.size() >= 6 && isInteger(t[0]) && !isInteger(t[1]))
+            return fail(number, "starts like a table row but its count is not a number: \"" + printable(line) + "\"");
+        if (t.size() < 3 || !isInteger(t[0]) || !isInteger(t[1]))
+            continue;
+        if (!kTypes.count(t[2]))
+            return fail(number, "looks like a table row but \"" + printable(t[2]) + "\" is not an nccl-tests data type: \""
+                                    + printable(line) + "\"");
+        size_t i = 3;
+        if (i < t.size() && kRedops.count(t[i]))
+            ++i;
+        if (i < t.size() && isInteger(t[i]) && t.size() - i > 4)
+            ++i;   // root
+        const size_t rest = t.size() - i;
+        if (rest != 4 && rest != 8 && rest != 3 && rest != 6)
+            return fail(number, "not a row of the nccl-tests table (size count type [redop root] time algbw busbw #wrong "
+                                "[time algbw busbw #wrong]): \"" + printable(line) + "\"");
+        double size = 0, seconds = 0, bus = 0;
+        // nccl-tests prints "N/A" or "nan" for failed rows; toDouble rejects both.
+        if (!toDouble(t[0], &size) || !toDouble(t[i], &seconds) || !toDouble(t[i + 2], &bus))
+            return fail(number, "a size, time or busbw is not a finite number: \"" + printable(line) + "\"");
+        if (!(size > 0) || size > kMaxSizeBytes)
+            return fail(number, "size " + t[0] + " B is outside 1 B .. 16 TiB");
+        seconds *= 1e-6;   // nccl-tests prints microseconds and GB/s
+        if (!(seconds > 0) || seconds > kMaxSeconds)
+            return fail(number, "time " + printable(t[i]) + " us is not a positive time below 1000 s");
+        if (bus < 0)
+            return fail(number, "busbw " + printable(t[i + 2]) + " GB/s is negative");
+        if (out.empty() || pendingKnown || (!out.back().samples.empty() && size < out.back().samples.back().bytes))
+            startTable(number);
+        NcclLog &log = out.back();
+        if (!log.samples.empty() && size == log.samples.back().bytes) {
+            NcclSample &prev = log.samples.back();
+            if (std::abs(seconds - prev.seconds) > kRepeatTolerance * std::min(seconds, prev.seconds))
+                return fail(number, "size " + t[0] + " B appears again with " + printable(t[i]) + " us against "
+                                        + std::to_string(prev.seconds * 1e6) + " us on line " + std::to_string(prev.line)
+                                        + ": which one was measured?");
+            prev.seconds = (prev.seconds + seconds) / 2;
             continue;
         }
-        {
-            // size count type [redop] [root] time algbw busbw #wrong [time algbw busbw #wrong]
-            if (t.size() < 6 || !isInteger(t[1]) || !kTypes.count(t[2]))
-                goto malformed;
-            size_t i = 3;
-            if (i < t.size() && kRedops.count(t[i]))
-                ++i;
-            if (i < t.size() && isInteger(t[i]) && t.size() - i > 4)
-                ++i;   // root
-            const size_t rest = t.size() - i;
-            if (rest != 4 && rest != 8 && rest != 3 && rest != 6)
-                goto malformed;
-            const size_t group = (rest == 8 || rest == 4) ? 4 : 3;   // with or without #wrong
-            double size = 0, time1 = 0, bus1 = 0, time2 = 0, bus2 = 0;
-            if (!toDouble(t[0], &size) || !toDouble(t[i], &time1) || !toDouble(t[i + 2], &bus1))
-                goto malformed;
-            double seconds = time1, bus = bus1;
-            if (rest >= 6) {
-                if (!toDouble(t[i + group], &time2) || !toDouble(t[i + group + 2], &bus2))
-                    goto malformed;
-                seconds = (time1 + time2) / 2;
-                bus = (bus1 + bus2) / 2;
-            }
-            if (size < 0 || !(seconds > 0))
-                goto malformed;
-            out.samples.push_back({size, seconds * 1e-6, bus * 1e9});   // nccl-tests prints us and GB/s
-            continue;
-        }
-    malformed:
-        error->line = number;
-        error->message = "line " + std::to_string(number) + " of " + source + " is not a row of the nccl-tests table "
-                         "(size count type [redop root] time algbw busbw #wrong ...): \"" + line.substr(0, 120) + "\"";
-        return false;
+        log.samples.push_back({size, seconds, bus * 1e9, number});
     }
-    if (out.samples.empty()) {
-        error->line = 0;
-        error->message = source + ": no nccl-tests result rows found";
-        return false;
+    if (out.empty())
+        return fail(0, "no nccl-tests result rows found (a row reads: size count type redop root time algbw busbw ...)");
+    const int ranks = topology.ranks > 0 ? topology.ranks : maxRank >= 0 ? maxRank + 1 : nGpus * nThread;
+    int hosts = int(ranksOnHost.size());
+    if (topology.gpusPerNode > 0 && ranks > 0)
+        hosts = std::max(1, (ranks + topology.gpusPerNode - 1) / topology.gpusPerNode);
+    for (NcclLog &log : out) {
+        if (!log.collectiveKnown && !hint.empty())
+            log.collectiveKnown = collectiveFromName(hint, &log.collective);
+        if (!log.collectiveKnown && collectiveFromName(source, &log.collective))
+            log.collectiveKnown = true;
+        if (!log.collectiveKnown)
+            return fail(log.firstLine, "which collective is this? No \"Collective test starting\" line and no all_reduce, "
+                                       "all_gather, ... in the file name: name it with --op");
+        if (int(log.samples.size()) < kMinSizes)
+            return fail(log.firstLine, "the table of " + std::string(nameOf(log.collective)) + " has "
+                                           + std::to_string(log.samples.size()) + " sizes: at least 3 are needed to fit "
+                                           "latency and bandwidth");
+        log.ranks = ranks;
+        log.hosts = hosts;
+        log.algorithm = algorithmSeen;
+        if (log.ranks < 2)
+            return fail(0, "cannot tell how many ranks ran (no \"# Rank\" lines and no nGpus header): give --ranks N "
+                           "--gpus-per-node G");
     }
-    if (!out.collectiveKnown && !hint.empty())
-        out.collectiveKnown = collectiveFromName(hint, &out.collective);
-    if (!out.collectiveKnown && collectiveFromName(source, &out.collective))
-        out.collectiveKnown = true;
-    if (!out.collectiveKnown) {
-        error->message = source + ": which collective is this? (no \"Collective test starting\" line and no "
-                                  "all_reduce/all_gather/... in the file name)";
-        return false;
-    }
-    out.ranks = rankLines > 0 ? rankLines : nGpus * nThread;
-    if (out.ranks < 2) {
-        error->message = source + ": cannot tell how many ranks ran (no \"# Rank\" lines or nGpus header)";
-        return false;
-    }
-    out.hosts = std::max<int>(1, int(hosts.size()));
-    *log = std::move(out);
+    *logs = std::move(out);
     return true;
 }
 
-TierFit fitTier(const NcclLog &log)
+bool parseNcclLog(const std::string &text, const std::string &source, NcclLog *log, ParseError *error,
+                  const std::string &hint, const LogTopology &topology)
 {
+    std::vector<NcclLog> logs;
+    if (!parseNcclLogs(text, source, &logs, error, hint, topology))
+        return false;
+    *log = std::move(logs.front());
+    return true;
+}
+
+namespace {
+
+constexpr double kLargeBytes = 64.0 * (1 << 20);   // Simple protocol, bandwidth-bound on every fabric here
+constexpr double kSmallBytes = 64.0 * 1024;        // latency-bound (LL)
+constexpr double kLineRateSlack = 1.05;            // measurements above this share of the line rate are capped
+constexpr double kPoorFitResidual = 0.5;
+
+double geometricMean(const std::vector<double> &v)
+{
+    double sum = 0;
+    for (double x : v)
+        sum += std::log(x);
+    return v.empty() ? 1.0 : std::exp(sum / double(v.size()));
+}
+
+} // namespace
+
+TierFit fitTier(const NcclLog &log, const Cluster &clusterIn, Algorithm algorithmIn)
+{
+    const Algorithm algorithm = algorithmIn != Algorithm::Auto ? algorithmIn : log.algorithm;
     TierFit fit;
     fit.source = log.source;
     fit.collective = log.collective;
     fit.ranks = log.ranks;
-    fit.tier = log.hosts > 1 ? "inter_node" : "intra_node";
-    std::vector<NcclSample> samples;
-    for (const NcclSample &s : log.samples)
-        if (s.bytes > 0)
-            samples.push_back(s);
-    fit.points = int(samples.size());
-    if (fit.points < 2) {
-        fit.error = "need at least two message sizes to fit latency and bandwidth";
+    fit.points = int(log.samples.size());
+    if (fit.points < kMinSizes || log.ranks < 2) {
+        fit.error = "need at least three message sizes and two ranks to fit latency and bandwidth";
         return fit;
     }
-    const int steps = ringSteps(log.collective, log.ranks);
-    const double factor = busBandwidthFactor(log.collective, log.ranks);
-    // Relative least squares: each row of [steps, factor S] . [alpha, 1/beta] = t is divided by t.
-    Eigen::MatrixXd a(fit.points, 2);
-    Eigen::VectorXd b(fit.points);
-    for (int i = 0; i < fit.points; ++i) {
-        const NcclSample &s = samples[size_t(i)];
-        a(i, 0) = steps / s.seconds;
-        a(i, 1) = factor * s.bytes / s.seconds;
-        b(i) = 1.0;
+    // The topology the log ran on: its hosts if it names them, else the cluster's node size.
+    Cluster cluster = clusterIn;
+    const int perNode = log.hosts > 0 ? std::max(1, log.ranks / log.hosts) : std::min(log.ranks, std::max(1, cluster.gpusPerNode));
+    if (log.hosts > 1 || perNode < log.ranks)
+        cluster.gpusPerNode = perNode;
+    cluster.gpus = std::max(cluster.gpus, log.ranks);
+    const Group group = groupOf(log.ranks, 1, cluster.gpusPerNode);
+    fit.ranksPerNode = group.ranksPerNode;
+    const bool inter = group.nodes() > 1;
+    fit.tier = inter ? "inter_node" : "intra_node";
+    Link &link = inter ? cluster.interNode : cluster.intraNode;
+    fit.lineRateBytesPerSecond = link.bytesPerSecond;
+    const Link nominal = link;
+
+    auto predict = [&](double bytes) {
+        const CollectiveTime t = collectiveTime(log.collective, algorithm, bytes, group, fabricOf(cluster));
+        return t.applicable ? t.seconds : collectiveTime(log.collective, Algorithm::Auto, bytes, group, fabricOf(cluster)).seconds;
+    };
+    std::vector<const NcclSample *> large, small;
+    const double largeFrom = log.samples.back().bytes >= 4 * kLargeBytes ? 4 * kLargeBytes : kLargeBytes;
+    for (const NcclSample &s : log.samples) {
+        if (s.bytes >= largeFrom)
+            large.push_back(&s);
+        if (s.bytes <= kSmallBytes)
+            small.push_back(&s);
     }
-    Eigen::Vector2d x = a.colPivHouseholderQr().solve(b);
-    // A negative latency is unphysical (all points bandwidth-bound): refit with alpha = 0.
-    if (!(x(0) >= 0)) {
-        const double inverseBeta = a.col(1).dot(b) / a.col(1).squaredNorm();
-        x = Eigen::Vector2d(0.0, inverseBeta);
+    if (large.empty()) {   // a log of small sizes only: its largest third
+        for (size_t i = log.samples.size() - std::max<size_t>(1, log.samples.size() / 3); i < log.samples.size(); ++i)
+            large.push_back(&log.samples[i]);
+        fit.notes.push_back("no message of 64 MiB or more: the bandwidth comes from the largest sizes and may be low");
     }
-    if (!(x(1) > 0) || !std::isfinite(x(1))) {
-        fit.error = "the times do not grow with message size: no bandwidth can be fitted";
-        return fit;
+    // Bandwidth from the large messages, latency from the small ones, alternated: each moves the
+    // other's regime a little.
+    for (int pass = 0; pass < 3; ++pass) {
+        // Bandwidth: scale the tier's efficiency until the model's large-message times match (the
+        // bandwidth term is inverse in it; a few rounds settle algorithm changes).
+        for (int round = 0; round < 6; ++round) {
+            std::vector<double> ratios;
+            for (const NcclSample *s : large) {
+                const double predicted = predict(s->bytes);
+                const double latency = predict(1.0);
+                const double measuredTransfer = s->seconds - latency, predictedTransfer = predicted - latency;
+                if (measuredTransfer > 0 && predictedTransfer > 0)
+                    ratios.push_back(predictedTransfer / measuredTransfer);
+            }
+            if (ratios.empty()) {
+                fit.error = "the times do not grow with message size: no bandwidth can be fitted";
+                return fit;
+            }
+            link.efficiency = std::clamp(link.efficiency * geometricMean(ratios), 1e-6, 1e6);
+        }
+        if (link.efficiency > kLineRateSlack && pass == 2) {
+            fit.cappedAtLineRate = true;
+            fit.notes.push_back("the measurement implies " + std::to_string(int(std::lround(link.efficiency * 100)))
+                                + "% of the line rate: the fabric is faster than the scenario says (more NICs, NVLS or "
+                                  "SHARP?); the link is held at its line rate");
+        }
+        link.efficiency = std::min(link.efficiency, 1.0);
+        // Latency: scale the tier's per-step latency until the small messages match.
+        if (!small.empty() && nominal.latencySeconds > 0) {
+            fit.latencyIdentified = true;
+            for (int round = 0; round < 4; ++round) {
+                std::vector<double> ratios;
+                for (const NcclSample *s : small)
+                    ratios.push_back(s->seconds / predict(s->bytes));
+                link.latencySeconds = std::clamp(link.latencySeconds * geometricMean(ratios), 0.0, 1.0);
+            }
+        } else {
+            if (pass == 0)
+                fit.notes.push_back("no message of 64 KiB or less: the latency cannot be identified; the link keeps its "
+                                    "latency");
+        }
     }
-    fit.latencySeconds = x(0);
-    fit.bandwidthBytesPerSecond = 1.0 / x(1);
-    double sumSquares = 0;
-    for (const NcclSample &s : samples) {
-        const double t = steps * fit.latencySeconds + factor * s.bytes / fit.bandwidthBytesPerSecond;
+    link.name = "calibrated:" + log.source;
+    fit.link = link;
+    fit.latencySeconds = link.latencySeconds;
+    fit.linkBytesPerSecond = link.bytesPerSecond * link.efficiency;
+    const NcclSample &biggest = log.samples.back();
+    fit.busBytesPerSecond = biggest.busBytesPerSecond > 0
+                                ? biggest.busBytesPerSecond
+                                : biggest.bytes / biggest.seconds * busBandwidthFactor(log.collective, log.ranks);
+    fit.bandwidthBytesPerSecond = fit.busBytesPerSecond;
+    double sumSquares = 0, worstSmall = 0;
+    for (const NcclSample &s : log.samples) {
+        const double t = predict(s.bytes);
         fit.fittedSeconds.push_back(t);
         const double r = (t - s.seconds) / s.seconds;
         sumSquares += r * r;
         fit.maxRelativeResidual = std::max(fit.maxRelativeResidual, std::abs(r));
+        if (s.bytes < kLargeBytes)
+            worstSmall = std::max(worstSmall, std::abs(r));
     }
     fit.rmsRelativeResidual = std::sqrt(sumSquares / fit.points);
+    if (worstSmall > kPoorFitResidual)
+        fit.notes.push_back("below 64 MiB the model misses a measured time by " + std::to_string(int(std::lround(worstSmall * 100)))
+                            + "%: one latency and one bandwidth do not describe every protocol regime of this log");
     return fit;
 }
 
 void applyFit(Cluster &cluster, const TierFit &fit)
 {
     Link &link = fit.tier == "inter_node" ? cluster.interNode : cluster.intraNode;
-    link = {"calibrated:" + fit.source, fit.bandwidthBytesPerSecond, fit.latencySeconds, 1.0};
-    if (fit.tier == "inter_node") {
-        cluster.rails = cluster.gpusPerNode;
-        cluster.oversubscription = 1;
-    }
+    link = fit.link;
 }
 
 } // namespace ts

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Fabric calibration from nccl-tests (and rccl-tests) output: parse the standard table, fit
-// latency and bandwidth per tier by least squares, and report residuals.
+// Fabric calibration from nccl-tests (and rccl-tests) output: parse the tables as people paste
+// them, then fit each tier's physical link (per-step latency, per-direction bandwidth) through the
+// same collective model the step time uses, so every algorithm's time follows from the fit.
 #pragma once
 
 #include "collectives.h"
@@ -13,8 +14,9 @@ namespace ts {
 struct NcclSample
 {
     double bytes = 0;
-    double seconds = 0;          // mean of out-of-place and in-place times when both are given
-    double busBytesPerSecond = 0;  // as printed (busbw), for the plot
+    double seconds = 0;            // out-of-place time (nccl-tests' first time column)
+    double busBytesPerSecond = 0;  // out-of-place busbw as printed, for the plot
+    int line = 0;                  // 1-based line in the paste
 };
 
 struct NcclLog
@@ -22,8 +24,10 @@ struct NcclLog
     std::string source;          // file name, for messages
     Collective collective = Collective::AllReduce;
     bool collectiveKnown = false;
-    int ranks = 0;               // from "Rank" lines or nGpus x nThread
-    int hosts = 0;               // distinct hosts in the "Rank ... on HOST" lines
+    int ranks = 0;               // from "# Rank" lines, nGpus x nThread, or the caller
+    int hosts = 0;               // distinct hosts in the "# Rank ... on HOST" lines; 0 = unknown
+    int firstLine = 0;           // where this collective's table starts in the paste
+    Algorithm algorithm = Algorithm::Auto;   // NCCL_ALGO when the paste's NCCL INFO lines say it
     std::vector<NcclSample> samples;
 };
 
@@ -33,36 +37,58 @@ struct ParseError
     std::string message;
 };
 
-/// Parses one log. Comment lines (#), NCCL INFO/WARN lines and blank lines are skipped; the
-/// collective comes from "Collective test starting: X", the binary name in the text, or `hint`.
+/// Where the ranks of a paste ran, when the paste does not say (no "# Rank" lines or header).
+struct LogTopology
+{
+    int ranks = 0;               // 0 = from the log
+    int gpusPerNode = 0;         // 0 = from the log's hosts, else the cluster's
+};
+
+/// Parses every collective in a paste: NCCL INFO/WARN, MPI and launcher lines anywhere, `srun
+/// --label` prefixes ("0: "), with or without a header, in-place and out-of-place columns. A new
+/// table starts at "Collective test starting" or when the sizes start again from small. Rejects
+/// with the line number: zero, negative, NaN or absurd sizes and times, a size repeated with
+/// inconsistent times, a table of fewer than three sizes.
+bool parseNcclLogs(const std::string &text, const std::string &source, std::vector<NcclLog> *logs, ParseError *error,
+                   const std::string &hint = {}, const LogTopology &topology = {});
+/// The first collective of a paste (see parseNcclLogs).
 bool parseNcclLog(const std::string &text, const std::string &source, NcclLog *log, ParseError *error,
-                  const std::string &hint = {});
+                  const std::string &hint = {}, const LogTopology &topology = {});
 
 /// Name in nccl-tests binaries ("all_reduce", "all_gather", ...), or false.
 bool collectiveFromName(const std::string &name, Collective *collective);
 
 struct TierFit
 {
-    std::string tier;            // "intra_node" (one host) or "inter_node"
+    std::string tier;            // "intra_node" (one node) or "inter_node"
     std::string source;
     Collective collective = Collective::AllReduce;
     int ranks = 0;
+    int ranksPerNode = 0;
     int points = 0;
-    double latencySeconds = 0;           // alpha per algorithm step
-    double bandwidthBytesPerSecond = 0;  // achievable bus bandwidth per GPU per direction
+    Link link;                   // the fitted link: nominal line rate, fitted latency and efficiency
+    double latencySeconds = 0;           // per-step latency of the tier (Link::latencySeconds)
+    double linkBytesPerSecond = 0;       // achievable per direction: one NIC, or one GPU's NVLinks/PCIe
+    double lineRateBytesPerSecond = 0;   // the link's nominal rate the fit is held under
+    double busBytesPerSecond = 0;        // measured busbw of the largest message
+    double bandwidthBytesPerSecond = 0;  // achievable bus bandwidth per GPU (the largest messages)
+    bool latencyIdentified = false;      // false: no message small enough to see the latency
+    bool cappedAtLineRate = false;       // the measurement implies more than the line rate
     double rmsRelativeResidual = 0;
     double maxRelativeResidual = 0;
-    std::vector<double> fittedSeconds;   // per sample, for measured-vs-fitted plots
+    std::vector<double> fittedSeconds;   // the model with the fitted link, per sample
+    std::vector<std::string> notes;      // what the fit could not explain, in words
     std::string error;
 };
 
-/// Fits t = steps * alpha + factor * S / beta (ring algorithm steps; nccl-tests bus factor) by
-/// least squares on relative error, so that small and large messages weigh alike.
-TierFit fitTier(const NcclLog &log);
+/// Fits the tier the log ran on (one node: intra_node; several: inter_node) against `cluster`'s
+/// topology and links: the bandwidth scale that makes the model's large-message time match, held
+/// under the line rate, and the latency scale that matches the small messages.
+/// `algorithm`: what NCCL ran (NCCL_ALGO); Auto = the log's NCCL INFO line, else NCCL's own choice.
+TierFit fitTier(const NcclLog &log, const Cluster &cluster, Algorithm algorithm = Algorithm::Auto);
 
-/// Uses a fit as the cluster's link for its tier: the fit is an achievable per-GPU bandwidth, so
-/// efficiency becomes 1, and for the inter-node tier every GPU has its own NIC share (rails = GPUs
-/// per node, no oversubscription) because the measurement already includes them.
+/// Puts a fit's link into the cluster for its tier (rails and oversubscription stay: the fit is
+/// per NIC).
 void applyFit(Cluster &cluster, const TierFit &fit);
 
 } // namespace ts

@@ -1,20 +1,61 @@
 // SPDX-License-Identifier: MIT
-// nccl-tests logs as people paste them: the fit recovers the latency and bandwidth they were made
-// with, and a malformed log names its line.
+// nccl-tests logs as people paste them. The public logs (tests/data/validation/nccl-logs, sources
+// in SOURCES.txt there) are predicted within the issue's bounds on the cluster each ran on, and a
+// fit never claims a link faster than its line rate; malformed pastes are rejected with the line.
 #include "calibration.h"
+#include "scenarioio.h"
 
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTest>
+
+#include <cmath>
 
 using namespace ts;
 
 namespace {
-std::string readData(const char *name)
+std::string readData(const QString &relative)
 {
-    QFile f(QFINDTESTDATA(QStringLiteral("data/") + QLatin1String(name)));
+    QFile f(QFINDTESTDATA(relative));
     if (!f.open(QIODevice::ReadOnly))
         return {};
     return f.readAll().toStdString();
+}
+
+// A case's cluster section read as a scenario would read it (presets included).
+Cluster clusterOf(const QJsonObject &section)
+{
+    const QJsonObject root{{QStringLiteral("format"), QStringLiteral("trainscope-scenario/1")},
+                           {QStringLiteral("workload"), QJsonObject{{QStringLiteral("parameters"), 1e9}}},
+                           {QStringLiteral("training"), QJsonObject{{QStringLiteral("global_batch"), 1024}}},
+                           {QStringLiteral("cluster"), section},
+                           {QStringLiteral("plan"), QJsonObject{{QStringLiteral("tp"), 1}}}};
+    ScenarioError error;
+    const auto loaded = parseScenario(QJsonDocument(root).toJson(), &error);
+    if (!loaded)
+        qWarning("%s", qPrintable(error.text()));
+    return loaded ? loaded->scenario.cluster : Cluster{};
+}
+
+double geometricMean(const std::vector<double> &v)
+{
+    double sum = 0;
+    for (double x : v)
+        sum += std::log(x);
+    return v.empty() ? std::nan("") : std::exp(sum / double(v.size()));
+}
+
+constexpr double MiB = 1 << 20;
+
+// One row of a table: size count type redop root | out-of-place time algbw busbw wrong | in-place.
+std::string row(double bytes, double us)
+{
+    char buffer[160];
+    std::snprintf(buffer, sizeof buffer, "%12.0f %10.0f float sum -1 %9.2f 1.00 1.00 0 %9.2f 1.00 1.00 0\n", bytes, bytes / 4, us,
+                  us);
+    return buffer;
 }
 } // namespace
 
@@ -22,62 +63,181 @@ class TestCalibration : public QObject
 {
     Q_OBJECT
 private slots:
-    void fitsIntraNodeAllReduce()
+    // Issue 9's acceptance on every public log: the model on the log's cluster predicts the
+    // measured out-of-place time within 0.8-1.25 (geometric mean, >= 256 MB) and 0.67-1.5 over
+    // 1-16 MiB; the calibrated link never exceeds its line rate by more than 5%.
+    void publicLogs_data()
+    {
+        QTest::addColumn<QJsonObject>("nccCase");
+        const QJsonArray cases = QJsonDocument::fromJson(QByteArray::fromStdString(readData(QStringLiteral("../data/validation/nccl-logs/cases.json")))).array();
+        QVERIFY(cases.size() >= 4);
+        for (const QJsonValue &c : cases)
+            QTest::newRow(qPrintable(c.toObject().value(QStringLiteral("name")).toString())) << c.toObject();
+    }
+    void publicLogs()
+    {
+        QFETCH(QJsonObject, nccCase);
+        const QString file = nccCase.value(QStringLiteral("log")).toString();
+        std::vector<NcclLog> logs;
+        ParseError error;
+        QVERIFY2(parseNcclLogs(readData(QStringLiteral("../data/validation/nccl-logs/") + file), file.toStdString(), &logs, &error,
+                               nccCase.value(QStringLiteral("op")).toString().toStdString()),
+                 error.message.c_str());
+        QCOMPARE(int(logs.size()), 1);
+        const NcclLog &log = logs.front();
+        QCOMPARE(log.ranks, nccCase.value(QStringLiteral("ranks")).toInt());
+        const Cluster cluster = clusterOf(nccCase.value(QStringLiteral("cluster")).toObject());
+        QCOMPARE(cluster.gpus, nccCase.value(QStringLiteral("ranks")).toInt());
+        const Group group = groupOf(log.ranks, 1, cluster.gpusPerNode);
+        const QString name = nccCase.value(QStringLiteral("algorithm")).toString();
+        const Algorithm algorithm = name == QLatin1String("ring") ? Algorithm::Ring : Algorithm::Auto;
+        std::vector<double> large, medium;
+        for (const NcclSample &s : log.samples) {
+            const CollectiveTime t = collectiveTime(log.collective, algorithm, s.bytes, group, fabricOf(cluster));
+            QVERIFY(t.applicable);
+            if (s.bytes >= 256e6)
+                large.push_back(t.seconds / s.seconds);
+            if (s.bytes >= 1 * MiB && s.bytes <= 16 * MiB)
+                medium.push_back(t.seconds / s.seconds);
+        }
+        const double gLarge = geometricMean(large), gMedium = geometricMean(medium);
+        qInfo("%-22s predicted/measured: >= 256 MB %.3f (%zu sizes), 1-16 MiB %.3f (%zu sizes)", qPrintable(file.left(22)), gLarge,
+              large.size(), gMedium, medium.size());
+        if (!large.empty())
+            QVERIFY2(gLarge >= 0.8 && gLarge <= 1.25, qPrintable(QString::number(gLarge)));
+        QCOMPARE(int(medium.size()), 5);
+        QVERIFY2(gMedium >= 0.67 && gMedium <= 1.5, qPrintable(QString::number(gMedium)));
+
+        const TierFit fit = fitTier(log, cluster, algorithm);
+        QVERIFY2(fit.error.empty(), fit.error.c_str());
+        QVERIFY(fit.linkBytesPerSecond <= 1.05 * fit.lineRateBytesPerSecond);
+        QVERIFY(fit.link.efficiency <= 1.0);
+        QVERIFY(fit.latencySeconds >= 0 && std::isfinite(fit.latencySeconds));
+        QCOMPARE(QString::fromStdString(fit.tier), group.nodes() > 1 ? QStringLiteral("inter_node") : QStringLiteral("intra_node"));
+        // The fit keeps the model within its regime: the largest messages within 10%.
+        QVERIFY2(qAbs(fit.fittedSeconds.back() / log.samples.back().seconds - 1) < 0.10,
+                 qPrintable(QString::number(fit.fittedSeconds.back() / log.samples.back().seconds)));
+    }
+
+    // The 2-node H100 ring log: one NDR NIC per GPU would put the link at 8 x the NIC's rate (the
+    // old 404 GB/s per GPU); the fit is per NIC, at or under 400 Gb/s.
+    void twoNodeRingFitsPerNic()
+    {
+        std::vector<NcclLog> logs;
+        ParseError error;
+        QVERIFY(parseNcclLogs(readData(QStringLiteral("../data/validation/nccl-logs/h100-ndr-2node-16gpu-allreduce-ring.log")),
+                              "h100.log", &logs, &error, "all_reduce"));
+        QCOMPARE(logs.front().hosts, 2);
+        Cluster cluster = clusterOf(QJsonObject{{QStringLiteral("gpu"), QStringLiteral("h100-sxm")}, {QStringLiteral("gpus"), 16},
+                                                {QStringLiteral("gpus_per_node"), 8}, {QStringLiteral("intra_node"), QStringLiteral("nvlink4")},
+                                                {QStringLiteral("inter_node"), QStringLiteral("ib-ndr")}});
+        const TierFit fit = fitTier(logs.front(), cluster, Algorithm::Ring);   // run with NCCL_ALGO=Ring
+        QCOMPARE(QString::fromStdString(fit.tier), QStringLiteral("inter_node"));
+        QVERIFY(fit.linkBytesPerSecond <= 50e9);
+        QVERIFY(fit.linkBytesPerSecond > 40e9);
+        QVERIFY(!fit.latencyIdentified);   // the log starts at 1 MiB
+        applyFit(cluster, fit);
+        QCOMPARE(cluster.interNode.bytesPerSecond, 50e9);   // the line rate stays; the efficiency is fitted
+        QCOMPARE(cluster.rails, 8);
+    }
+
+    void readsPastesAsPeopleMakeThem()
+    {
+        // srun --label prefixes, OpenMPI help text, NCCL INFO lines, no header: the topology comes
+        // from the caller.
+        std::string text = "--------------------------------------------------------------------------\n"
+                           "WARNING: There was an error initializing an OpenFabrics device.\n"
+                           "  Local host:   node-a\n"
+                           "--------------------------------------------------------------------------\n"
+                           "0: node-a:123:123 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n";
+        for (double b = 1024; b <= 64 * MiB; b *= 4)
+            text += "0: " + row(b, 20 + b / 150e3);
+        std::vector<NcclLog> logs;
+        ParseError error;
+        QVERIFY(!parseNcclLogs(text, "paste.txt", &logs, &error, "all_reduce"));
+        QVERIFY(QString::fromStdString(error.message).contains(QLatin1String("--ranks")));
+        QVERIFY2(parseNcclLogs(text, "paste.txt", &logs, &error, "all_reduce", {8, 8}), error.message.c_str());
+        QCOMPARE(int(logs.size()), 1);
+        QCOMPARE(int(logs.front().samples.size()), 9);
+        QCOMPARE(logs.front().ranks, 8);
+        QCOMPARE(logs.front().hosts, 1);
+        QCOMPARE(logs.front().samples.front().seconds, 20.01e-6);   // as printed, two decimals
+    }
+
+    void severalCollectivesAreFittedEach()
+    {
+        std::string text = "# nThread 1 nGpus 8 minBytes 1024\n# Collective test starting: all_reduce_perf\n";
+        for (double b = 1024; b <= 64 * MiB; b *= 8)
+            text += row(b, 30 + b / 100e3);
+        text += "# Collective test starting: all_gather_perf\n";
+        for (double b = 1024; b <= 64 * MiB; b *= 8)
+            text += row(b, 20 + b / 200e3);
+        std::vector<NcclLog> logs;
+        ParseError error;
+        QVERIFY2(parseNcclLogs(text, "both.log", &logs, &error), error.message.c_str());
+        QCOMPARE(int(logs.size()), 2);
+        QVERIFY(logs[0].collective == Collective::AllReduce);
+        QVERIFY(logs[1].collective == Collective::AllGather);
+        QCOMPARE(logs[1].firstLine, 10);   // after the header, 6 rows and the second header
+    }
+
+    void rejectsWhatCannotBeMeasured_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<int>("line");
+        QTest::addColumn<QString>("says");
+        const QString head = QStringLiteral("# nThread 1 nGpus 8\n");
+        const QString ok = QString::fromStdString(row(1024, 20) + row(4096, 21) + row(16384, 22));
+        QTest::newRow("absurd size") << head + ok + QString::fromStdString(row(1e23, 50)) << 5 << QStringLiteral("16 TiB");
+        QTest::newRow("zero time") << head + ok + QString::fromStdString(row(65536, 0)) << 5 << QStringLiteral("positive time");
+        QTest::newRow("nan time") << head + ok + QStringLiteral("   65536  16384 float sum -1  nan 1.0 1.0 0 nan 1.0 1.0 0\n") << 5
+                                  << QStringLiteral("finite");
+        QTest::newRow("negative size") << head + ok + QStringLiteral("   -64  -16 float sum -1  10.0 1.0 1.0 0 10.0 1.0 1.0 0\n") << 5
+                                       << QStringLiteral("outside 1 B");
+        QTest::newRow("repeated size, other time") << head + ok + QString::fromStdString(row(16384, 90)) << 5
+                                                   << QStringLiteral("appears again");
+        QTest::newRow("two sizes") << head + QString::fromStdString(row(1024, 20) + row(4096, 21)) << 2 << QStringLiteral("at least 3");
+        QTest::newRow("bad type") << head + ok + QStringLiteral("   65536  16384 flaot sum -1  10.0 1.0 1.0 0\n") << 5
+                                  << QStringLiteral("data type");
+    }
+    void rejectsWhatCannotBeMeasured()
+    {
+        QFETCH(QString, text);
+        QFETCH(int, line);
+        QFETCH(QString, says);
+        std::vector<NcclLog> logs;
+        ParseError error;
+        QVERIFY(!parseNcclLogs(text.toStdString(), "bad.log", &logs, &error, "all_reduce"));
+        QCOMPARE(error.line, line);
+        QVERIFY2(QString::fromStdString(error.message).contains(says), error.message.c_str());
+    }
+
+    void binaryIsNotEchoed()
+    {
+        std::string text = "# nThread 1 nGpus 8\n";
+        text += row(1024, 20) + row(4096, 21);
+        text += std::string("  65536 16384 \x01\x02\xff\x1b[2J sum -1 10 1 1 0\n");
+        std::vector<NcclLog> logs;
+        ParseError error;
+        QVERIFY(!parseNcclLogs(text, "bin.log", &logs, &error, "all_reduce"));
+        for (char ch : error.message)
+            QVERIFY(static_cast<unsigned char>(ch) >= 32 && static_cast<unsigned char>(ch) < 127);
+    }
+
+    void oldSyntheticLogsStillRead()
     {
         NcclLog log;
         ParseError error;
-        QVERIFY2(parseNcclLog(readData("all_reduce_8gpu_nvlink.log"), "all_reduce_8gpu_nvlink.log", &log, &error),
+        QVERIFY2(parseNcclLog(readData(QStringLiteral("data/all_reduce_8gpu_nvlink.log")), "all_reduce_8gpu_nvlink.log", &log, &error),
                  error.message.c_str());
-        QVERIFY(log.collective == Collective::AllReduce);
         QCOMPARE(log.ranks, 8);
         QCOMPARE(log.hosts, 1);
-        QCOMPARE(int(log.samples.size()), 12);   // 1 KiB to 8 GiB in steps of 4
-        const TierFit fit = fitTier(log);
-        QVERIFY2(fit.error.empty(), fit.error.c_str());
-        QCOMPARE(QString::fromStdString(fit.tier), QStringLiteral("intra_node"));
-        // Made with alpha = 5 us and 370 GB/s, 2% noise: recovered within 5%.
-        QVERIFY2(qAbs(fit.latencySeconds - 5e-6) / 5e-6 < 0.05, qPrintable(QString::number(fit.latencySeconds)));
-        QVERIFY2(qAbs(fit.bandwidthBytesPerSecond - 370e9) / 370e9 < 0.05, qPrintable(QString::number(fit.bandwidthBytesPerSecond)));
-        QVERIFY(fit.rmsRelativeResidual < 0.05);
-        QCOMPARE(int(fit.fittedSeconds.size()), fit.points);
-    }
-
-    void fitsInterNodeAllGatherFromRcclHeaderWithoutRedop()
-    {
-        NcclLog log;
-        ParseError error;
-        QVERIFY2(parseNcclLog(readData("all_gather_16node_ib.log"), "all_gather_16node_ib.log", &log, &error),
-                 error.message.c_str());
+        QCOMPARE(int(log.samples.size()), 12);
+        QVERIFY(parseNcclLog(readData(QStringLiteral("data/all_gather_16node_ib.log")), "all_gather_16node_ib.log", &log, &error));
         QVERIFY(log.collective == Collective::AllGather);
-        QCOMPARE(log.ranks, 16);
         QCOMPARE(log.hosts, 16);
-        const TierFit fit = fitTier(log);
-        QCOMPARE(QString::fromStdString(fit.tier), QStringLiteral("inter_node"));
-        QVERIFY(qAbs(fit.latencySeconds - 8e-6) / 8e-6 < 0.05);
-        QVERIFY(qAbs(fit.bandwidthBytesPerSecond - 45e9) / 45e9 < 0.05);
-    }
-
-    void malformedLogNamesTheLine()
-    {
-        NcclLog log;
-        ParseError error;
-        QVERIFY(!parseNcclLog(readData("malformed.log"), "malformed.log", &log, &error));
+        QVERIFY(!parseNcclLog(readData(QStringLiteral("data/malformed.log")), "malformed.log", &log, &error));
         QCOMPARE(error.line, 24);
-        QVERIFY(QString::fromStdString(error.message).contains(QLatin1String("line 24")));
-    }
-
-    void emptyAndUnknown()
-    {
-        NcclLog log;
-        ParseError error;
-        QVERIFY(!parseNcclLog("# only comments\n", "x.log", &log, &error));
-        QVERIFY(QString::fromStdString(error.message).contains(QLatin1String("no nccl-tests result rows")));
-        const std::string rows = "# nThread 1 nGpus 4\n        1024  256 float sum -1 10.0 0.1 0.2 0 10.0 0.1 0.2 0\n"
-                                 "        4096 1024 float sum -1 12.0 0.3 0.5 0 12.0 0.3 0.5 0\n";
-        QVERIFY(!parseNcclLog(rows, "mystery.log", &log, &error));
-        QVERIFY(QString::fromStdString(error.message).contains(QLatin1String("which collective")));
-        QVERIFY(parseNcclLog(rows, "mystery.log", &log, &error, "all_reduce"));
-        QCOMPARE(log.ranks, 4);
         Collective c;
         QVERIFY(collectiveFromName("reduce_scatter_perf", &c) && c == Collective::ReduceScatter);
         QVERIFY(collectiveFromName("reduce_perf", &c) && c == Collective::Reduce);
