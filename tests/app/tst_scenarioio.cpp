@@ -141,6 +141,17 @@ private slots:
             }
             QCOMPARE(again->name, loaded->name);
         }
+        // The collective keys survive a round trip.
+        auto loaded = loadScenarioFile(QStringLiteral(":/scenarios/default.json"), &error);
+        QVERIFY(loaded);
+        loaded->scenario.plan.rankOrder = {ParallelDim::Tp, ParallelDim::Dp, ParallelDim::Cp, ParallelDim::Pp};
+        loaded->scenario.cluster.intraFabric = IntraFabric::Mesh;
+        loaded->scenario.cluster.nvls = Nvls::Off;
+        const auto again = parseScenario(QJsonDocument(scenarioToJson(loaded->scenario, loaded->name, loaded->description)).toJson(), &error);
+        QVERIFY2(again, qPrintable(error.text()));
+        QVERIFY(again->scenario.plan.rankOrder == loaded->scenario.plan.rankOrder);
+        QCOMPARE(again->scenario.cluster.intraFabric, IntraFabric::Mesh);
+        QCOMPARE(again->scenario.cluster.nvls, Nvls::Off);
     }
 
     void badFiles_data()
@@ -164,6 +175,14 @@ private slots:
         QTest::newRow("enum") << minimal({}, QStringLiteral(R"({"global_batch": 64, "precision": "fp4"})")) << "training.precision" << "fp32|bf16|fp16|fp8";
         QTest::newRow("bool") << minimal({}, {}, {}, QStringLiteral(R"({"tp": 8, "overlap_dp": "yes"})")) << "plan.overlap_dp" << "true or false";
         QTest::newRow("dp leftover") << minimal({}, {}, {}, QStringLiteral(R"({"tp": 7})")) << "plan.dp" << "not a multiple";
+        QTest::newRow("rank order") << minimal({}, {}, {}, QStringLiteral(R"({"tp": 8, "rank_order": "tp-dp-pp"})")) << "plan.rank_order"
+                                    << "tp, cp, dp and pp once each";
+        QTest::newRow("rank order twice") << minimal({}, {}, {}, QStringLiteral(R"({"tp": 8, "rank_order": "tp-tp-dp-pp"})"))
+                                          << "plan.rank_order" << "innermost first";
+        QTest::newRow("intra fabric") << minimal({}, {}, QStringLiteral(R"({"preset": "dgx-h100-superpod", "intra_node_fabric": "torus"})"))
+                                      << "cluster.intra_node_fabric" << "auto|nvswitch|pcie|mesh";
+        QTest::newRow("nvls") << minimal({}, {}, QStringLiteral(R"({"preset": "dgx-h100-superpod", "nvls": "maybe"})")) << "cluster.nvls"
+                              << "auto|on|off";
         QTest::newRow("too large") << QByteArray(2 << 20, ' ') << QString() << "at most 1 MiB";
     }
     void badFiles()

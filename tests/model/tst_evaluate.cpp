@@ -97,12 +97,35 @@ private slots:
         QTest::addColumn<int>("code");
         QTest::newRow("tp spans nodes") << Edit([](Scenario &s) { s.workload.heads = 80; s.workload.kvHeads = 80; s.plan.tp = 16; s.plan.pp = 1; }) << int(WarningCode::TpSpansNodes);
         QTest::newRow("tcp") << Edit([](Scenario &s) { s.cluster.transport = Transport::Tcp; }) << int(WarningCode::TcpTransport);
+        // TP 4 on nodes of 6 GPUs: the second group of each node pair sits on two nodes.
+        QTest::newRow("tp straddles") << Edit([](Scenario &s) { s.cluster.gpus = 48; s.cluster.gpusPerNode = 6; s.cluster.rails = 6; s.plan.tp = 4; s.plan.pp = 1; s.plan.dp = 12; s.training.globalBatch = 48; }) << int(WarningCode::TpStraddlesNodes);
         QTest::newRow("few micro-batches") << Edit([](Scenario &s) { s.plan.pp = 8; s.plan.tp = 2; s.plan.dp = 4; s.training.globalBatch = 16; }) << int(WarningCode::FewMicroBatches);
         QTest::newRow("pipeline efficiency") << Edit([](Scenario &s) { s.plan.pp = 8; s.plan.tp = 2; s.plan.dp = 4; s.training.globalBatch = 64; }) << int(WarningCode::LowPipelineEfficiency);
         QTest::newRow("memory") << Edit([](Scenario &s) { s.plan.tp = 1; s.plan.pp = 1; s.plan.dp = 64; s.training.globalBatch = 64; }) << int(WarningCode::DoesNotFitMemory);
         QTest::newRow("comm dominates") << Edit([](Scenario &s) { s.plan.tp = 1; s.plan.pp = 1; s.plan.dp = 64; s.training.globalBatch = 64; s.plan.overlapDp = false; s.cluster.interNode.bytesPerSecond = 1e9; s.plan.zeroStage = 1; }) << int(WarningCode::CommunicationDominates);
         QTest::newRow("tp over pcie") << Edit([](Scenario &s) { s.cluster.intraNode = {"pcie4", 32e9, 5e-6, 0.8}; }) << int(WarningCode::TpOverSlowLink);
     }
+    // plan.rank_order decides which links a group crosses: DP innermost puts TP across nodes.
+    void rankOrderPlacesGroups()
+    {
+        Scenario s = base();
+        const Evaluation inNode = evaluate(s);
+        QVERIFY(!hasWarning(inNode, WarningCode::TpStraddlesNodes));
+        QCOMPARE(rankStride(s.plan, ParallelDim::Tp), 1);
+        QCOMPARE(rankStride(s.plan, ParallelDim::Dp), s.plan.tp * s.plan.cp);
+        s.plan.rankOrder = {ParallelDim::Dp, ParallelDim::Tp, ParallelDim::Cp, ParallelDim::Pp};
+        QCOMPARE(rankStride(s.plan, ParallelDim::Tp), s.plan.dp);
+        const Evaluation across = evaluate(s);
+        QVERIFY(across.feasible);
+        QVERIFY(hasWarning(across, WarningCode::TpStraddlesNodes));
+        QVERIFY(across.breakdown.tpCommSeconds > 2 * inNode.breakdown.tpCommSeconds);
+        std::array<ParallelDim, 4> order{};
+        QVERIFY(parseRankOrder("pp-dp-cp-tp", &order));
+        QVERIFY(!parseRankOrder("tp-cp-dp", &order));
+        QVERIFY(!parseRankOrder("tp-cp-dp-pp-", &order));
+        QVERIFY(!parseRankOrder("tp-cp-dp-xx", &order));
+    }
+
     void warningsAndTheirFixes()
     {
         QFETCH(Edit, edit);
