@@ -154,15 +154,22 @@ void RingPanel::rebuild()
     m_view->setSchedule(schedule);
     m_clock->setDuration(schedule.totalSeconds);
     m_controls->setStepBoundaries([schedule] { return stepStartTimes(schedule); });
+    // What NCCL's tuner would run for this buffer on this fabric, and why (its bound).
+    const CollectiveTime chosen = collectiveTime(Collective::AllReduce, Algorithm::Auto, bytes, group, fabricOf(cl));
+    const QString nccl = tr("NCCL would run %1 with the %2 protocol here (%3, bound by %4)")
+                             .arg(QLatin1String(nameOf(chosen.algorithm)), QLatin1String(nameOf(chosen.protocol)),
+                                  fmt::seconds(chosen.seconds),
+                                  chosen.interNode ? tr("the NICs") : tr("the intra-node links"));
     if (!schedule.error.empty())
-        m_note->setText(QString::fromStdString(schedule.error));
+        m_note->setText(QString::fromStdString(schedule.error) + QStringLiteral(". ") + nccl);
     else
         m_note->setText(tr("%1 GPUs, %2 per node; %3 of gradients; all-reduce %4 as drawn (%5 per step plus latency; "
                            "the step time uses NCCL's algorithm and protocol choice, see the Collectives table)")
                             .arg(group.ranks)
                             .arg(group.ranksPerNode)
                             .arg(fmt::bytes(bytes), fmt::seconds(schedule.totalSeconds),
-                                 algorithm == Algorithm::Ring ? tr("chunk / bandwidth") : tr("bytes / bandwidth")));
+                                 algorithm == Algorithm::Ring ? tr("chunk / bandwidth") : tr("bytes / bandwidth"))
+                        + QStringLiteral(". ") + nccl);
 }
 
 // ---- Pipeline ----

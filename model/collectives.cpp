@@ -552,12 +552,20 @@ CollectiveTime collectiveTime(Collective c, Algorithm algorithm, double S, const
     const Algorithm nccl[] = {Algorithm::Ring, Algorithm::Tree, Algorithm::Nvls, Algorithm::InNetwork};
     const Algorithm one[] = {algorithm};
     const bool automatic = algorithm == Algorithm::Auto;
-    for (Algorithm a : automatic ? std::span<const Algorithm>(nccl) : std::span<const Algorithm>(one))
-        for (Protocol p : {Protocol::LL, Protocol::LL128, Protocol::Simple}) {
+    const bool pointToPoint = c == Collective::SendRecv || c == Collective::AllToAll;
+    for (Algorithm a : automatic ? std::span<const Algorithm>(nccl) : std::span<const Algorithm>(one)) {
+        if ((a == Algorithm::Nvls && !fabric.nvls) || (a == Algorithm::InNetwork && !fabric.inNetworkReduction))
+            continue;
+        // NVLS, CollNet, the hierarchical ring and point-to-point run Simple only.
+        const bool simpleOnly = pointToPoint || (a != Algorithm::Ring && a != Algorithm::Tree);
+        for (Protocol p : {Protocol::Simple, Protocol::LL128, Protocol::LL}) {
+            if (simpleOnly && p != Protocol::Simple)
+                break;
             const CollectiveTime t = collectiveTime(c, a, p, S, group, fabric);
             if (t.applicable && (!best.applicable || t.seconds < best.seconds))
                 best = t;
         }
+    }
     return best;
 }
 
