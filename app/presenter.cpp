@@ -192,9 +192,13 @@ QList<MemoryBar> memoryBars(const Scenario &s, const Evaluation &e)
 QString collectivesTitle(const Scenario &s)
 {
     const Group g = groupOf(s.cluster.gpus, 1, s.cluster.gpusPerNode);
-    return tr("Collectives across all %1 GPUs (%2 per node) on this fabric, nccl-tests definitions")
+    // busbw keeps nccl-tests' flat-ring factor: say what it means for the algorithms that are not rings.
+    return tr("Collectives across all %1 GPUs (%2 per node) on this fabric, nccl-tests definitions; each row is an "
+              "algorithm with the protocol NCCL's tuner would give it. busbw: %3; %4; %5.")
         .arg(g.ranks)
-        .arg(g.ranksPerNode);
+        .arg(g.ranksPerNode)
+        .arg(QLatin1String(busBandwidthMeaning(Algorithm::Ring)), QLatin1String(busBandwidthMeaning(Algorithm::Nvls)),
+             QLatin1String(busBandwidthMeaning(Algorithm::InNetwork)));
 }
 
 QList<CollectiveRow> collectiveRows(const Scenario &s, const Evaluation &e)

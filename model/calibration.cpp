@@ -338,7 +338,7 @@ TierFit fitTier(const NcclLog &log, const Cluster &clusterIn, Algorithm algorith
         }
         if (link.efficiency > kLineRateSlack && pass == 2) {
             fit.cappedAtLineRate = true;
-            fit.notes.push_back("the measurement implies " + std::to_string(int(std::lround(link.efficiency * 100)))
+            fit.notes.push_back("the measurement implies " + std::to_string(std::lround(std::min(link.efficiency, 1e6) * 100))
                                 + "% of the line rate: the fabric is faster than the scenario says (more NICs, NVLS or "
                                   "SHARP?); the link is held at its line rate");
         }
@@ -379,7 +379,7 @@ TierFit fitTier(const NcclLog &log, const Cluster &clusterIn, Algorithm algorith
     }
     fit.rmsRelativeResidual = std::sqrt(sumSquares / fit.points);
     if (worstSmall > kPoorFitResidual)
-        fit.notes.push_back("below 64 MiB the model misses a measured time by " + std::to_string(int(std::lround(worstSmall * 100)))
+        fit.notes.push_back("below 64 MiB the model misses a measured time by " + std::to_string(std::lround(std::min(worstSmall, 1e6) * 100))
                             + "%: one latency and one bandwidth do not describe every protocol regime of this log");
     return fit;
 }
