@@ -147,10 +147,12 @@ QJsonObject evaluationToJson(const Scenario &sc, const Evaluation &e, const QStr
     o.insert(QStringLiteral("pipeline"), pipeline);
     o.insert(QStringLiteral("tensor_parallel"), QJsonObject{{QStringLiteral("bytes_per_collective"), e.tpBytesPerCollective},
                                                             {QStringLiteral("collectives_per_layer"), e.tpCollectivesPerLayer},
-                                                            {QStringLiteral("algorithm"), QLatin1String(nameOf(e.tpAlgorithm))}});
+                                                            {QStringLiteral("algorithm"), QLatin1String(nameOf(e.tpAlgorithm))},
+                                                            {QStringLiteral("protocol"), QLatin1String(nameOf(e.tpProtocol))}});
     o.insert(QStringLiteral("data_parallel"), QJsonObject{{QStringLiteral("buckets"), e.dpBuckets},
                                                           {QStringLiteral("bucket_s"), e.dpBucketSeconds},
-                                                          {QStringLiteral("algorithm"), QLatin1String(nameOf(e.dpAlgorithm))}});
+                                                          {QStringLiteral("algorithm"), QLatin1String(nameOf(e.dpAlgorithm))},
+                                                          {QStringLiteral("protocol"), QLatin1String(nameOf(e.dpProtocol))}});
     QJsonObject requirements{{QStringLiteral("tier"), QString::fromStdString(x.bandwidthForCommLeCompute.tier)},
                              {QStringLiteral("reachable"), x.bandwidthForCommLeCompute.reachable}};
     if (x.bandwidthForCommLeCompute.reachable)

@@ -502,6 +502,8 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         const CollectiveTime ct = collectiveTime(Collective::AllReduce, Algorithm::Auto, e.tpBytesPerCollective,
                                                  tpGroup, fabric);
         e.tpAlgorithm = ct.algorithm;
+        e.tpProtocol = ct.protocol;
+        e.tpCollectiveSeconds = ct.seconds;
         const int recomputeCollectives = tr.recompute == Recompute::Full ? 2 : 0;
         e.tpCollectivesPerLayer = 4 + recomputeCollectives;
         tpLayerFwd = 2 * ct.seconds;
@@ -692,6 +694,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             const Group group = groupOf(dpRanks, dpStride, cl.gpusPerNode);
             const CollectiveTime ct = collectiveTime(Collective::AllReduce, Algorithm::Auto, bucketBytes, group, fabric);
             e.dpAlgorithm = ct.algorithm;
+            e.dpProtocol = ct.protocol;
             e.dpBucketSeconds = ct.seconds;
             dpTotal = double(buckets) * ct.seconds;
             dpExposed = bucketed(ct.seconds, backwardWindow);
@@ -703,6 +706,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             const CollectiveTime rs = collectiveTime(Collective::ReduceScatter, Algorithm::Auto, bucketBytes, shardGroup, fabric);
             const CollectiveTime ag = collectiveTime(Collective::AllGather, Algorithm::Auto, paramBytes, shardGroup, fabric);
             e.dpAlgorithm = rs.algorithm;
+            e.dpProtocol = rs.protocol;
             e.dpBucketSeconds = rs.seconds;
             const double rsStep = double(buckets) * rs.seconds, agStep = double(buckets) * ag.seconds;
             double replicaSync = 0;

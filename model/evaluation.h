@@ -152,6 +152,9 @@ struct Evaluation
     double dpBucketSeconds = 0;
     Algorithm dpAlgorithm = Algorithm::Ring;
     Algorithm tpAlgorithm = Algorithm::Ring;
+    Protocol dpProtocol = Protocol::Simple;   // NCCL's protocol for one DP bucket
+    Protocol tpProtocol = Protocol::Simple;   // and for one TP collective
+    double tpCollectiveSeconds = 0;           // one TP all-reduce
     double kernelEfficiency = 0;        // achieved fraction of peak of the layer's forward GEMMs
     double layerGemmSeconds = 0;        // one layer, one micro-batch, forward + backward: GEMMs
     double layerAttentionSeconds = 0;   // ... core attention

@@ -45,7 +45,8 @@ std::string pct(double f) { return num(100 * f, "%"); }
 constexpr const char *kSC21 = "Narayanan et al. 2021 (Megatron-LM SC21), arXiv:2104.04473";
 constexpr const char *kK22 = "Korthikanti et al. 2022, arXiv:2205.05198, Table 2";
 constexpr const char *kZeRO = "Rajbhandari et al. 2020 (ZeRO), arXiv:1910.02054, Sec. 3";
-constexpr const char *kNCCL = "nccl-tests doc/PERFORMANCE.md; Patarasuk & Yuan 2009 (ring all-reduce)";
+constexpr const char *kNCCL = "NCCL src/graph/tuning.cc (latency and bandwidth per algorithm and protocol); nccl-tests "
+                              "doc/PERFORMANCE.md; Patarasuk & Yuan 2009 (ring all-reduce)";
 
 } // namespace
 
@@ -87,9 +88,12 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                        "Figs. 5-6 (model/kernels.cpp)"});
     if (t > 1)
         out.push_back({"tp_comm_exposed_s", "Tensor-parallel communication",
-                       "m x L/p x n_coll x [2(t-1) alpha + 2(t-1)/t x S / beta], S = b s h x bytes / c",
+                       "m x L/p x n_coll x T_coll, S = b s h x bytes / c; T_coll = NCCL latency (base + steps x hop) + "
+                       "S / algbw of the algorithm and protocol NCCL's tuner picks (ring: busbw = min(NVLink, NICs); "
+                       "NVLS: B g/(g+1) x 0.85)",
                        num(double(m)) + " x " + std::to_string(layersPerStage) + " x " + std::to_string(e.tpCollectivesPerLayer)
-                           + " all-reduces of " + bytes(e.tpBytesPerCollective) + " over t = " + std::to_string(t),
+                           + " all-reduces of " + bytes(e.tpBytesPerCollective) + " over t = " + std::to_string(t) + ", each "
+                           + sec(e.tpCollectiveSeconds) + " (" + nameOf(e.tpAlgorithm) + ", " + nameOf(e.tpProtocol) + ")",
                        sec(b.tpCommExposedSeconds) + " exposed of " + sec(b.tpCommSeconds),
                        std::string(kSC21) + ", Sec. 3.2 (2 all-reduces forward, 2 backward per layer); " + kNCCL});
     if (c > 1)
@@ -135,7 +139,7 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                                                 : "buckets x T_bucket; exposed = max(T_bucket, n T_bucket - (n-1)/n x B_last)";
         out.push_back({"dp_comm_exposed_s", "Data-parallel gradient sync", formula,
                        std::to_string(e.dpBuckets) + " buckets x " + sec(e.dpBucketSeconds) + " (" + nameOf(e.dpAlgorithm)
-                           + ") over " + std::to_string(d * c) + " ranks, " + bytes(e.gradientBytesPerGpu) + " of gradients"
+                           + ", " + nameOf(e.dpProtocol) + ") over " + std::to_string(d * c) + " ranks, " + bytes(e.gradientBytesPerGpu) + " of gradients"
                            + (pl.overlapDp ? ", overlapped with the last backward" : ", not overlapped"),
                        sec(b.dpCommExposedSeconds) + " exposed of " + sec(b.dpCommSeconds),
                        std::string("Li et al. 2020 (PyTorch DDP), arXiv:2006.15704; ") + kZeRO + "; " + kNCCL});
