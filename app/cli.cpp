@@ -287,9 +287,9 @@ int runCollectives(const Options &o, const LoadedScenario &loaded, QTextStream &
                        .arg(QStringLiteral("busbw (GB/s)"), 13);
         for (double size = first; size <= last * (1 + 1e-9); size *= 2) {
             for (Algorithm a : algorithms) {
-                const CollectiveTime t = protocol && a != Algorithm::Auto ? collectiveTime(c, a, *protocol, size, group, fabric)
-                                                                          : collectiveTime(c, a, size, group, fabric);
-                if (!t.applicable || (protocol && t.protocol != *protocol))
+                const CollectiveTime t = protocol ? collectiveTime(c, a, *protocol, size, group, fabric)
+                                                  : collectiveTime(c, a, size, group, fabric);
+                if (!t.applicable)
                     continue;
                 if (format == QLatin1String("json")) {
                     rows.append(QJsonObject{{QStringLiteral("collective"), QLatin1String(nameOf(c))},

@@ -192,13 +192,9 @@ QList<MemoryBar> memoryBars(const Scenario &s, const Evaluation &e)
 QString collectivesTitle(const Scenario &s)
 {
     const Group g = groupOf(s.cluster.gpus, 1, s.cluster.gpusPerNode);
-    // busbw keeps nccl-tests' flat-ring factor: say what it means for the algorithms that are not rings.
-    return tr("Collectives across all %1 GPUs (%2 per node) on this fabric, nccl-tests definitions; each row is an "
-              "algorithm with the protocol NCCL's tuner would give it. busbw: %3; %4; %5.")
+    return tr("Collectives across all %1 GPUs (%2 per node) on this fabric, nccl-tests definitions")
         .arg(g.ranks)
-        .arg(g.ranksPerNode)
-        .arg(QLatin1String(busBandwidthMeaning(Algorithm::Ring)), QLatin1String(busBandwidthMeaning(Algorithm::Nvls)),
-             QLatin1String(busBandwidthMeaning(Algorithm::InNetwork)));
+        .arg(g.ranksPerNode);
 }
 
 QList<CollectiveRow> collectiveRows(const Scenario &s, const Evaluation &e)
@@ -218,7 +214,8 @@ QList<CollectiveRow> collectiveRows(const Scenario &s, const Evaluation &e)
                 // The protocol NCCL's tuner would take for this algorithm at this size.
                 rows << CollectiveRow{QLatin1String(nameOf(c)),
                                       QStringLiteral("%1 / %2").arg(QLatin1String(nameOf(a)), QLatin1String(nameOf(t.protocol))), size,
-                                      t.seconds, t.algBytesPerSecond, t.busBytesPerSecond};
+                                      t.seconds, t.algBytesPerSecond, t.busBytesPerSecond,
+                                      QString::fromLatin1(busBandwidthMeaning(a))};
             }
         }
     }

@@ -288,8 +288,12 @@ TierFit fitTier(const NcclLog &log, const Cluster &clusterIn, Algorithm algorith
     // The topology the log ran on: its hosts if it names them, else the cluster's node size.
     Cluster cluster = clusterIn;
     const int perNode = log.hosts > 0 ? std::max(1, log.ranks / log.hosts) : std::min(log.ranks, std::max(1, cluster.gpusPerNode));
-    if (log.hosts > 1 || perNode < log.ranks)
+    if (log.hosts > 1 || perNode < log.ranks) {
+        // The log's hosts ran `perNode` ranks: they had the NICs of those GPUs (the cluster's
+        // rails per GPU), not a whole node's.
+        cluster.rails = std::max(1, int(std::lround(double(cluster.rails) * perNode / std::max(1, cluster.gpusPerNode))));
         cluster.gpusPerNode = perNode;
+    }
     cluster.gpus = std::max(cluster.gpus, log.ranks);
     const Group group = groupOf(log.ranks, 1, cluster.gpusPerNode);
     fit.ranksPerNode = group.ranksPerNode;
@@ -323,9 +327,9 @@ TierFit fitTier(const NcclLog &log, const Cluster &clusterIn, Algorithm algorith
         // bandwidth term is inverse in it; a few rounds settle algorithm changes).
         for (int round = 0; round < 6; ++round) {
             std::vector<double> ratios;
+            const double latency = predict(1.0);
             for (const NcclSample *s : large) {
                 const double predicted = predict(s->bytes);
-                const double latency = predict(1.0);
                 const double measuredTransfer = s->seconds - latency, predictedTransfer = predicted - latency;
                 if (measuredTransfer > 0 && predictedTransfer > 0)
                     ratios.push_back(predictedTransfer / measuredTransfer);

@@ -47,7 +47,6 @@ constexpr double kTreeLl128ShareNodes = 120.0 / 128.0;
 constexpr double kLlMaxBusTwoNodes = 39.0e9;
 constexpr double kLlMaxBusManyNodes = 20.4e9;
 
-
 int ceilLog2(int n)
 {
     int steps = 0;
@@ -472,7 +471,7 @@ Group groupOf(int size, int stride, int gpusPerNode)
     }
     const long long span = (long long)g.ranks * stride;
     if (span <= G) {
-        if (G % span == 0 && G % stride == 0) {
+        if (G % span == 0) {
             g.ranksPerNode = g.ranks;   // every group inside one node
             return g;
         }
@@ -510,20 +509,14 @@ double busBandwidthFactor(Collective c, int n)
     return 1.0;
 }
 
-CollectiveTime collectiveTime(Collective c, Algorithm algorithm, Protocol protocol, double S, const Group &group,
-                              const Fabric &fabric)
+namespace {
+
+// One algorithm with one protocol.
+CollectiveTime timeOne(Collective c, Algorithm algorithm, Protocol protocol, double S, const Group &group, const Fabric &fabric)
 {
     CollectiveTime out;
     out.algorithm = algorithm;
     out.protocol = protocol;
-    if (algorithm == Algorithm::Auto) {
-        out.applicable = false;
-        return out;
-    }
-    if (group.ranks <= 1 && c != Collective::SendRecv) {
-        out.seconds = 0;   // nothing to exchange within a group of one
-        return out;
-    }
     const Candidate k = candidate(c, algorithm, protocol, group, fabric);
     if (!k.ok || !(k.algBytesPerSecond > 0)) {
         out.applicable = false;
@@ -540,33 +533,53 @@ CollectiveTime collectiveTime(Collective c, Algorithm algorithm, Protocol protoc
     return out;
 }
 
-CollectiveTime collectiveTime(Collective c, Algorithm algorithm, double S, const Group &group, const Fabric &fabric)
+// The fastest of `algorithms` x `protocols`, as NCCL's tuner takes the minimum predicted time.
+CollectiveTime fastest(Collective c, std::span<const Algorithm> algorithms, std::span<const Protocol> protocols, double S,
+                       const Group &group, const Fabric &fabric)
 {
     CollectiveTime best;
     best.applicable = false;
-    best.algorithm = algorithm;
+    best.algorithm = algorithms.size() == 1 ? algorithms.front() : Algorithm::Auto;
     if (group.ranks <= 1 && c != Collective::SendRecv) {
-        best.applicable = true;
+        best.applicable = true;   // nothing to exchange within a group of one
         return best;
     }
-    const Algorithm nccl[] = {Algorithm::Ring, Algorithm::Tree, Algorithm::Nvls, Algorithm::InNetwork};
-    const Algorithm one[] = {algorithm};
-    const bool automatic = algorithm == Algorithm::Auto;
     const bool pointToPoint = c == Collective::SendRecv || c == Collective::AllToAll;
-    for (Algorithm a : automatic ? std::span<const Algorithm>(nccl) : std::span<const Algorithm>(one)) {
+    for (Algorithm a : algorithms) {
         if ((a == Algorithm::Nvls && !fabric.nvls) || (a == Algorithm::InNetwork && !fabric.inNetworkReduction))
             continue;
         // NVLS, CollNet, the hierarchical ring and point-to-point run Simple only.
         const bool simpleOnly = pointToPoint || (a != Algorithm::Ring && a != Algorithm::Tree);
-        for (Protocol p : {Protocol::Simple, Protocol::LL128, Protocol::LL}) {
+        for (Protocol p : protocols) {
             if (simpleOnly && p != Protocol::Simple)
-                break;
-            const CollectiveTime t = collectiveTime(c, a, p, S, group, fabric);
+                continue;
+            const CollectiveTime t = timeOne(c, a, p, S, group, fabric);
             if (t.applicable && (!best.applicable || t.seconds < best.seconds))
                 best = t;
         }
     }
     return best;
+}
+
+constexpr Algorithm kNcclAlgorithms[] = {Algorithm::Ring, Algorithm::Tree, Algorithm::Nvls, Algorithm::InNetwork};
+constexpr Protocol kAllProtocols[] = {Protocol::Simple, Protocol::LL128, Protocol::LL};
+
+} // namespace
+
+CollectiveTime collectiveTime(Collective c, Algorithm algorithm, Protocol protocol, double S, const Group &group,
+                              const Fabric &fabric)
+{
+    const Algorithm one[] = {algorithm};
+    const Protocol only[] = {protocol};
+    return fastest(c, algorithm == Algorithm::Auto ? std::span<const Algorithm>(kNcclAlgorithms) : std::span<const Algorithm>(one),
+                   only, S, group, fabric);
+}
+
+CollectiveTime collectiveTime(Collective c, Algorithm algorithm, double S, const Group &group, const Fabric &fabric)
+{
+    const Algorithm one[] = {algorithm};
+    return fastest(c, algorithm == Algorithm::Auto ? std::span<const Algorithm>(kNcclAlgorithms) : std::span<const Algorithm>(one),
+                   kAllProtocols, S, group, fabric);
 }
 
 RingSchedule ringAllReduceSchedule(int n, double bytes, const Tier &tier)

@@ -94,7 +94,8 @@ double busBandwidthFactor(Collective collective, int ranks);
 /// a named algorithm gets its fastest protocol.
 CollectiveTime collectiveTime(Collective collective, Algorithm algorithm, double bytes,
                               const Group &group, const Fabric &fabric);
-/// One algorithm with one protocol (NCCL_ALGO and NCCL_PROTO both forced).
+/// One protocol (NCCL_PROTO forced): with Algorithm::Auto the fastest of NCCL's algorithms that
+/// has it, else that algorithm alone.
 CollectiveTime collectiveTime(Collective collective, Algorithm algorithm, Protocol protocol, double bytes,
                               const Group &group, const Fabric &fabric);
 

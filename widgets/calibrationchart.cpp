@@ -44,7 +44,7 @@ CalibrationChart::CalibrationChart(QWidget *parent)
     m_y->setLabelFormat(QStringLiteral("%.4g"));
     m_chart->addAxis(m_x, Qt::AlignBottom);
     m_chart->addAxis(m_y, Qt::AlignLeft);
-    m_chart->setTitle(tr("Measured (points) against fitted alpha-beta (lines)"));
+    m_chart->setTitle(tr("Measured (points) against the collective model with the fitted links (lines)"));
 }
 
 void CalibrationChart::setSeries(const QList<CalibrationSeries> &series)

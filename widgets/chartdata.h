@@ -52,6 +52,7 @@ struct CollectiveRow
     double seconds = 0;
     double algBytesPerSecond = 0;
     double busBytesPerSecond = 0;
+    QString busBandwidthMeaning;   // what nccl-tests' busbw says for this row's algorithm
 };
 
 } // namespace ts

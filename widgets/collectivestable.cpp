@@ -84,7 +84,9 @@ QVariant CollectivesTableModel::data(const QModelIndex &index, int role) const
         if (column == AlgBwColumn)
             return fmt::bandwidth(row.algBytesPerSecond);
         if (column == BusBwColumn)
-            return fmt::bandwidth(row.busBytesPerSecond);
+            return row.busBandwidthMeaning.isEmpty() ? fmt::bandwidth(row.busBytesPerSecond)
+                                                     : fmt::bandwidth(row.busBytesPerSecond) + QStringLiteral("\n")
+                                                           + row.busBandwidthMeaning;
         break;
     case Qt::TextAlignmentRole:
         if (isNumeric(column))
@@ -102,7 +104,7 @@ QVariant CollectivesTableModel::headerData(int section, Qt::Orientation orientat
     case Qt::DisplayRole:
         switch (section) {
         case CollectiveColumn: return tr("Collective");
-        case AlgorithmColumn: return tr("Algorithm");
+        case AlgorithmColumn: return tr("Algorithm / protocol");
         case SizeColumn: return tr("Size");
         case TimeColumn: return tr("Time");
         case AlgBwColumn: return tr("algbw");
@@ -115,8 +117,10 @@ QVariant CollectivesTableModel::headerData(int section, Qt::Orientation orientat
             return tr("Buffer size, nccl-tests convention: the output of an all-gather, the input of a reduce-scatter");
         case TimeColumn: return tr("Time of one collective");
         case AlgBwColumn: return tr("Algorithm bandwidth, as nccl-tests reports it: size over time");
+        case AlgorithmColumn: return tr("The algorithm, with the protocol (LL, LL128, Simple) NCCL's tuner would give it at this size");
         case BusBwColumn:
-            return tr("Bus bandwidth, as nccl-tests reports it: comparable with the link speed whatever the collective");
+            return tr("Bus bandwidth, as nccl-tests reports it (algbw x its flat-ring factor): a ring's link load; NVLS and "
+                      "in-network reduction can exceed the link rate (each row's tooltip says)");
         }
         break;
     case Qt::TextAlignmentRole:

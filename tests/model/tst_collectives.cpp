@@ -17,14 +17,13 @@ namespace {
 // own figure is 18 x 20.6 = 370.8), 8 NDR NICs of 45 GB/s (400 Gb/s x 0.9), NCCL's latencies.
 Fabric h100(bool nvls = true)
 {
-    Fabric f;
-    f.intra = {369e9, 3.4e-6};
-    f.nicBytesPerSecond = 45e9;
-    f.nicsPerNode = 8;
-    f.gpusPerNode = 8;
-    f.inter = {45e9, 14e-6};
-    f.nvls = nvls;
-    return f;
+    Cluster c;
+    c.gpusPerNode = 8;
+    c.rails = 8;
+    c.intraNode = {"nvlink4", 450e9, 3.4e-6, 0.82};
+    c.interNode = {"ib-ndr", 50e9, 14e-6, 0.9};
+    c.nvls = nvls ? Nvls::On : Nvls::Off;
+    return fabricOf(c);
 }
 constexpr double kUs = 1e-6;
 } // namespace
@@ -164,6 +163,12 @@ private slots:
         pcie.intraFabric = IntraFabric::Pcie;
         pcie.intra = {51.2e9, 5.7e-6};
         QVERIFY(!collectiveTime(Collective::AllReduce, Algorithm::Ring, Protocol::LL128, 16e6, g, pcie).applicable);
+        // NCCL_PROTO forced, NCCL_ALGO free: the fastest algorithm that has that protocol.
+        const CollectiveTime forced = collectiveTime(Collective::AllReduce, Algorithm::Auto, Protocol::LL128, 16e6, g, f);
+        QVERIFY(forced.applicable);
+        QCOMPARE(forced.protocol, Protocol::LL128);
+        QVERIFY(forced.seconds <= collectiveTime(Collective::AllReduce, Algorithm::Ring, Protocol::LL128, 16e6, g, f).seconds);
+        QVERIFY(!collectiveTime(Collective::AllReduce, Algorithm::Auto, Protocol::LL128, 16e6, g, pcie).applicable);
         // Auto is never slower than any single algorithm and protocol.
         for (double S : {1e3, 1e5, 1e7, 1e9})
             for (Algorithm a : {Algorithm::Ring, Algorithm::Tree, Algorithm::Nvls})

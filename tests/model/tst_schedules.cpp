@@ -16,14 +16,13 @@ Q_DECLARE_METATYPE(ts::Algorithm)
 namespace {
 Fabric twoTier(bool sharp)
 {
-    Fabric f;   // nodes of 8 GPUs with 8 NICs of 25 GB/s
-    f.intra = {300e9, 3e-6};
-    f.inter = {25e9, 6e-6};
-    f.nicBytesPerSecond = 25e9;
-    f.nicsPerNode = 8;
-    f.gpusPerNode = 8;
-    f.inNetworkReduction = sharp;
-    return f;
+    Cluster c;   // nodes of 8 GPUs with 8 NICs of 25 GB/s
+    c.gpusPerNode = 8;
+    c.rails = 8;
+    c.intraNode = {"nvlink3", 300e9, 3e-6, 1.0};
+    c.interNode = {"ib-hdr", 25e9, 6e-6, 1.0};
+    c.inNetworkReduction = sharp;
+    return fabricOf(c);
 }
 } // namespace
 

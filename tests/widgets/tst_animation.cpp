@@ -28,14 +28,13 @@ QString outputDir()
     return dir;
 }
 const Fabric kFabric = [] {
-    Fabric f;
-    f.intra = {300e9, 3e-6};
-    f.inter = {25e9, 6e-6};
-    f.nicBytesPerSecond = 25e9;
-    f.nicsPerNode = 8;
-    f.gpusPerNode = 8;
-    f.inNetworkReduction = true;
-    return f;
+    Cluster c;   // nodes of 8 GPUs on NVSwitch with 8 NICs of 25 GB/s and SHARP switches
+    c.gpusPerNode = 8;
+    c.rails = 8;
+    c.intraNode = {"nvlink3", 300e9, 3e-6, 1.0};
+    c.interNode = {"ib-hdr", 25e9, 6e-6, 1.0};
+    c.inNetworkReduction = true;
+    return fabricOf(c);
 }();
 const QSize kSizes[] = {{800, 500}, {1280, 800}, {1920, 1080}};
 } // namespace
