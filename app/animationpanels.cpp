@@ -147,8 +147,8 @@ void RingPanel::rebuild()
     Fabric fabric = fabricOf(cl);
     if (algorithm == Algorithm::InNetwork)
         fabric.inNetworkReduction = true;   // show what SHARP would do on this fabric
-    const double bytes = m_size->currentData().toInt() == 0 && m_scenario.plan.bucketBytes > 0
-                             ? std::min(m_scenario.plan.bucketBytes, m_evaluation.gradientBytesPerGpu)
+    const double bytes = m_size->currentData().toInt() == 0 && m_evaluation.dpBucketBytes > 0
+                             ? std::min(m_evaluation.dpBucketBytes, m_evaluation.gradientBytesPerGpu)
                              : m_evaluation.gradientBytesPerGpu;
     const CollectiveSchedule schedule = allReduceSchedule(algorithm, bytes, group, fabric);
     m_view->setSchedule(schedule);

@@ -267,6 +267,8 @@ void MainWindow::refreshViews()
     const double parameters = e.feasible ? e.parameters : countShape(s.workload).totalParams;
     m_panel->setScenario(s, validDegrees(s), parameters,
                          m_doc->notes().join(QLatin1Char('\n')), e.problem);
+    if (ve.feasible)
+        m_panel->setEffectiveBucket(ve.dpBucketBytes);
     if (ve.feasible) {
         m_cards->setCards(headlineCards(vs, ve));
         m_stepChart->setBars(stepTimeVariants(vs, ve));

@@ -204,7 +204,7 @@ QList<CollectiveRow> collectiveRows(const Scenario &s, const Evaluation &e)
         return rows;
     const Fabric fabric = fabricOf(s.cluster);
     const Group group = groupOf(s.cluster.gpus, 1, s.cluster.gpusPerNode);
-    const double bucket = s.plan.bucketBytes > 0 ? s.plan.bucketBytes : e.gradientBytesPerGpu;
+    const double bucket = e.dpBucketBytes > 0 ? std::min(e.dpBucketBytes, e.gradientBytesPerGpu) : e.gradientBytesPerGpu;
     for (double size : {bucket, 1.0 * (1 << 30)}) {
         for (Collective c : kAllCollectives) {
             for (Algorithm a : {Algorithm::Ring, Algorithm::Tree, Algorithm::Nvls, Algorithm::InNetwork, Algorithm::Hierarchical}) {

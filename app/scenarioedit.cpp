@@ -72,6 +72,7 @@ EditResult applyFieldEdit(const Scenario &in, Field field, double v)
     case Field::IntraBandwidth: s.cluster.intraNode.bytesPerSecond = v * units::kBytesPerGB; break;
     case Field::InterBandwidth: s.cluster.interNode.bytesPerSecond = units::gigabitsPerSecondToBytesPerSecond(v); break;
     case Field::Bucket: s.plan.bucketBytes = v * units::kBytesPerMB; break;
+    case Field::BucketAuto: s.plan.bucketBytes = v != 0 ? kFrameworkBucket : 25e6; break;
     case Field::Compression: s.plan.compression = v; break;
     case Field::Jitter: s.plan.jitter = v / 100; break;
     case Field::LocalSgd: s.plan.localSgdInterval = asInt(v); break;

@@ -161,6 +161,8 @@ std::optional<QJsonObject> withPreset(const QJsonObject &section, Presets::Kind 
 
 const std::pair<const char *, MlpKind> kMlp[] = {{"gelu", MlpKind::Gelu}, {"swiglu", MlpKind::SwiGlu}};
 const std::pair<const char *, Attention> kAttention[] = {{"flash", Attention::Flash}, {"materialized", Attention::Materialized}};
+const std::pair<const char *, GradReduce> kGradReduce[] = {{"auto", GradReduce::Auto}, {"fp32", GradReduce::Fp32},
+                                                           {"bf16", GradReduce::Bf16}};
 const std::pair<const char *, Framework> kFramework[] = {{"auto", Framework::Auto}, {"megatron", Framework::Megatron},
                                                          {"deepspeed", Framework::DeepSpeed}, {"fsdp", Framework::Fsdp}};
 const std::pair<const char *, Precision> kPrecision[] = {
@@ -393,11 +395,17 @@ bool readPlan(const QJsonValue &value, Scenario *sc, ScenarioError *error)
     s.integer("zero", &pl.zeroStage);
     s.boolean("overlap_dp", &pl.overlapDp);
     s.boolean("tp_overlap", &pl.tpOverlap);
-    s.quantity("bucket", Dimension::Bytes, &pl.bucketBytes);
+    if (s.value("bucket").toString() == QLatin1String("auto")) {
+        s.known("bucket");
+        pl.bucketBytes = kFrameworkBucket;
+    } else {
+        s.quantity("bucket", Dimension::Bytes, &pl.bucketBytes);
+    }
     s.quantity("compression", Dimension::Ratio, &pl.compression);
     s.quantity("jitter", Dimension::Ratio, &pl.jitter);
     s.integer("local_sgd", &pl.localSgdInterval);
     s.choice("framework", kFramework, &pl.framework);
+    s.choice("grad_reduce", kGradReduce, &pl.gradReduce);
     s.integer("shard_group", &pl.shardGroup);
     s.integer("first_stage_layers", &pl.firstStageLayers);
     s.integer("last_stage_layers", &pl.lastStageLayers);
@@ -561,11 +569,12 @@ QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QStrin
                      {QStringLiteral("zero"), pl.zeroStage},
                      {QStringLiteral("overlap_dp"), pl.overlapDp},
                      {QStringLiteral("tp_overlap"), pl.tpOverlap},
-                     {QStringLiteral("bucket"), pl.bucketBytes},
+                     {QStringLiteral("bucket"), pl.bucketBytes < 0 ? QJsonValue(QStringLiteral("auto")) : QJsonValue(pl.bucketBytes)},
                      {QStringLiteral("compression"), pl.compression},
                      {QStringLiteral("jitter"), pl.jitter},
                      {QStringLiteral("local_sgd"), pl.localSgdInterval},
                      {QStringLiteral("framework"), QLatin1String(nameOf(pl.framework))},
+                     {QStringLiteral("grad_reduce"), QLatin1String(nameOf(pl.gradReduce))},
                      {QStringLiteral("shard_group"), pl.shardGroup},
                      {QStringLiteral("first_stage_layers"), pl.firstStageLayers},
                      {QStringLiteral("last_stage_layers"), pl.lastStageLayers},

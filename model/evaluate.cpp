@@ -76,7 +76,6 @@ double normalQuantileUpper(double tail)
 double maxOfNormalsQuantile(double q, double n) { return normalQuantileUpper(-std::expm1(std::log(q) / n)); }
 
 double activationElementBytes(Precision precision) { return precision == Precision::Fp32 ? 4.0 : 2.0; }
-double gradientElementBytes(Precision precision) { return precision == Precision::Fp32 ? 4.0 : 2.0; }
 
 std::vector<int> divisorsOf(int n)
 {
@@ -132,6 +131,38 @@ const char *nameOf(Framework f)
     case Framework::Fsdp: return "fsdp";
     }
     return "?";
+}
+
+const char *nameOf(GradReduce g)
+{
+    switch (g) {
+    case GradReduce::Auto: return "auto";
+    case GradReduce::Fp32: return "fp32";
+    case GradReduce::Bf16: return "bf16";
+    }
+    return "?";
+}
+
+double gradientReduceElementBytes(Framework framework, Precision precision, GradReduce gradReduce)
+{
+    if (precision == Precision::Fp32 || gradReduce == GradReduce::Fp32)
+        return 4.0;
+    if (gradReduce == GradReduce::Bf16)
+        return 2.0;
+    return framework == Framework::DeepSpeed ? 2.0 : 4.0;
+}
+
+double frameworkBucketBytes(const Plan &plan, Framework framework, double elementBytes, double layerParamsPerGpu)
+{
+    if (plan.bucketBytes >= 0)
+        return plan.bucketBytes;
+    switch (framework) {
+    case Framework::DeepSpeed: return 5e8 * elementBytes;
+    case Framework::Fsdp: return layerParamsPerGpu * elementBytes;
+    case Framework::Auto:
+    case Framework::Megatron: break;
+    }
+    return std::max(40e6, 1e6 * double(plan.dp) * plan.cp) * elementBytes;
 }
 
 Framework resolveFramework(const Plan &plan)
@@ -415,8 +446,9 @@ std::optional<Problem> validate(const Scenario &sc)
                        double(pl.dp * pl.cp), pl.shardGroup);
     if (pl.shardGroup > 0 && pl.zeroStage == 0)
         return problem("plan.shard_group", "shard_group needs a sharded plan (zero 1, 2 or 3)");
-    if (!finiteNonNegative(pl.bucketBytes) || pl.bucketBytes > 1e13)
-        return problem("plan.bucket", "bucket must be between 0 (one bucket) and 10 TB (got %g bytes)", pl.bucketBytes);
+    if (pl.bucketBytes != kFrameworkBucket && (!finiteNonNegative(pl.bucketBytes) || pl.bucketBytes > 1e13))
+        return problem("plan.bucket", "bucket must be \"auto\" (the framework's default), 0 (one bucket) or up to 10 TB "
+                                      "(got %g bytes)", pl.bucketBytes);
     if (!(pl.compression >= 1 && pl.compression <= 1000))
         return problem("plan.compression", "compression must be a ratio between 1 and 1000 (got %g)", pl.compression);
     if (!(pl.jitter >= 0 && pl.jitter <= 1))
@@ -476,7 +508,10 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     // Megatron-LM accumulates weight gradients into fp32 main gradients inside the GEMM.
     const double wgradOutputBytes = fw == Framework::Megatron && tr.precision != Precision::Fp32 ? 8.0 : 2.0;
     const LayerTimes lt = layerTimes(w, tr.precision, tokensPerGpu, t, c, sp, spec, wgradOutputBytes);
-    const HeadTimes head = headTimes(w, tokensPerGpu, t, spec, wgradOutputBytes);
+    const KernelDefaults &kd = kernelDefaults();
+    const HeadTimes head = headTimes(w, tokensPerGpu, t, spec,
+                                     fw == Framework::Megatron ? kd.lossBytesPerLogitMegatron : kd.lossBytesPerLogitPyTorch,
+                                     wgradOutputBytes);
     e.kernelEfficiency = counts.layerMatrixFlopsPerToken * tokensPerGpu / t / (lt.gemmForward * peakMatrix);
     e.layerGemmSeconds = lt.gemmForward + lt.gemmBackwardData + lt.gemmBackwardWeight;
     e.layerAttentionSeconds = lt.attentionForward + lt.attentionBackward;
@@ -532,12 +567,16 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const std::vector<int> stageLayers = stageLayerCounts(w.layers, pl);
     const MemoryDefaults &md = memoryDefaults();
     const int shardRanks = pl.shardGroup > 0 ? pl.shardGroup : d * c;
-    const StateBytesPerParam sb = stateBytesPerParam(fw, tr.precision, pl.zeroStage, shardRanks, p > 1);
+    const StateBytesPerParam sb = stateBytesPerParam(fw, tr.precision, pl.zeroStage, shardRanks, p > 1,
+                                                   gradientReduceElementBytes(fw, tr.precision, pl.gradReduce));
     const double actPerTokenLayer = layerActivationBytesPerToken(w, fw, tr.recompute, t, sp) * activationElementBytes(tr.precision) / 2;
     const double actFullPerTokenLayer = layerFullActivationBytesPerToken(w, t, sp) * activationElementBytes(tr.precision) / 2;
     const double layerParams = counts.layerMatrixParams + counts.layerOtherParams;
     e.ppBoundaryBytes = tokensPerGpu * h * actBytes / (t > 1 ? t : 1);  // [SC21] scatter/gather
-    const double gradCommBytes = gradientElementBytes(tr.precision);
+    const double gradCommBytes = gradientReduceElementBytes(fw, tr.precision, pl.gradReduce);
+    // Uncompressed gradient bytes per bucket.
+    const double bucketBytesEff = frameworkBucketBytes(pl, fw, gradCommBytes, layerParams / t);
+    e.dpBucketBytes = bucketBytesEff;
     double stageFc = 0, stageBc = 0, stageW = 0;
     int critical = 0;
     double maxStageParamsPerGpu = 0, criticalBusy = -1;
@@ -587,7 +626,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         // (two in flight with prefetch, plus its unsharded 16-bit and fp32 reduce gradients).
         const double gradBytesPerGpu = paramsPerGpu * gradCommBytes / pl.compression;
         const double bucketBuffer = d * c > 1 && pl.zeroStage == 0
-                                        ? 2 * std::min(pl.bucketBytes > 0 ? pl.bucketBytes : gradBytesPerGpu, gradBytesPerGpu)
+                                        ? 2 * std::min(bucketBytesEff > 0 ? bucketBytesEff / pl.compression : gradBytesPerGpu, gradBytesPerGpu)
                                         : 0.0;
         double gatherBuffer = 0;
         if (pl.zeroStage >= 3 && d * c > 1 && sb.gatheredWeights == 0) {
@@ -679,7 +718,9 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     double dpTotal = 0, dpExposed = 0;
     if (dpRanks > 1) {
         const double G = e.gradientBytesPerGpu;
-        const long long buckets = pl.bucketBytes > 0 ? std::max(1LL, (long long)std::ceil(G / pl.bucketBytes)) : 1;
+        const long long buckets = bucketBytesEff > 0
+                                      ? std::max(1LL, (long long)std::ceil(G * pl.compression / bucketBytesEff - 1e-9))
+                                      : 1;
         const double bucketBytes = G / double(buckets);
         e.dpBuckets = int(std::min<long long>(buckets, 1 << 30));
         const double backwardWindow = computeBc;   // last micro-batch's backward on this stage
@@ -809,9 +850,9 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         // Recommend the candidate change that gives the shortest step (each evaluated).
         std::vector<std::pair<Change, Change>> candidates;
         if (!pl.overlapDp)
-            candidates.push_back({{Knob::OverlapDp, 1}, pl.bucketBytes == 0 ? Change{Knob::BucketBytes, 25e6} : Change{}});
+            candidates.push_back({{Knob::OverlapDp, 1}, pl.bucketBytes == 0 ? Change{Knob::BucketBytes, kFrameworkBucket} : Change{}});
         else if (pl.bucketBytes == 0)
-            candidates.push_back({{Knob::BucketBytes, 25e6}, {}});
+            candidates.push_back({{Knob::BucketBytes, kFrameworkBucket}, {}});
         if (!cl.inNetworkReduction && N > cl.gpusPerNode && cl.transport == Transport::Rdma)
             candidates.push_back({{Knob::InNetworkReduction, 1}, {}});
         if (cl.transport == Transport::Tcp)
@@ -892,7 +933,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         const double alphaShare = bucket.seconds > 0 ? bucket.latencySeconds / bucket.seconds : 0.0;
         if (alphaShare > kLatencyBoundShare && dpExposed > 0.02 * step)
             addWarning(e, WarningCode::LatencyBoundBuckets, alphaShare, kLatencyBoundShare,
-                       {Knob::BucketBytes, pl.bucketBytes * 8});
+                       {Knob::BucketBytes, bucketBytesEff * 8});
     }
     if (cl.oversubscription > 1 && dpRanks > 1 && d * double(t) * c > cl.gpusPerNode && dpExposed > 0.1 * step)
         addWarning(e, WarningCode::OversubscribedFabric, cl.oversubscription, 1, {Knob::Oversubscription, 1});

@@ -149,6 +149,7 @@ struct Evaluation
     int tpCollectivesPerLayer = 0;      // per micro-batch, forward + backward (+ recompute)
     double gradientBytesPerGpu = 0;     // DP sync volume per GPU per sync
     int dpBuckets = 0;
+    double dpBucketBytes = 0;           // the bucket the plan runs with (plan.bucket or the framework's)
     double dpBucketSeconds = 0;
     Algorithm dpAlgorithm = Algorithm::Ring;
     Algorithm tpAlgorithm = Algorithm::Ring;

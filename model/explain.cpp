@@ -138,11 +138,15 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
         std::string formula = pl.zeroStage == 3 ? "m x buckets x (2 all-gather + reduce-scatter) (3 psi per micro-batch)"
                                                 : "buckets x T_bucket; exposed = max(T_bucket, n T_bucket - (n-1)/n x B_last)";
         out.push_back({"dp_comm_exposed_s", "Data-parallel gradient sync", formula,
-                       std::to_string(e.dpBuckets) + " buckets x " + sec(e.dpBucketSeconds) + " (" + nameOf(e.dpAlgorithm)
+                       std::to_string(e.dpBuckets) + " buckets of " + bytes(e.dpBucketBytes)
+                           + (pl.bucketBytes < 0 ? std::string(" (") + nameOf(e.framework) + "'s default)" : std::string())
+                           + " x " + sec(e.dpBucketSeconds) + " (" + nameOf(e.dpAlgorithm)
                            + ", " + nameOf(e.dpProtocol) + ") over " + std::to_string(d * c) + " ranks, " + bytes(e.gradientBytesPerGpu) + " of gradients"
                            + (pl.overlapDp ? ", overlapped with the last backward" : ", not overlapped"),
                        sec(b.dpCommExposedSeconds) + " exposed of " + sec(b.dpCommSeconds),
-                       std::string("Li et al. 2020 (PyTorch DDP), arXiv:2006.15704; ") + kZeRO + "; " + kNCCL});
+                       std::string("Li et al. 2020 (PyTorch DDP), arXiv:2006.15704; ") + kZeRO + "; " + kNCCL
+                           + "; buckets: Megatron-Core max(40M, 1M x DP) params, DeepSpeed 5e8 elements, FSDP one block; "
+                             "fp32 gradient reduction in Megatron-LM and torchtitan"});
     }
     out.push_back({"gradient_bytes_per_gpu", "Gradient bytes per GPU", "P_stage / t x bytes per gradient / compression",
                    bytes(e.gradientBytesPerGpu), bytes(e.gradientBytesPerGpu), "MODEL.md: (P / (TP PP)) x bytes per element"});
@@ -204,7 +208,7 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
     out.push_back({"memory.loss_bytes", "Logits and loss", "last stage: tokens x V / t x bytes per logit (6 fused, 12 PyTorch)",
                    stageText, bytes(mem.lossBytes), "Megatron vocab-parallel cross entropy; torchtitan train.py (fp32 logits)"});
     out.push_back({"memory.buffers_bytes", "Buffers", "2 DP buckets + 2 p2p buffers + ZeRO-3/FSDP gathers",
-                   "bucket " + bytes(pl.bucketBytes), bytes(mem.buffersBytes), "PyTorch DDP buckets; FSDP2 prefetch"});
+                   "bucket " + bytes(e.dpBucketBytes), bytes(mem.buffersBytes), "PyTorch DDP buckets; FSDP2 prefetch"});
     out.push_back({"memory.runtime_bytes", "Runtime", "CUDA context 0.5 GiB + workspaces 0.5 GiB + 8% allocator reserve",
                    stageText, bytes(mem.runtimeBytes), "PyTorch PR 86509 (context with lazy loading); model/memory.h"});
     out.push_back({"memory_per_gpu_bytes", "Memory per GPU",

@@ -26,6 +26,8 @@ enum class Attention { Flash, Materialized };         // FlashAttention (no s x 
 /// Who keeps the model states and how: decides bytes per parameter, when ZeRO stages communicate
 /// and which plans can run. Auto derives it from plan.zero (see resolveFramework).
 enum class Framework { Auto, Megatron, DeepSpeed, Fsdp };
+/// Data type of the DP gradient reduction (and of Megatron's main gradients): Auto = the framework's.
+enum class GradReduce { Auto, Fp32, Bf16 };
 
 /// Transformer shape. Megatron SC21 notation: L layers, h hidden, a heads, V vocabulary, s sequence.
 struct Workload
@@ -105,6 +107,9 @@ struct Cluster
     bool operator==(const Cluster &) const = default;
 };
 
+/// plan.bucket = "auto": the bucket the framework picks itself.
+inline constexpr double kFrameworkBucket = -1;
+
 struct Plan
 {
     int tp = 1;
@@ -117,11 +122,15 @@ struct Plan
     int zeroStage = 0;               // 0..3
     bool overlapDp = true;           // bucketed all-reduce overlaps the last backward
     bool tpOverlap = false;          // TP collectives overlapped with GEMMs (Megatron-Core comm overlap)
-    double bucketBytes = 25e6;       // PyTorch DDP default bucket_cap_mb = 25
+    // Gradient bucket; kFrameworkBucket takes the framework's own default (frameworkBucketBytes),
+    // 0 = one bucket of all gradients.
+    double bucketBytes = -1;
     double compression = 1.0;       // gradient compression ratio (>= 1: bytes divided by it)
     double jitter = 0.0;             // per-GPU step-time jitter, coefficient of variation
     int localSgdInterval = 1;        // K: gradients synchronised every K steps
     Framework framework = Framework::Auto;
+    // Megatron --grad-reduce-in-bf16, NeMo optim.grad_sync_dtype, FSDP2 reduce_dtype.
+    GradReduce gradReduce = GradReduce::Auto;
     int shardGroup = 0;              // ZeRO/FSDP shard group (HSDP: shard inside, replicate across); 0 = all of dp x cp
     // Uneven pipelines (Megatron-LM decoder_first/last_pipeline_num_layers); 0 = even split.
     int firstStageLayers = 0;
@@ -152,6 +161,7 @@ const char *nameOf(MlpKind);
 const char *nameOf(Transport);
 const char *nameOf(Attention);
 const char *nameOf(Framework);
+const char *nameOf(GradReduce);    // "auto", "fp32", "bf16"
 const char *nameOf(IntraFabric);   // "auto", "nvswitch", "pcie", "mesh"
 const char *nameOf(ParallelDim);   // "tp", "cp", "dp", "pp"
 /// The intra-node fabric with Auto resolved from the link name.
@@ -168,5 +178,19 @@ bool parseRankOrder(const std::string &text, std::array<ParallelDim, 4> *order);
 /// The framework a plan runs on: the given one, or derived from plan.zero (3: PyTorch FSDP;
 /// 2: DeepSpeed, or FSDP's SHARD_GRAD_OP with pipeline stages; 0 and 1: Megatron-LM).
 Framework resolveFramework(const Plan &plan);
+/// Bytes per gradient element on the wire of the data-parallel reduction: Megatron-LM forces
+/// fp32 accumulation and reduction for 16-bit training (megatron/training/arguments.py,
+/// "bfloat16 requires gradient accumulation and all-reduce to be done in fp32"); torchtitan's
+/// FSDP2 reduces in fp32 (MixedPrecisionPolicy reduce_dtype = training.mixed_precision_reduce,
+/// default float32); DeepSpeed reduces in the gradients' 16-bit dtype (communication_data_type
+/// unset).
+/// plan.grad_reduce overrides the framework's choice.
+double gradientReduceElementBytes(Framework framework, Precision precision, GradReduce gradReduce = GradReduce::Auto);
+/// The DP gradient bucket a plan runs with: plan.bucket when set, else the framework's default.
+///  Megatron-Core DDP: max(40M, 1M x dp x cp) parameters (distributed_data_parallel_config.py);
+///  DeepSpeed: reduce_bucket_size 5e8 elements (ZeRO config default);
+///  PyTorch FSDP: one transformer block per reduce-scatter (FSDP2 wraps each block).
+/// dpRanks = dp x cp; layerParamsPerGpu: one block's parameters on this GPU.
+double frameworkBucketBytes(const Plan &plan, Framework framework, double elementBytes, double layerParamsPerGpu);
 
 } // namespace ts

@@ -24,7 +24,15 @@ struct KernelDefaults
     double hbmEfficiency = 0.85;          // streaming kernels reach ~85% of nominal HBM bandwidth
     double backwardTrafficRatio = 2.0;    // elementwise backward reads saved input + grad, writes grad
     double fp8CastBytesPerElement = 4.0;  // cast + transpose: read bf16 (2), write fp8 and fp8^T (1 + 1)
-    double lossBytesPerLogit = 24.0;      // logits write, fp32 softmax/cross-entropy fwd and bwd traffic
+    // HBM bytes per logit of the fp32 cross-entropy, forward and backward, as the frameworks'
+    // kernels run it (the logits GEMM's own bf16 write is in the GEMM):
+    //  Megatron-Core vocab_parallel_cross_entropy (tensor_parallel/cross_entropy.py, unfused by
+    //  default): .float() r2 w4, max r4, -= max r4 w4, exp r4 w4, sum r4, /= sum r4 w4 (38);
+    //  backward *= grad r4 w4, cast to bf16 r4 w2 (14);
+    //  PyTorch F.cross_entropy(logits.float()) (torchtitan, DeepSpeed/HF): cast r2 w4, log_softmax
+    //  r4 r4 w4, backward zero-filled nll grad w4, log_softmax backward r4 r4 w4, cast r4 w2.
+    double lossBytesPerLogitMegatron = 52.0;
+    double lossBytesPerLogitPyTorch = 42.0;
     double tpOverlapSms = 16;             // SMs a pipelined reduce-scatter overlap takes (TE userbuffers)
     int smCount = 132;                    // when a custom GPU does not say (H100 SXM)
 };
@@ -91,6 +99,8 @@ struct HeadTimes
     double backward = 0;
     double weightGrad = 0;   // part of backward
 };
-HeadTimes headTimes(const Workload &w, double tokens, int tp, const KernelSpec &spec, double wgradOutputBytes = 2);
+/// lossBytesPerLogit: HBM traffic of the cross-entropy per logit (KernelDefaults, per framework).
+HeadTimes headTimes(const Workload &w, double tokens, int tp, const KernelSpec &spec, double lossBytesPerLogit,
+                    double wgradOutputBytes = 2);
 
 } // namespace ts

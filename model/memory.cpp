@@ -26,7 +26,8 @@ const MemoryDefaults &memoryDefaults()
     return defaults;
 }
 
-StateBytesPerParam stateBytesPerParam(Framework framework, Precision precision, int zero, double shards, bool pipeline)
+StateBytesPerParam stateBytesPerParam(Framework framework, Precision precision, int zero, double shards, bool pipeline,
+                                      double gradElementBytes)
 {
     StateBytesPerParam b;
     const double sh = std::max(1.0, shards);
@@ -41,7 +42,7 @@ StateBytesPerParam stateBytesPerParam(Framework framework, Precision precision, 
     case Framework::Auto:
         // [MLM] bf16 weights, fp32 main gradients, fp32 master + m + v (distributed optimizer: / d).
         b.weights = 2;
-        b.gradients = 4;
+        b.gradients = gradElementBytes;
         b.optimizer = 12 / (zero >= 1 ? sh : 1);
         break;
     case Framework::DeepSpeed:

@@ -32,8 +32,10 @@ struct StateBytesPerParam
     double gatheredWeights = 0;   // unsharded 16-bit copies held through the step (ZeRO-2/FSDP with PP)
 };
 /// shards: the ZeRO/FSDP shard group size.
+/// gradElementBytes: Megatron's main gradients are kept in the reduction's type (fp32 by default,
+/// bf16 with --grad-reduce-in-bf16 / NeMo grad_sync_dtype=bf16).
 StateBytesPerParam stateBytesPerParam(Framework framework, Precision precision, int zeroStage, double shards,
-                                      bool pipeline);
+                                      bool pipeline, double gradElementBytes = 4);
 
 /// Activation bytes one layer keeps per token on one GPU until its backward.
 /// Flash: Q, K, V, the attention output and the norm/MLP inputs (Megatron-LM

@@ -32,7 +32,9 @@ std::string describeChange(const Change &c)
     case Knob::Zero: return format("set plan.zero to %.0f", c.value);
     case Knob::OverlapDp: return c.value != 0 ? "turn plan.overlap_dp on" : "turn plan.overlap_dp off";
     case Knob::Recompute: return format("set training.recompute to %s", nameOf(Recompute(int(c.value))));
-    case Knob::BucketBytes: return format("set plan.bucket to %.0f MB", c.value / units::kBytesPerMB);
+    case Knob::BucketBytes:
+        return c.value < 0 ? std::string("set plan.bucket to auto (the framework's default)")
+                           : format("set plan.bucket to %.0f MB", c.value / units::kBytesPerMB);
     case Knob::Transport: return format("set cluster.transport to %s", nameOf(Transport(int(c.value))));
     case Knob::InNetworkReduction: return "turn cluster.in_network_reduction on (SHARP-capable switches)";
     case Knob::Oversubscription: return format("use a fabric with oversubscription %.0f:1 (non-blocking)", c.value);

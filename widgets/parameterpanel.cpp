@@ -69,7 +69,8 @@ QString fieldKey(Field f)
     case Field::InterEfficiency: return QStringLiteral("cluster.inter_node.efficiency");
     case Field::IntraBandwidth: return QStringLiteral("cluster.intra_node.bandwidth");
     case Field::InterBandwidth: return QStringLiteral("cluster.inter_node.bandwidth");
-    case Field::Bucket: return QStringLiteral("plan.bucket");
+    case Field::Bucket:
+    case Field::BucketAuto: return QStringLiteral("plan.bucket");
     case Field::Compression: return QStringLiteral("plan.compression");
     case Field::Jitter: return QStringLiteral("plan.jitter");
     case Field::LocalSgd: return QStringLiteral("plan.local_sgd");
@@ -172,8 +173,10 @@ ParameterPanel::ParameterPanel(QWidget *parent)
         ->setRange(1, 16, Scale::Linear, 0);
     addSlider(advanced, Field::Oversubscription, tr("Oversubscription"), tr(": 1"), tr("Above-leaf oversubscription; 1 = non-blocking."))
         ->setRange(1, 8, Scale::Linear, 1);
+    addToggle(advanced, Field::BucketAuto, tr("Framework's DP bucket"),
+              tr("Megatron-Core: max(40M, 1M x DP) parameters; DeepSpeed: 5e8 elements; FSDP: one block."));
     addSlider(advanced, Field::Bucket, tr("DP bucket"), tr("MB"), tr("Gradient bucket size (PyTorch DDP default 25 MB); 0 = one bucket."))
-        ->setRange(0, 2000, Scale::Linear, 0);
+        ->setRange(0, 4000, Scale::Linear, 0);
     addSlider(advanced, Field::Compression, tr("Gradient compression"), tr("x"), tr("Ratio by which gradient bytes shrink."))
         ->setRange(1, 64, Scale::Log, 1);
     addSlider(advanced, Field::Jitter, tr("Straggler jitter"), tr("%"), tr("Per-GPU step-time variation (coefficient of variation)."))
@@ -240,10 +243,24 @@ QCheckBox *ParameterPanel::addToggle(QLayout *layout, Field field, const QString
     connect(toggle, &QCheckBox::toggled, this, [this, field](bool on) {
         if (m_updating)
             return;
-        emit fieldEdited(field, on ? 1 : 0);
+        // Leaving the framework's bucket keeps the bucket it ran with, now explicit.
+        if (field == Field::BucketAuto && !on)
+            emit fieldEdited(Field::Bucket, m_sliders.value(Field::Bucket)->value());
+        else
+            emit fieldEdited(field, on ? 1 : 0);
         emit editFinished();
     });
     return toggle;
+}
+
+void ParameterPanel::setEffectiveBucket(double bytes)
+{
+    if (m_toggles.value(Field::BucketAuto)->isChecked() && bytes > 0) {
+        const bool was = m_updating;
+        m_updating = true;
+        m_sliders.value(Field::Bucket)->setValue(bytes / units::kBytesPerMB);
+        m_updating = was;
+    }
 }
 
 QComboBox *ParameterPanel::addPresetCombo(QLayout *layout, const QString &kind, const QString &label, const QString &help)
@@ -328,7 +345,10 @@ void ParameterPanel::setScenario(const Scenario &s, const ValidDegrees &degrees,
     set(Field::InterLatency, s.cluster.interNode.latencySeconds * 1e6);
     set(Field::IntraEfficiency, s.cluster.intraNode.efficiency * 100);
     set(Field::InterEfficiency, s.cluster.interNode.efficiency * 100);
-    set(Field::Bucket, s.plan.bucketBytes / units::kBytesPerMB);
+    if (s.plan.bucketBytes >= 0)
+        set(Field::Bucket, s.plan.bucketBytes / units::kBytesPerMB);
+    m_sliders.value(Field::Bucket)->setEnabled(s.plan.bucketBytes >= 0);
+    m_toggles.value(Field::BucketAuto)->setChecked(s.plan.bucketBytes < 0);
     set(Field::Compression, s.plan.compression);
     set(Field::Jitter, s.plan.jitter * 100);
     set(Field::LocalSgd, s.plan.localSgdInterval);

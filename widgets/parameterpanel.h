@@ -23,7 +23,7 @@ enum class Field {
     Gpus, GpusPerNode, Rails, Oversubscription, InNetworkReduction, Transport,
     Tp, Pp, Dp, Cp, SequenceParallel, Schedule, VirtualStages, Zero, OverlapDp, TpOverlap,
     IntraLatency, InterLatency, IntraEfficiency, InterEfficiency, IntraBandwidth, InterBandwidth,
-    Bucket, Compression, Jitter, LocalSgd,
+    Bucket, BucketAuto, Compression, Jitter, LocalSgd,
     Count
 };
 
@@ -47,6 +47,8 @@ public:
     /// Shows the scenario. `problem` (may be empty) is shown next to the control of its field.
     void setScenario(const Scenario &scenario, const ValidDegrees &degrees, double parameterCount,
                      const QString &shapeNote, const Problem &problem);
+    /// The DP bucket the plan runs with (the framework's when plan.bucket is auto), bytes.
+    void setEffectiveBucket(double bytes);
 
 signals:
     void fieldEdited(ts::Field field, double value);

@@ -147,11 +147,16 @@ private slots:
         loaded->scenario.plan.rankOrder = {ParallelDim::Tp, ParallelDim::Dp, ParallelDim::Cp, ParallelDim::Pp};
         loaded->scenario.cluster.intraFabric = IntraFabric::Mesh;
         loaded->scenario.cluster.nvls = Nvls::Off;
+        loaded->scenario.plan.gradReduce = GradReduce::Bf16;
+        loaded->scenario.plan.bucketBytes = kFrameworkBucket;
         const auto again = parseScenario(QJsonDocument(scenarioToJson(loaded->scenario, loaded->name, loaded->description)).toJson(), &error);
         QVERIFY2(again, qPrintable(error.text()));
         QVERIFY(again->scenario.plan.rankOrder == loaded->scenario.plan.rankOrder);
         QCOMPARE(again->scenario.cluster.intraFabric, IntraFabric::Mesh);
         QCOMPARE(again->scenario.cluster.nvls, Nvls::Off);
+        QCOMPARE(again->scenario.plan.gradReduce, GradReduce::Bf16);
+        QCOMPARE(again->scenario.plan.bucketBytes, kFrameworkBucket);
+        QVERIFY(scenarioToJson(again->scenario, {}, {}).value(QLatin1String("plan")).toObject().value(QLatin1String("bucket")) == QLatin1String("auto"));
     }
 
     void badFiles_data()
@@ -183,6 +188,10 @@ private slots:
                                       << "cluster.intra_node_fabric" << "auto|nvswitch|pcie|mesh";
         QTest::newRow("nvls") << minimal({}, {}, QStringLiteral(R"({"preset": "dgx-h100-superpod", "nvls": "maybe"})")) << "cluster.nvls"
                               << "auto|on|off";
+        QTest::newRow("grad reduce") << minimal({}, {}, {}, QStringLiteral(R"({"tp": 8, "grad_reduce": "fp16"})")) << "plan.grad_reduce"
+                                     << "auto|fp32|bf16";
+        QTest::newRow("bucket word") << minimal({}, {}, {}, QStringLiteral(R"({"tp": 8, "bucket": "big"})")) << "plan.bucket"
+                                     << "not a";
         QTest::newRow("too large") << QByteArray(2 << 20, ' ') << QString() << "at most 1 MiB";
     }
     void badFiles()

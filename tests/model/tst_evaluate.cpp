@@ -163,17 +163,22 @@ private slots:
         s.plan.dp = 64;
         s.training.globalBatch = 64;
         const double nd = 64;
-        struct Case { Framework framework; int zero; double perParam; };
+        //  Megatron with bf16 main gradients (--grad-reduce-in-bf16): 16 psi, 4 psi + 12 psi / Nd.
+        struct Case { Framework framework; int zero; double perParam; GradReduce reduce = GradReduce::Auto; };
         const Case cases[] = {{Framework::DeepSpeed, 0, 16},          {Framework::DeepSpeed, 1, 4 + 12 / nd},
                               {Framework::DeepSpeed, 2, 2 + 14 / nd}, {Framework::DeepSpeed, 3, 16 / nd},
                               {Framework::Fsdp, 3, 16 / nd},          {Framework::Megatron, 0, 18},
-                              {Framework::Megatron, 1, 6 + 12 / nd}};
+                              {Framework::Megatron, 1, 6 + 12 / nd},
+                              {Framework::Megatron, 0, 16, GradReduce::Bf16},
+                              {Framework::Megatron, 1, 4 + 12 / nd, GradReduce::Bf16}};
         for (const Case &c : cases) {
             s.plan.framework = c.framework;
             s.plan.zeroStage = c.zero;
+            s.plan.gradReduce = c.reduce;
             const Evaluation e = evaluate(s);
             QVERIFY2(e.feasible, e.problem.message.c_str());
-            const double psi = e.gradientBytesPerGpu / 2;
+            // Gradients go over the wire in fp32 for Megatron and FSDP, bf16 for DeepSpeed.
+            const double psi = e.gradientBytesPerGpu / gradientReduceElementBytes(c.framework, s.training.precision, c.reduce);
             const double states = e.memory.weightsBytes + e.memory.gradientsBytes + e.memory.optimizerBytes;
             QVERIFY2(qAbs(states - c.perParam * psi) < 1e-9 * c.perParam * psi,
                      qPrintable(QStringLiteral("%1 zero %2: %3 bytes per parameter, expected %4")

@@ -43,11 +43,11 @@ const std::map<QString, Bound> kBounds = {
 // Runs that really ran but the model judges not to fit, and why (README "Validation"): NeMo 24.07
 // keeps model states with Apex's distributed Adam (16-bit gradient buckets, optimizer remainders)
 // and FP8 parameters, which the Megatron-LM layout (18 B/param, fp32 main gradients) overstates.
+// Judged 1-20 GB over 80 GiB although they ran (README "Validation": not yet explained; FP8
+// weight copies and Apex's optimizer layout are the suspects).
 const QStringList kKnownNotFitting = {
-    QStringLiteral("nemo2407-gpt3-175b-fp8-h100-128"), QStringLiteral("nemo2407-gpt3-175b-fp8-h100-512"),
-    QStringLiteral("nemo2407-gpt3-20b-fp8-h100-64"),   QStringLiteral("nemo2407-llama2-7b-fp8-h100-8"),
-    QStringLiteral("nemo2407-llama3-8b-fp8-h100-8"),   QStringLiteral("nemo2407-nemotron-8b-fp8-h100-64"),
-    QStringLiteral("nemo2407-nemotron4-340b-fp8-h100-128")};
+    QStringLiteral("nemo2407-gpt3-175b-fp8-h100-512"), QStringLiteral("nemo2407-gpt3-20b-fp8-h100-64"),
+    QStringLiteral("nemo2407-llama3-8b-fp8-h100-8"), QStringLiteral("nemo2407-nemotron4-340b-fp8-h100-128")};
 
 QString dataDir() { return QFINDTESTDATA("../data/validation"); }
 
@@ -119,7 +119,7 @@ private slots:
             }
             if (!scenario.startsWith(QLatin1String("seed"))) {
                 if (kKnownNotFitting.contains(scenario))
-                    QEXPECT_FAIL("", qPrintable(scenario + QStringLiteral(": NeMo's optimizer layout, see README")), Continue);
+                    QEXPECT_FAIL("", qPrintable(scenario + QStringLiteral(": judged over HBM, see README")), Continue);
                 QVERIFY2(e.memory.fits, qPrintable(scenario + QStringLiteral(" really ran but is judged not to fit")));
             }
         }
