@@ -249,8 +249,7 @@ void MainWindow::createActions()
 
 void MainWindow::editField(Field field, double value, bool finished)
 {
-    const EditResult r = applyFieldEdit(m_doc->scenario(), field, value);
-    m_doc->edit(r.scenario, tr("Change %1").arg(fieldKey(field)), int(field), r.note);
+    m_doc->edit(field, value);
     if (finished)
         m_doc->finishEdit();
 }

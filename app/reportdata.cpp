@@ -167,7 +167,7 @@ QJsonObject evaluationToJson(const Scenario &sc, const Evaluation &e, const QStr
         const WarningText text = describe(w, sc);
         QJsonArray changes;
         for (int c = 0; c < w.changeCount; ++c)
-            changes.append(QJsonObject{{QStringLiteral("key"), QLatin1String(knobKey(w.changes[size_t(c)].knob))},
+            changes.append(QJsonObject{{QStringLiteral("key"), QLatin1String(fieldInfo(w.changes[size_t(c)].field).key)},
                                        {QStringLiteral("value"), w.changes[size_t(c)].value}});
         warnings.append(QJsonObject{{QStringLiteral("code"), QString::fromStdString(text.code)},
                                     {QStringLiteral("message"), QString::fromStdString(text.message)},

@@ -65,13 +65,41 @@ void ScenarioDocument::edit(const Scenario &scenario, const QString &text, int m
     m_undo->push(new SetScenarioCommand(this, m_scenario, scenario, text, mergeKey));
 }
 
+void ScenarioDocument::edit(Field field, double siValue)
+{
+    const FieldEdit r = withField(m_scenario, field, siValue);
+    if (r.scenario == m_scenario) {
+        if (!r.note.empty()) {   // nothing changed, and the note says why (a value out of range)
+            m_notes = {QString::fromStdString(r.note)};
+            DocumentChange c;
+            c.planValid = m_evaluation.feasible;
+            emit changed(c);
+        }
+        return;
+    }
+    edit(r.scenario, QString::fromStdString(describeFieldChange(field, siValue)), int(field),
+         QString::fromStdString(r.note));
+}
+
 void ScenarioDocument::finishEdit() { ++m_editSerial; }
 
 void ScenarioDocument::setScenarioDirect(const Scenario &scenario)
 {
+    DocumentChange c;
+    for (int f = int(Field::None) + 1; f < int(Field::Count); ++f)
+        if (fieldValue(m_scenario, Field(f)) != fieldValue(scenario, Field(f)))
+            c.fields.set(size_t(f));
+    // Replaying the changed fields on the old scenario must give the new one; if not, something
+    // the table does not cover changed too (a preset's GPU or link, a derived shape): all inputs.
+    Scenario replayed = m_scenario;
+    for (int f = int(Field::None) + 1; f < int(Field::Count); ++f)
+        if (c.fields.test(size_t(f)))
+            replayed = withField(replayed, Field(f), fieldValue(scenario, Field(f))).scenario;
+    c.otherInputs = c.fields.test(size_t(Field::Parameters)) || !(replayed == scenario);
     m_scenario = scenario;
     reevaluate();
-    emit changed();
+    c.planValid = m_evaluation.feasible;
+    emit changed(c);
 }
 
 void ScenarioDocument::reevaluate()
@@ -98,7 +126,11 @@ void ScenarioDocument::load(const LoadedScenario &loaded, const QString &filePat
         m_filePath = filePath;
         emit filePathChanged(filePath);
     }
-    emit changed();
+    DocumentChange c;
+    c.otherInputs = true;
+    c.fields.set();
+    c.planValid = m_evaluation.feasible;
+    emit changed(c);
 }
 
 bool ScenarioDocument::save(const QString &path, QString *error)

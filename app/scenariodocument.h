@@ -4,8 +4,12 @@
 #pragma once
 
 #include "evaluation.h"
+#include "fields.h"
 #include "inputs.h"
 
+#include <bitset>
+
+#include <QMetaType>
 #include <QObject>
 #include <QStringList>
 
@@ -14,6 +18,15 @@ class QUndoStack;
 namespace ts {
 
 struct LoadedScenario;
+
+/// What one change of the document touched, so views refresh only what they show.
+struct DocumentChange
+{
+    std::bitset<size_t(Field::Count)> fields;   // inputs whose value changed
+    bool otherInputs = false;   // something outside the field table changed (presets, a loaded file)
+    bool planValid = true;      // the scenario evaluates; otherwise views keep the last valid one
+    bool touches(Field f) const { return otherInputs || fields.test(size_t(f)); }
+};
 
 class ScenarioDocument : public QObject
 {
@@ -34,8 +47,12 @@ public:
     bool isModified() const;
     QUndoStack *undoStack() const { return m_undo; }
 
-    /// Replaces the scenario through the undo stack. Edits with the same `mergeKey` merge into one
-    /// undo step until finishEdit() (a slider drag is one step); -1 never merges.
+    /// Sets one input (an SI value, model/fields.h) through the undo stack, with the rule that keeps
+    /// the plan consistent. Edits of the same field merge into one undo step ("Set TP to 8") until
+    /// finishEdit(): a slider drag is one step.
+    void edit(Field field, double siValue);
+    /// Replaces the scenario through the undo stack (presets, a warning's fix). Edits with the same
+    /// `mergeKey` merge until finishEdit(); -1 never merges.
     void edit(const Scenario &scenario, const QString &text, int mergeKey = -1, const QString &note = {});
     void finishEdit();
 
@@ -50,7 +67,7 @@ public:
     int editSerial() const { return m_editSerial; }
 
 signals:
-    void changed();
+    void changed(const ts::DocumentChange &change);
     void filePathChanged(const QString &path);
     void modificationChanged(bool modified);
 
@@ -68,3 +85,5 @@ private:
 };
 
 } // namespace ts
+
+Q_DECLARE_METATYPE(ts::DocumentChange)

@@ -108,7 +108,7 @@ void addWarning(Evaluation &e, WarningCode code, double value, double threshold,
     w.value = value;
     w.threshold = threshold;
     w.changes = {first, second};
-    w.changeCount = (first.knob != Knob::None) + (second.knob != Knob::None);
+    w.changeCount = (first.field != Field::None) + (second.field != Field::None);
 }
 
 constexpr double kCommunicationWarnFraction = 0.5;
@@ -850,20 +850,20 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         // Recommend the candidate change that gives the shortest step (each evaluated).
         std::vector<std::pair<Change, Change>> candidates;
         if (!pl.overlapDp)
-            candidates.push_back({{Knob::OverlapDp, 1}, pl.bucketBytes == 0 ? Change{Knob::BucketBytes, kFrameworkBucket} : Change{}});
+            candidates.push_back({{Field::OverlapDp, 1}, pl.bucketBytes == 0 ? Change{Field::Bucket, kFrameworkBucket} : Change{}});
         else if (pl.bucketBytes == 0)
-            candidates.push_back({{Knob::BucketBytes, kFrameworkBucket}, {}});
+            candidates.push_back({{Field::Bucket, kFrameworkBucket}, {}});
         if (!cl.inNetworkReduction && N > cl.gpusPerNode && cl.transport == Transport::Rdma)
-            candidates.push_back({{Knob::InNetworkReduction, 1}, {}});
+            candidates.push_back({{Field::InNetworkReduction, 1}, {}});
         if (cl.transport == Transport::Tcp)
-            candidates.push_back({{Knob::Transport, double(int(Transport::Rdma))}, {}});
+            candidates.push_back({{Field::Transport, 1}, {}});
         if (t > 1)
-            candidates.push_back({{Knob::Tp, double(t / 2)}, {Knob::Dp, double(d) * 2}});
+            candidates.push_back({{Field::Tp, double(t / 2)}, {Field::Dp, double(d) * 2}});
         if (pl.zeroStage == 3)
-            candidates.push_back({{Knob::Zero, 1}, {}});
+            candidates.push_back({{Field::Zero, 1}, {}});
         // More compute per sync; not judged when compute_time is given (it would not grow with the batch).
         if (tr.computeSecondsOverride <= 0 || candidates.empty())
-            candidates.push_back({{Knob::GlobalBatch, double(tr.globalBatch) * 4}, {}});
+            candidates.push_back({{Field::GlobalBatch, double(tr.globalBatch) * 4}, {}});
         double bestStep = bd.stepSeconds;
         std::pair<Change, Change> best = candidates.back();
         for (const auto &[first, second] : candidates) {
@@ -881,51 +881,51 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         return e;
     if (p > 1 && m < p) {
         addWarning(e, WarningCode::FewMicroBatches, double(m), double(p),
-                   {Knob::GlobalBatch, double(p) * b * d});
+                   {Field::GlobalBatch, double(p) * b * d});
     } else if (p > 1 && e.pipelineEfficiency < kPipelineEfficiencyWarn) {
         const long long need = requiredMicroBatches(pl.schedule, p, v, kPipelineEfficiencyWarn, st);
         addWarning(e, WarningCode::LowPipelineEfficiency, e.pipelineEfficiency, kPipelineEfficiencyWarn,
-                   {Knob::GlobalBatch, double(need) * b * d});
+                   {Field::GlobalBatch, double(need) * b * d});
     }
     if (t > cl.gpusPerNode)
-        addWarning(e, WarningCode::TpSpansNodes, t, cl.gpusPerNode, {Knob::Tp, double(cl.gpusPerNode)},
-                   {Knob::Pp, double(p) * t / cl.gpusPerNode});
+        addWarning(e, WarningCode::TpSpansNodes, t, cl.gpusPerNode, {Field::Tp, double(cl.gpusPerNode)},
+                   {Field::Pp, double(p) * t / cl.gpusPerNode});
     else if (tpGroup.straddles || (t > 1 && tpGroup.nodes() > 1)) {
         // TP=4 with 6 GPUs per node, or a rank order that puts TP outside the node.
         int fit = 1;
         while (fit * 2 <= t && cl.gpusPerNode % (fit * 2) == 0)
             fit *= 2;
-        addWarning(e, WarningCode::TpStraddlesNodes, t, cl.gpusPerNode, {Knob::Tp, double(fit)},
-                   {Knob::Dp, double(d) * t / fit});
+        addWarning(e, WarningCode::TpStraddlesNodes, t, cl.gpusPerNode, {Field::Tp, double(fit)},
+                   {Field::Dp, double(d) * t / fit});
     }
     else if (t > 1 && cl.intraNode.bytesPerSecond < kSlowTpLinkBytesPerSecond)
         addWarning(e, WarningCode::TpOverSlowLink, cl.intraNode.bytesPerSecond, kSlowTpLinkBytesPerSecond,
-                   {Knob::Tp, 1}, {Knob::Dp, double(d) * t});
+                   {Field::Tp, 1}, {Field::Dp, double(d) * t});
     if (c > 1 && double(t) * c > cl.gpusPerNode && bd.cpCommExposedSeconds > 0)
     {
         const int cpInNode = std::max(1, cl.gpusPerNode / t);
-        addWarning(e, WarningCode::CpSpansNodes, double(t) * c, cl.gpusPerNode, {Knob::Cp, double(cpInNode)},
-                   {Knob::Dp, double(d) * c / cpInNode});
+        addWarning(e, WarningCode::CpSpansNodes, double(t) * c, cl.gpusPerNode, {Field::Cp, double(cpInNode)},
+                   {Field::Dp, double(d) * c / cpInNode});
     }
     if (!e.memory.fits) {
         Change fix;
         // The next ZeRO stage the plan's framework runs (validate() knows which), else recompute, else PP.
-        for (int zero = pl.zeroStage + 1; zero <= 3 && d * c > 1 && fix.knob == Knob::None; ++zero)
-            if (!validate(applyChange(sc, {Knob::Zero, double(zero)})))
-                fix = {Knob::Zero, double(zero)};
-        if (fix.knob == Knob::None && tr.recompute != Recompute::Full)
-            fix = {Knob::Recompute, double(int(Recompute::Full))};
-        else if (fix.knob == Knob::None && d % 2 == 0 && w.layers >= 2 * p)
-            fix = {Knob::Pp, double(p) * 2};
+        for (int zero = pl.zeroStage + 1; zero <= 3 && d * c > 1 && fix.field == Field::None; ++zero)
+            if (!validate(applyChange(sc, {Field::Zero, double(zero)})))
+                fix = {Field::Zero, double(zero)};
+        if (fix.field == Field::None && tr.recompute != Recompute::Full)
+            fix = {Field::Recompute, double(int(Recompute::Full))};
+        else if (fix.field == Field::None && d % 2 == 0 && w.layers >= 2 * p)
+            fix = {Field::Pp, double(p) * 2};
         Change second;
-        if (fix.knob == Knob::Pp)
-            second = {Knob::Dp, double(d / 2)};
+        if (fix.field == Field::Pp)
+            second = {Field::Dp, double(d / 2)};
         addWarning(e, WarningCode::DoesNotFitMemory, e.memory.totalBytes, e.memory.capacityBytes, fix, second);
     }
     if (cl.transport == Transport::Tcp && N > cl.gpusPerNode)
-        addWarning(e, WarningCode::TcpTransport, 0, 0, {Knob::Transport, double(int(Transport::Rdma))});
+        addWarning(e, WarningCode::TcpTransport, 0, 0, {Field::Transport, 1});
     if (!pl.overlapDp && dpTotal > 0.05 * step && e.communicationFraction <= kCommunicationWarnFraction)
-        addWarning(e, WarningCode::DpNotOverlapped, dpTotal / step, 0.05, {Knob::OverlapDp, 1});
+        addWarning(e, WarningCode::DpNotOverlapped, dpTotal / step, 0.05, {Field::OverlapDp, 1});
     if (dpRanks > 1 && e.dpBuckets > 1 && e.dpBucketSeconds > 0) {
         const Group group = groupOf(dpRanks, dpStride, cl.gpusPerNode);
         const CollectiveTime bucket = collectiveTime(Collective::AllReduce, e.dpAlgorithm, e.gradientBytesPerGpu / e.dpBuckets,
@@ -933,19 +933,19 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         const double alphaShare = bucket.seconds > 0 ? bucket.latencySeconds / bucket.seconds : 0.0;
         if (alphaShare > kLatencyBoundShare && dpExposed > 0.02 * step)
             addWarning(e, WarningCode::LatencyBoundBuckets, alphaShare, kLatencyBoundShare,
-                       {Knob::BucketBytes, bucketBytesEff * 8});
+                       {Field::Bucket, bucketBytesEff * 8});
     }
     if (cl.oversubscription > 1 && dpRanks > 1 && d * double(t) * c > cl.gpusPerNode && dpExposed > 0.1 * step)
-        addWarning(e, WarningCode::OversubscribedFabric, cl.oversubscription, 1, {Knob::Oversubscription, 1});
+        addWarning(e, WarningCode::OversubscribedFabric, cl.oversubscription, 1, {Field::Oversubscription, 1});
     if (pl.zeroStage == 3 && N > cl.gpusPerNode && fabric.inter.bytesPerSecond < kSlowZero3LinkBytesPerSecond
         && dpExposed > 0.1 * step)
         addWarning(e, WarningCode::ZeroThreeOnSlowFabric, fabric.inter.bytesPerSecond, kSlowZero3LinkBytesPerSecond,
-                   {Knob::Zero, 1});
+                   {Field::Zero, 1});
     if (tr.computeSecondsOverride > 0) {
         // The given compute time against the FLOPs it must hold: above peak is impossible.
         const double implied = e.hardwareFlopsPerStep / (N * tr.computeSecondsOverride * peakMatrix);
         if (implied > 1)
-            addWarning(e, WarningCode::ComputeAbovePeak, implied, 1.0, {Knob::ComputeTime, 0});
+            addWarning(e, WarningCode::ComputeAbovePeak, implied, 1.0, {Field::ComputeTime, 0});
     }
     if (stragglerSeconds > kStragglerWarnFraction * step)
         addWarning(e, WarningCode::Stragglers, (e.stepP99Seconds - e.stepMedianSeconds) / e.stepMedianSeconds,

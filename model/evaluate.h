@@ -22,9 +22,8 @@ Evaluation evaluateForSearch(const Scenario &scenario);
 /// Message, recommendation and a stable code for a warning, with its numbers filled in.
 WarningText describe(const Warning &warning, const Scenario &scenario);
 
-/// The scenario key a knob changes ("plan.tp") and a scenario with a change applied.
-const char *knobKey(Knob knob);
-Scenario applyChange(Scenario scenario, const Change &change);
+/// A scenario with a change applied (withField, model/fields.h).
+Scenario applyChange(const Scenario &scenario, const Change &change);
 Scenario applyWarning(const Scenario &scenario, const Warning &warning);
 
 /// Degrees that divide the GPU count and respect the shape (heads by TP, layers by PP,

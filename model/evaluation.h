@@ -3,6 +3,7 @@
 #pragma once
 
 #include "collectives.h"
+#include "fields.h"
 #include "inputs.h"
 
 #include <array>
@@ -53,15 +54,11 @@ struct MemoryBreakdown
     bool fits = true;
 };
 
-/// A change to one input; a warning's recommendation is one or two of these.
-enum class Knob {
-    None, GlobalBatch, Tp, Pp, Dp, Cp, Schedule, VirtualStages, Zero, OverlapDp, Recompute,
-    BucketBytes, Transport, InNetworkReduction, Oversubscription, SequenceParallel, ComputeTime
-};
+/// A change to one input (model/fields.h); a warning's recommendation is one or two of these.
 struct Change
 {
-    Knob knob = Knob::None;
-    double value = 0;   // enums and bools as their integer value
+    Field field = Field::None;
+    double value = 0;   // SI; enums and bools as their integer value
 };
 
 enum class WarningCode {

@@ -18,30 +18,13 @@ std::string format(const char *fmt, Args... args)
     return text;
 }
 
+// "set TP to 8": the field's words, lower-case inside a sentence.
 std::string describeChange(const Change &c)
 {
-    switch (c.knob) {
-    case Knob::None: return {};
-    case Knob::GlobalBatch: return format("set training.global_batch to %.0f", c.value);
-    case Knob::Tp: return format("set plan.tp to %.0f", c.value);
-    case Knob::Pp: return format("set plan.pp to %.0f", c.value);
-    case Knob::Dp: return format("set plan.dp to %.0f", c.value);
-    case Knob::Cp: return format("set plan.cp to %.0f", c.value);
-    case Knob::Schedule: return format("set plan.schedule to %s", nameOf(Schedule(int(c.value))));
-    case Knob::VirtualStages: return format("set plan.virtual_stages to %.0f", c.value);
-    case Knob::Zero: return format("set plan.zero to %.0f", c.value);
-    case Knob::OverlapDp: return c.value != 0 ? "turn plan.overlap_dp on" : "turn plan.overlap_dp off";
-    case Knob::Recompute: return format("set training.recompute to %s", nameOf(Recompute(int(c.value))));
-    case Knob::BucketBytes:
-        return c.value < 0 ? std::string("set plan.bucket to auto (the framework's default)")
-                           : format("set plan.bucket to %.0f MB", c.value / units::kBytesPerMB);
-    case Knob::Transport: return format("set cluster.transport to %s", nameOf(Transport(int(c.value))));
-    case Knob::InNetworkReduction: return "turn cluster.in_network_reduction on (SHARP-capable switches)";
-    case Knob::Oversubscription: return format("use a fabric with oversubscription %.0f:1 (non-blocking)", c.value);
-    case Knob::SequenceParallel: return "turn plan.sequence_parallel on";
-    case Knob::ComputeTime: return "remove training.compute_time so that compute is derived from the shape and GPU";
-    }
-    return {};
+    std::string text = describeFieldChange(c.field, c.value);
+    if (!text.empty() && text[0] >= 'A' && text[0] <= 'Z')
+        text[0] = char(text[0] - 'A' + 'a');
+    return text;
 }
 
 std::string changesText(const Warning &w)
@@ -57,54 +40,7 @@ std::string changesText(const Warning &w)
 
 } // namespace
 
-const char *knobKey(Knob knob)
-{
-    switch (knob) {
-    case Knob::None: return "";
-    case Knob::GlobalBatch: return "training.global_batch";
-    case Knob::Tp: return "plan.tp";
-    case Knob::Pp: return "plan.pp";
-    case Knob::Dp: return "plan.dp";
-    case Knob::Cp: return "plan.cp";
-    case Knob::Schedule: return "plan.schedule";
-    case Knob::VirtualStages: return "plan.virtual_stages";
-    case Knob::Zero: return "plan.zero";
-    case Knob::OverlapDp: return "plan.overlap_dp";
-    case Knob::Recompute: return "training.recompute";
-    case Knob::BucketBytes: return "plan.bucket";
-    case Knob::Transport: return "cluster.transport";
-    case Knob::InNetworkReduction: return "cluster.in_network_reduction";
-    case Knob::Oversubscription: return "cluster.oversubscription";
-    case Knob::SequenceParallel: return "plan.sequence_parallel";
-    case Knob::ComputeTime: return "training.compute_time";
-    }
-    return "";
-}
-
-Scenario applyChange(Scenario s, const Change &c)
-{
-    const int i = int(std::lround(c.value));
-    switch (c.knob) {
-    case Knob::None: break;
-    case Knob::GlobalBatch: s.training.globalBatch = (long long)std::llround(c.value); break;
-    case Knob::Tp: s.plan.tp = i; break;
-    case Knob::Pp: s.plan.pp = i; break;
-    case Knob::Dp: s.plan.dp = i; break;
-    case Knob::Cp: s.plan.cp = i; break;
-    case Knob::Schedule: s.plan.schedule = Schedule(i); break;
-    case Knob::VirtualStages: s.plan.virtualStages = i; break;
-    case Knob::Zero: s.plan.zeroStage = i; break;
-    case Knob::OverlapDp: s.plan.overlapDp = i != 0; break;
-    case Knob::Recompute: s.training.recompute = Recompute(i); break;
-    case Knob::BucketBytes: s.plan.bucketBytes = c.value; break;
-    case Knob::Transport: s.cluster.transport = Transport(i); break;
-    case Knob::InNetworkReduction: s.cluster.inNetworkReduction = i != 0; break;
-    case Knob::Oversubscription: s.cluster.oversubscription = c.value; break;
-    case Knob::SequenceParallel: s.plan.sequenceParallel = i != 0; break;
-    case Knob::ComputeTime: s.training.computeSecondsOverride = c.value; break;
-    }
-    return s;
-}
+Scenario applyChange(const Scenario &scenario, const Change &c) { return withField(scenario, c.field, c.value).scenario; }
 
 Scenario applyWarning(const Scenario &scenario, const Warning &warning)
 {

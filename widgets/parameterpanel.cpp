@@ -37,48 +37,6 @@ QLabel *problemLabel(QWidget *parent)
 }
 } // namespace
 
-QString fieldKey(Field f)
-{
-    switch (f) {
-    case Field::Parameters: return QStringLiteral("workload.parameters");
-    case Field::SeqLen: return QStringLiteral("workload.seq_len");
-    case Field::GlobalBatch: return QStringLiteral("training.global_batch");
-    case Field::MicroBatch: return QStringLiteral("training.micro_batch");
-    case Field::Precision: return QStringLiteral("training.precision");
-    case Field::Recompute: return QStringLiteral("training.recompute");
-    case Field::Tokens: return QStringLiteral("training.tokens");
-    case Field::Gpus: return QStringLiteral("cluster.gpus");
-    case Field::GpusPerNode: return QStringLiteral("cluster.gpus_per_node");
-    case Field::Rails: return QStringLiteral("cluster.rails");
-    case Field::Oversubscription: return QStringLiteral("cluster.oversubscription");
-    case Field::InNetworkReduction: return QStringLiteral("cluster.in_network_reduction");
-    case Field::Transport: return QStringLiteral("cluster.transport");
-    case Field::Tp: return QStringLiteral("plan.tp");
-    case Field::Pp: return QStringLiteral("plan.pp");
-    case Field::Dp: return QStringLiteral("plan.dp");
-    case Field::Cp: return QStringLiteral("plan.cp");
-    case Field::SequenceParallel: return QStringLiteral("plan.sequence_parallel");
-    case Field::Schedule: return QStringLiteral("plan.schedule");
-    case Field::VirtualStages: return QStringLiteral("plan.virtual_stages");
-    case Field::Zero: return QStringLiteral("plan.zero");
-    case Field::OverlapDp: return QStringLiteral("plan.overlap_dp");
-    case Field::TpOverlap: return QStringLiteral("plan.tp_overlap");
-    case Field::IntraLatency: return QStringLiteral("cluster.intra_node.latency");
-    case Field::InterLatency: return QStringLiteral("cluster.inter_node.latency");
-    case Field::IntraEfficiency: return QStringLiteral("cluster.intra_node.efficiency");
-    case Field::InterEfficiency: return QStringLiteral("cluster.inter_node.efficiency");
-    case Field::IntraBandwidth: return QStringLiteral("cluster.intra_node.bandwidth");
-    case Field::InterBandwidth: return QStringLiteral("cluster.inter_node.bandwidth");
-    case Field::Bucket:
-    case Field::BucketAuto: return QStringLiteral("plan.bucket");
-    case Field::Compression: return QStringLiteral("plan.compression");
-    case Field::Jitter: return QStringLiteral("plan.jitter");
-    case Field::LocalSgd: return QStringLiteral("plan.local_sgd");
-    case Field::Count: break;
-    }
-    return {};
-}
-
 ParameterPanel::ParameterPanel(QWidget *parent)
     : QScrollArea(parent)
 {
@@ -173,8 +131,17 @@ ParameterPanel::ParameterPanel(QWidget *parent)
         ->setRange(1, 16, Scale::Linear, 0);
     addSlider(advanced, Field::Oversubscription, tr("Oversubscription"), tr(": 1"), tr("Above-leaf oversubscription; 1 = non-blocking."))
         ->setRange(1, 8, Scale::Linear, 1);
-    addToggle(advanced, Field::BucketAuto, tr("Framework's DP bucket"),
-              tr("Megatron-Core: max(40M, 1M x DP) parameters; DeepSpeed: 5e8 elements; FSDP: one block."));
+    m_bucketAuto = new QCheckBox(tr("Framework's DP bucket"), advancedContent);
+    m_bucketAuto->setToolTip(tr("Megatron-Core: max(40M, 1M x DP) parameters; DeepSpeed: 5e8 elements; FSDP: one block."));
+    advanced->addWidget(m_bucketAuto);
+    // Leaving the framework's bucket keeps the bucket it ran with, now explicit.
+    connect(m_bucketAuto, &QCheckBox::toggled, this, [this](bool on) {
+        if (m_updating)
+            return;
+        emit fieldEdited(Field::Bucket, on ? kFrameworkBucket
+                                           : m_sliders.value(Field::Bucket)->value() * fieldInfo(Field::Bucket).siPerDisplay);
+        emit editFinished();
+    });
     addSlider(advanced, Field::Bucket, tr("DP bucket"), tr("MB"), tr("Gradient bucket size (PyTorch DDP default 25 MB); 0 = one bucket."))
         ->setRange(0, 4000, Scale::Linear, 0);
     addSlider(advanced, Field::Compression, tr("Gradient compression"), tr("x"), tr("Ratio by which gradient bytes shrink."))
@@ -201,7 +168,7 @@ QuantitySlider *ParameterPanel::addSlider(QLayout *layout, Field field, const QS
     m_sliders.insert(field, slider);
     connect(slider, &QuantitySlider::valueEdited, this, [this, field](double v) {
         if (!m_updating)
-            emit fieldEdited(field, v);
+            emit fieldEdited(field, v * fieldInfo(field).siPerDisplay);
     });
     connect(slider, &QuantitySlider::editFinished, this, [this] {
         if (!m_updating)
@@ -243,11 +210,7 @@ QCheckBox *ParameterPanel::addToggle(QLayout *layout, Field field, const QString
     connect(toggle, &QCheckBox::toggled, this, [this, field](bool on) {
         if (m_updating)
             return;
-        // Leaving the framework's bucket keeps the bucket it ran with, now explicit.
-        if (field == Field::BucketAuto && !on)
-            emit fieldEdited(Field::Bucket, m_sliders.value(Field::Bucket)->value());
-        else
-            emit fieldEdited(field, on ? 1 : 0);
+        emit fieldEdited(field, on ? 1 : 0);
         emit editFinished();
     });
     return toggle;
@@ -255,10 +218,10 @@ QCheckBox *ParameterPanel::addToggle(QLayout *layout, Field field, const QString
 
 void ParameterPanel::setEffectiveBucket(double bytes)
 {
-    if (m_toggles.value(Field::BucketAuto)->isChecked() && bytes > 0) {
+    if (m_bucketAuto->isChecked() && bytes > 0) {
         const bool was = m_updating;
         m_updating = true;
-        m_sliders.value(Field::Bucket)->setValue(bytes / units::kBytesPerMB);
+        m_sliders.value(Field::Bucket)->setValue(bytes / fieldInfo(Field::Bucket).siPerDisplay);
         m_updating = was;
     }
 }
@@ -314,19 +277,7 @@ void ParameterPanel::setScenario(const Scenario &s, const ValidDegrees &degrees,
                                  const QString &shapeNote, const Problem &problem)
 {
     m_updating = true;
-    auto set = [this](Field f, double v) {
-        if (QuantitySlider *slider = m_sliders.value(f))
-            slider->setValue(v);
-    };
-    set(Field::Parameters, parameterCount / 1e9);
-    set(Field::SeqLen, s.workload.seqLen);
-    set(Field::GlobalBatch, double(s.training.globalBatch));
-    set(Field::MicroBatch, s.training.microBatch);
-    set(Field::Tokens, s.training.tokens / 1e9);
-    set(Field::Gpus, s.cluster.gpus);
-    set(Field::GpusPerNode, s.cluster.gpusPerNode);
-    set(Field::Rails, s.cluster.rails);
-    set(Field::Oversubscription, s.cluster.oversubscription);
+    // Every control shows its field's value in the table's display unit (model/fields.h).
     m_sliders.value(Field::Tp)->setSteps(toDoubles(degrees.tp));
     m_sliders.value(Field::Pp)->setSteps(toDoubles(degrees.pp));
     m_sliders.value(Field::Cp)->setSteps(toDoubles(degrees.cp));
@@ -334,33 +285,17 @@ void ParameterPanel::setScenario(const Scenario &s, const ValidDegrees &degrees,
     m_sliders.value(Field::GlobalBatch)->setSteps(degrees.globalBatch);
     for (Field f : {Field::Tp, Field::Pp, Field::Cp, Field::Dp})
         m_sliders.value(f)->setRange(1, std::max(1, s.cluster.gpus) * 64.0, Scale::Steps, 0);
-    set(Field::Tp, s.plan.tp);
-    set(Field::Pp, s.plan.pp);
-    set(Field::Cp, s.plan.cp);
-    set(Field::Dp, s.plan.dp);
-    set(Field::VirtualStages, s.plan.virtualStages);
-    set(Field::IntraBandwidth, s.cluster.intraNode.bytesPerSecond / units::kBytesPerGB);
-    set(Field::InterBandwidth, units::bytesPerSecondToGigabitsPerSecond(s.cluster.interNode.bytesPerSecond));
-    set(Field::IntraLatency, s.cluster.intraNode.latencySeconds * 1e6);
-    set(Field::InterLatency, s.cluster.interNode.latencySeconds * 1e6);
-    set(Field::IntraEfficiency, s.cluster.intraNode.efficiency * 100);
-    set(Field::InterEfficiency, s.cluster.interNode.efficiency * 100);
-    if (s.plan.bucketBytes >= 0)
-        set(Field::Bucket, s.plan.bucketBytes / units::kBytesPerMB);
+    for (auto it = m_sliders.begin(); it != m_sliders.end(); ++it) {
+        const double si = it.key() == Field::Parameters ? parameterCount : fieldValue(s, it.key());
+        if (it.key() != Field::Bucket || si >= 0)
+            it.value()->setValue(si / fieldInfo(it.key()).siPerDisplay);
+    }
+    for (auto it = m_combos.begin(); it != m_combos.end(); ++it)
+        it.value()->setCurrentIndex(int(std::lround(fieldValue(s, it.key()))));
+    for (auto it = m_toggles.begin(); it != m_toggles.end(); ++it)
+        it.value()->setChecked(fieldValue(s, it.key()) != 0);
     m_sliders.value(Field::Bucket)->setEnabled(s.plan.bucketBytes >= 0);
-    m_toggles.value(Field::BucketAuto)->setChecked(s.plan.bucketBytes < 0);
-    set(Field::Compression, s.plan.compression);
-    set(Field::Jitter, s.plan.jitter * 100);
-    set(Field::LocalSgd, s.plan.localSgdInterval);
-    m_combos.value(Field::Precision)->setCurrentIndex(int(s.training.precision));
-    m_combos.value(Field::Recompute)->setCurrentIndex(int(s.training.recompute));
-    m_combos.value(Field::Schedule)->setCurrentIndex(int(s.plan.schedule));
-    m_combos.value(Field::Zero)->setCurrentIndex(s.plan.zeroStage);
-    m_toggles.value(Field::InNetworkReduction)->setChecked(s.cluster.inNetworkReduction);
-    m_toggles.value(Field::Transport)->setChecked(s.cluster.transport == Transport::Rdma);
-    m_toggles.value(Field::SequenceParallel)->setChecked(s.plan.sequenceParallel);
-    m_toggles.value(Field::OverlapDp)->setChecked(s.plan.overlapDp);
-    m_toggles.value(Field::TpOverlap)->setChecked(s.plan.tpOverlap);
+    m_bucketAuto->setChecked(s.plan.bucketBytes < 0);
     m_sliders.value(Field::VirtualStages)->setEnabled(s.plan.schedule == Schedule::Interleaved);
 
     auto selectPreset = [this](const QString &kind, const std::string &name) {
@@ -390,12 +325,12 @@ void ParameterPanel::setScenario(const Scenario &s, const ValidDegrees &degrees,
         const QString key = QString::fromStdString(problem.field), message = QString::fromStdString(problem.message);
         bool shown = false;
         for (auto it = m_sliders.begin(); it != m_sliders.end(); ++it)
-            if (fieldKey(it.key()) == key) {
+            if (QLatin1String(fieldInfo(it.key()).key) == key) {
                 it.value()->setProblem(message);
                 shown = true;
             }
         for (auto it = m_comboProblems.begin(); it != m_comboProblems.end(); ++it)
-            if (fieldKey(it.key()) == key) {
+            if (QLatin1String(fieldInfo(it.key()).key) == key) {
                 it.value()->setText(message);
                 it.value()->setVisible(true);
                 shown = true;

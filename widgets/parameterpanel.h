@@ -4,6 +4,7 @@
 #pragma once
 
 #include "evaluate.h"
+#include "fields.h"
 #include "inputs.h"
 
 #include <QMap>
@@ -18,17 +19,7 @@ namespace ts {
 
 class QuantitySlider;
 
-enum class Field {
-    Parameters, SeqLen, GlobalBatch, MicroBatch, Precision, Recompute, Tokens,
-    Gpus, GpusPerNode, Rails, Oversubscription, InNetworkReduction, Transport,
-    Tp, Pp, Dp, Cp, SequenceParallel, Schedule, VirtualStages, Zero, OverlapDp, TpOverlap,
-    IntraLatency, InterLatency, IntraEfficiency, InterEfficiency, IntraBandwidth, InterBandwidth,
-    Bucket, BucketAuto, Compression, Jitter, LocalSgd,
-    Count
-};
 
-/// Scenario key a field edits ("plan.tp"), to match the model's problem.field.
-QString fieldKey(Field field);
 
 struct PresetChoice
 {
@@ -51,7 +42,7 @@ public:
     void setEffectiveBucket(double bytes);
 
 signals:
-    void fieldEdited(ts::Field field, double value);
+    void fieldEdited(ts::Field field, double siValue);   // SI, as model/fields.h defines it
     void presetChosen(const QString &kind, const QString &name);   // kind: "model", "gpu", "intra_node", "inter_node"
     void editFinished();
 
@@ -68,6 +59,7 @@ private:
     QMap<Field, QCheckBox *> m_toggles;
     QMap<QString, QComboBox *> m_presetCombos;
     QMap<Field, QLabel *> m_comboProblems;
+    QCheckBox *m_bucketAuto = nullptr;   // plan.bucket = auto (the framework's)
     QLabel *m_shapeNote = nullptr;
     QLabel *m_generalProblem = nullptr;
     bool m_updating = false;

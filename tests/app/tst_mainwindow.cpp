@@ -200,7 +200,7 @@ private slots:
         const Evaluation e = w.document()->evaluation();
         QVERIFY(e.warningCount > 0);
         QCOMPARE(e.warnings[0].code, WarningCode::CommunicationDominates);
-        QCOMPARE(e.warnings[0].changes[0].knob, Knob::InNetworkReduction);
+        QCOMPARE(e.warnings[0].changes[0].field, Field::InNetworkReduction);
         QVERIFY(!w.document()->scenario().cluster.inNetworkReduction);
         const QList<QPushButton *> buttons = w.warningsView()->findChildren<QPushButton *>();
         QVERIFY(!buttons.isEmpty());

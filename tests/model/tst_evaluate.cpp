@@ -139,7 +139,7 @@ private slots:
         QVERIFY(w->changeCount >= 1);
         const WarningText text = describe(*w, s);
         QVERIFY(!text.code.empty() && !text.message.empty() && !text.recommendation.empty());
-        QVERIFY2(QString::fromStdString(text.recommendation).contains(QString::fromLatin1(knobKey(w->changes[0].knob)).section(QLatin1Char('.'), 1)),
+        QVERIFY2(QString::fromStdString(text.recommendation).contains(QString::fromUtf8(fieldInfo(w->changes[0].field).name)),
                  text.recommendation.c_str());
         const Scenario fixed = applyWarning(s, *w);
         const Evaluation after = evaluate(fixed);

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: MIT
+#include "fields.h"
+
+#include "shape.h"
+#include "units.h"
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+
+namespace ts {
+
+namespace {
+
+using K = FieldKind;
+
+// One row per input. Ranges are the display values a control offers; the model validates the
+// scenario itself (evaluate.cpp validate) and names the field when a value cannot run.
+const std::array<FieldInfo, size_t(Field::Count)> kFields = {{
+    {Field::None, "", "", "", 1, K::Real, 0, 0},
+    {Field::Parameters, "workload.parameters", "parameters", "B", 1e9, K::Real, 0.1, 2000},
+    {Field::SeqLen, "workload.seq_len", "sequence length", "tokens", 1, K::Integer, 1, 16777216},
+    {Field::GlobalBatch, "training.global_batch", "global batch", "sequences", 1, K::Integer, 1, 1e9},
+    {Field::MicroBatch, "training.micro_batch", "micro-batch size", "sequences", 1, K::Integer, 1, 4096},
+    {Field::Precision, "training.precision", "precision", "", 1, K::Choice, 0, 3},
+    {Field::Recompute, "training.recompute", "activation recompute", "", 1, K::Choice, 0, 2},
+    {Field::Tokens, "training.tokens", "token budget", "B tokens", 1e9, K::Real, 1, 100000},
+    {Field::ComputeTime, "training.compute_time", "given compute time", "s", 1, K::Real, 0, 1e6},
+    {Field::Gpus, "cluster.gpus", "GPUs", "", 1, K::Integer, 1, 65536},
+    {Field::GpusPerNode, "cluster.gpus_per_node", "GPUs per node", "", 1, K::Integer, 1, 72},
+    {Field::Rails, "cluster.rails", "NICs per node", "", 1, K::Integer, 1, 16},
+    {Field::Oversubscription, "cluster.oversubscription", "oversubscription", ":1", 1, K::Real, 1, 8},
+    {Field::InNetworkReduction, "cluster.in_network_reduction", "in-network reduction", "", 1, K::Bool, 0, 1},
+    {Field::Transport, "cluster.transport", "RDMA", "", 1, K::Bool, 0, 1},
+    {Field::IntraLatency, "cluster.intra_node.latency", "intra-node latency", "µs", 1e-6, K::Real, 0, 100},
+    {Field::InterLatency, "cluster.inter_node.latency", "inter-node latency", "µs", 1e-6, K::Real, 0, 200},
+    {Field::IntraEfficiency, "cluster.intra_node.efficiency", "intra-node achievable share", "%", 0.01, K::Real, 1, 100},
+    {Field::InterEfficiency, "cluster.inter_node.efficiency", "inter-node achievable share", "%", 0.01, K::Real, 1, 100},
+    {Field::IntraBandwidth, "cluster.intra_node.bandwidth", "intra-node bandwidth", "GB/s", units::kBytesPerGB, K::Real, 1, 5000},
+    {Field::InterBandwidth, "cluster.inter_node.bandwidth", "inter-node bandwidth", "Gb/s", units::kBytesPerGB / 8, K::Real, 1, 3200},
+    {Field::Tp, "plan.tp", "TP", "", 1, K::Integer, 1, 65536},
+    {Field::Pp, "plan.pp", "PP", "", 1, K::Integer, 1, 65536},
+    {Field::Dp, "plan.dp", "DP", "", 1, K::Integer, 1, 65536},
+    {Field::Cp, "plan.cp", "CP", "", 1, K::Integer, 1, 65536},
+    {Field::SequenceParallel, "plan.sequence_parallel", "sequence parallel", "", 1, K::Bool, 0, 1},
+    {Field::Schedule, "plan.schedule", "pipeline schedule", "", 1, K::Choice, 0, 3},
+    {Field::VirtualStages, "plan.virtual_stages", "virtual stages", "", 1, K::Integer, 1, 16},
+    {Field::Zero, "plan.zero", "ZeRO stage", "", 1, K::Choice, 0, 3},
+    {Field::OverlapDp, "plan.overlap_dp", "gradient-sync overlap", "", 1, K::Bool, 0, 1},
+    {Field::TpOverlap, "plan.tp_overlap", "TP communication overlap", "", 1, K::Bool, 0, 1},
+    {Field::Bucket, "plan.bucket", "DP bucket", "MB", units::kBytesPerMB, K::Real, 0, 4000},
+    {Field::Compression, "plan.compression", "gradient compression", "x", 1, K::Real, 1, 64},
+    {Field::Jitter, "plan.jitter", "straggler jitter", "%", 0.01, K::Real, 0, 50},
+    {Field::LocalSgd, "plan.local_sgd", "local SGD interval", "steps", 1, K::Integer, 1, 64},
+}};
+
+int asInt(double v) { return int(std::lround(v)); }
+
+// DP is what the GPUs leave over; when it does not divide, DP stays and the model reports the
+// mismatch at plan.dp (never a silent change elsewhere).
+void rebalanceDp(Scenario &s)
+{
+    const long long modelParallel = (long long)s.plan.tp * s.plan.pp * s.plan.cp;
+    if (modelParallel > 0 && s.cluster.gpus % modelParallel == 0)
+        s.plan.dp = int(s.cluster.gpus / modelParallel);
+}
+
+std::string printed(const char *fmt, double v)
+{
+    char text[64];
+    std::snprintf(text, sizeof text, fmt, v);
+    return text;
+}
+
+const char *choiceName(Field f, int i)
+{
+    switch (f) {
+    case Field::Precision: {
+        static const char *names[] = {"FP32", "BF16", "FP16", "FP8"};
+        return i >= 0 && i < 4 ? names[i] : "?";
+    }
+    case Field::Recompute: {
+        static const char *names[] = {"none", "selective", "full"};
+        return i >= 0 && i < 3 ? names[i] : "?";
+    }
+    case Field::Schedule: {
+        static const char *names[] = {"GPipe", "1F1B", "interleaved 1F1B", "zero bubble (ZB-H1)"};
+        return i >= 0 && i < 4 ? names[i] : "?";
+    }
+    default: return "?";
+    }
+}
+
+} // namespace
+
+const FieldInfo &fieldInfo(Field field)
+{
+    const size_t i = size_t(field);
+    return i < kFields.size() ? kFields[i] : kFields[0];
+}
+
+Field fieldForKey(const std::string &key)
+{
+    for (const FieldInfo &f : kFields)
+        if (f.field != Field::None && key == f.key)
+            return f.field;
+    return Field::None;
+}
+
+double fieldValue(const Scenario &s, Field field)
+{
+    switch (field) {
+    case Field::None:
+    case Field::Count: return 0;
+    case Field::Parameters: return countShape(s.workload).totalParams;
+    case Field::SeqLen: return s.workload.seqLen;
+    case Field::GlobalBatch: return double(s.training.globalBatch);
+    case Field::MicroBatch: return s.training.microBatch;
+    case Field::Precision: return int(s.training.precision);
+    case Field::Recompute: return int(s.training.recompute);
+    case Field::Tokens: return s.training.tokens;
+    case Field::ComputeTime: return s.training.computeSecondsOverride;
+    case Field::Gpus: return s.cluster.gpus;
+    case Field::GpusPerNode: return s.cluster.gpusPerNode;
+    case Field::Rails: return s.cluster.rails;
+    case Field::Oversubscription: return s.cluster.oversubscription;
+    case Field::InNetworkReduction: return s.cluster.inNetworkReduction ? 1 : 0;
+    case Field::Transport: return s.cluster.transport == Transport::Rdma ? 1 : 0;
+    case Field::IntraLatency: return s.cluster.intraNode.latencySeconds;
+    case Field::InterLatency: return s.cluster.interNode.latencySeconds;
+    case Field::IntraEfficiency: return s.cluster.intraNode.efficiency;
+    case Field::InterEfficiency: return s.cluster.interNode.efficiency;
+    case Field::IntraBandwidth: return s.cluster.intraNode.bytesPerSecond;
+    case Field::InterBandwidth: return s.cluster.interNode.bytesPerSecond;
+    case Field::Tp: return s.plan.tp;
+    case Field::Pp: return s.plan.pp;
+    case Field::Dp: return s.plan.dp;
+    case Field::Cp: return s.plan.cp;
+    case Field::SequenceParallel: return s.plan.sequenceParallel ? 1 : 0;
+    case Field::Schedule: return int(s.plan.schedule);
+    case Field::VirtualStages: return s.plan.virtualStages;
+    case Field::Zero: return s.plan.zeroStage;
+    case Field::OverlapDp: return s.plan.overlapDp ? 1 : 0;
+    case Field::TpOverlap: return s.plan.tpOverlap ? 1 : 0;
+    case Field::Bucket: return s.plan.bucketBytes;
+    case Field::Compression: return s.plan.compression;
+    case Field::Jitter: return s.plan.jitter;
+    case Field::LocalSgd: return s.plan.localSgdInterval;
+    }
+    return 0;
+}
+
+FieldEdit withField(const Scenario &in, Field field, double v)
+{
+    FieldEdit r{in, {}};
+    Scenario &s = r.scenario;
+    switch (field) {
+    case Field::None:
+    case Field::Count: break;
+    case Field::Parameters: {
+        if (!(v >= 1e6 && v <= 1e14)) {
+            r.note = printed("workload.parameters: must be between 0.001 and 100000 billion (got %g billion)", v / 1e9);
+            break;
+        }
+        const DerivedShape d = deriveShape(v, s.workload.vocab, s.workload.seqLen);
+        s.workload = d.workload;
+        r.note = d.description;
+        break;
+    }
+    case Field::SeqLen: s.workload.seqLen = asInt(v); break;
+    case Field::GlobalBatch: s.training.globalBatch = std::llround(v); break;
+    case Field::MicroBatch: s.training.microBatch = asInt(v); break;
+    case Field::Precision: s.training.precision = Precision(asInt(v)); break;
+    case Field::Recompute: s.training.recompute = Recompute(asInt(v)); break;
+    case Field::Tokens: s.training.tokens = v; break;
+    case Field::ComputeTime: s.training.computeSecondsOverride = v; break;
+    case Field::Gpus:
+        s.cluster.gpus = asInt(v);
+        rebalanceDp(s);
+        break;
+    case Field::GpusPerNode:
+        s.cluster.gpusPerNode = asInt(v);
+        s.cluster.rails = s.cluster.gpusPerNode;   // one NIC per GPU, as the presets assume
+        break;
+    case Field::Rails: s.cluster.rails = asInt(v); break;
+    case Field::Oversubscription: s.cluster.oversubscription = v; break;
+    case Field::InNetworkReduction: s.cluster.inNetworkReduction = v != 0; break;
+    case Field::Transport: s.cluster.transport = v != 0 ? Transport::Rdma : Transport::Tcp; break;
+    case Field::IntraLatency: s.cluster.intraNode.latencySeconds = v; break;
+    case Field::InterLatency: s.cluster.interNode.latencySeconds = v; break;
+    case Field::IntraEfficiency: s.cluster.intraNode.efficiency = v; break;
+    case Field::InterEfficiency: s.cluster.interNode.efficiency = v; break;
+    case Field::IntraBandwidth: s.cluster.intraNode.bytesPerSecond = v; break;
+    case Field::InterBandwidth: s.cluster.interNode.bytesPerSecond = v; break;
+    case Field::Tp: s.plan.tp = asInt(v); rebalanceDp(s); break;
+    case Field::Pp: s.plan.pp = asInt(v); rebalanceDp(s); break;
+    case Field::Cp: s.plan.cp = asInt(v); rebalanceDp(s); break;
+    case Field::Dp:
+        s.plan.dp = asInt(v);
+        s.cluster.gpus = s.plan.tp * s.plan.pp * s.plan.cp * s.plan.dp;
+        break;
+    case Field::SequenceParallel: s.plan.sequenceParallel = v != 0; break;
+    case Field::Schedule: s.plan.schedule = Schedule(asInt(v)); break;
+    case Field::VirtualStages: s.plan.virtualStages = asInt(v); break;
+    case Field::Zero: s.plan.zeroStage = asInt(v); break;
+    case Field::OverlapDp: s.plan.overlapDp = v != 0; break;
+    case Field::TpOverlap: s.plan.tpOverlap = v != 0; break;
+    case Field::Bucket: s.plan.bucketBytes = v < 0 ? kFrameworkBucket : v; break;
+    case Field::Compression: s.plan.compression = v; break;
+    case Field::Jitter: s.plan.jitter = v; break;
+    case Field::LocalSgd: s.plan.localSgdInterval = asInt(v); break;
+    }
+    return r;
+}
+
+std::string formatFieldValue(Field field, double si)
+{
+    const FieldInfo &f = fieldInfo(field);
+    switch (f.kind) {
+    case FieldKind::Bool:
+        if (field == Field::Transport)
+            return si != 0 ? "RDMA" : "TCP";
+        return si != 0 ? "on" : "off";
+    case FieldKind::Choice:
+        if (field == Field::Zero)
+            return printed("%.0f", si);
+        return choiceName(field, asInt(si));
+    case FieldKind::Integer: return printed("%.0f", si);
+    case FieldKind::Real: break;
+    }
+    if (field == Field::Bucket && si < 0)
+        return "the framework's default";
+    const double display = si / f.siPerDisplay;
+    std::string number = printed(std::abs(display) >= 100 || display == std::floor(display) ? "%.0f" : "%.3g", display);
+    if (!*f.unit)
+        return number;
+    return number + (f.unit[0] == ':' ? "" : " ") + f.unit;
+}
+
+std::string describeFieldChange(Field field, double si)
+{
+    const FieldInfo &f = fieldInfo(field);
+    if (field == Field::None || field == Field::Count)
+        return {};
+    if (field == Field::ComputeTime && si <= 0)
+        return "Derive compute from the shape and GPU (remove the given compute time)";
+    if (f.kind == FieldKind::Bool && field != Field::Transport)
+        return std::string("Turn ") + f.name + (si != 0 ? " on" : " off");
+    return std::string("Set ") + f.name + " to " + formatFieldValue(field, si);
+}
+
+} // namespace ts

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+// The document without a window: typed changes, a drag that is one undo step, invalid values kept
+// (never clamped) with the last valid evaluation beside them, undo and redo.
+#include "fields.h"
+#include "scenariodocument.h"
+#include "scenarioio.h"
+
+#include <QSignalSpy>
+#include <QUndoStack>
+#include <QtTest>
+
+using namespace ts;
+
+class TestScenarioDocument : public QObject
+{
+    Q_OBJECT
+private:
+    static DocumentChange lastChange(const QSignalSpy &spy) { return spy.last().at(0).value<DocumentChange>(); }
+
+    static void loadDefault(ScenarioDocument &doc)
+    {
+        ScenarioError error;
+        const auto loaded = loadScenarioFile(QStringLiteral(":/scenarios/default.json"), &error);
+        QVERIFY2(loaded, qPrintable(error.text()));
+        doc.load(*loaded, {});
+    }
+
+private slots:
+    void initTestCase() { qRegisterMetaType<DocumentChange>(); }
+
+    void editNamesTheField()
+    {
+        ScenarioDocument doc;
+        loadDefault(doc);
+        QSignalSpy spy(&doc, &ScenarioDocument::changed);
+        const int tp = doc.scenario().plan.tp;
+        const int gpus = doc.scenario().cluster.gpus;
+        const int newTp = tp == 8 ? 4 : 8;
+        doc.edit(Field::Tp, newTp);
+        doc.finishEdit();
+        QCOMPARE(spy.count(), 1);
+        const DocumentChange c = lastChange(spy);
+        QVERIFY(c.fields.test(size_t(Field::Tp)));
+        QVERIFY(c.fields.test(size_t(Field::Dp)));    // DP follows so the GPUs stay
+        QVERIFY(!c.fields.test(size_t(Field::Gpus)));
+        QVERIFY(!c.otherInputs);
+        QVERIFY(c.planValid);
+        QCOMPARE(doc.scenario().cluster.gpus, gpus);
+        QCOMPARE(doc.undoStack()->undoText(), QStringLiteral("Set TP to %1").arg(newTp));
+    }
+
+    void dragIsOneUndoStep()
+    {
+        ScenarioDocument doc;
+        loadDefault(doc);
+        const Scenario before = doc.scenario();
+        QSignalSpy spy(&doc, &ScenarioDocument::changed);
+        const int steps = doc.undoStack()->count();
+        for (int i = 1; i <= 40; ++i)
+            doc.edit(Field::InterBandwidth, i * 10e9);
+        doc.finishEdit();
+        QCOMPARE(spy.count(), 40);
+        QCOMPARE(doc.undoStack()->count(), steps + 1);
+        QCOMPARE(doc.scenario().cluster.interNode.bytesPerSecond, 400e9);
+        QVERIFY(doc.isModified());
+        doc.undoStack()->undo();
+        QVERIFY(doc.scenario() == before);
+        QVERIFY(!doc.isModified());
+        QVERIFY(lastChange(spy).fields.test(size_t(Field::InterBandwidth)));
+        doc.undoStack()->redo();
+        QCOMPARE(doc.scenario().cluster.interNode.bytesPerSecond, 400e9);
+        // A second drag after finishEdit is its own step.
+        doc.edit(Field::InterBandwidth, 100e9);
+        doc.finishEdit();
+        QCOMPARE(doc.undoStack()->count(), steps + 2);
+    }
+
+    void invalidValuesAreKept()
+    {
+        ScenarioDocument doc;
+        loadDefault(doc);
+        const Evaluation valid = doc.evaluation();
+        QVERIFY(valid.feasible);
+        QSignalSpy spy(&doc, &ScenarioDocument::changed);
+        doc.edit(Field::Tp, 3);   // does not divide the heads or the GPUs
+        doc.finishEdit();
+        QCOMPARE(doc.scenario().plan.tp, 3);   // what the user typed is kept, not clamped
+        QVERIFY(!doc.evaluation().feasible);
+        QVERIFY(!doc.evaluation().problem.field.empty());
+        QVERIFY(!lastChange(spy).planValid);
+        QVERIFY(doc.lastValidEvaluation().feasible);
+        QCOMPARE(doc.lastValidEvaluation().breakdown.stepSeconds, valid.breakdown.stepSeconds);
+        doc.undoStack()->undo();
+        QVERIFY(doc.evaluation().feasible);
+        QVERIFY(lastChange(spy).planValid);
+        // An out-of-range parameter count changes nothing and says why.
+        const int count = spy.count();
+        doc.edit(Field::Parameters, 1);
+        QCOMPARE(spy.count(), count + 1);
+        QVERIFY(doc.notes().join(QString()).contains(QStringLiteral("workload.parameters")));
+    }
+
+    void loadTouchesEverything()
+    {
+        ScenarioDocument doc;
+        QSignalSpy spy(&doc, &ScenarioDocument::changed);
+        loadDefault(doc);
+        QCOMPARE(spy.count(), 1);
+        QVERIFY(lastChange(spy).otherInputs);
+        QVERIFY(lastChange(spy).touches(Field::LocalSgd));
+        QVERIFY(!doc.isModified());
+        // A preset-style replacement (GPU changed) is reported as touching everything.
+        Scenario s = doc.scenario();
+        s.cluster.gpu.peakFlops16 *= 2;
+        doc.edit(s, QStringLiteral("GPU preset"));
+        QVERIFY(lastChange(spy).otherInputs);
+    }
+};
+
+QTEST_MAIN(TestScenarioDocument)
+#include "tst_scenariodocument.moc"

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: MIT
+// The input table (model/fields.h): one row per field, keys that resolve, values that round-trip,
+// the consistency rule, and the words of undo steps and fixes.
+#include "evaluate.h"
+#include "fields.h"
+
+#include <QtTest>
+
+using namespace ts;
+
+namespace {
+Scenario base()
+{
+    Scenario s;
+    s.workload.layers = 32;
+    s.workload.hidden = 4096;
+    s.workload.heads = 32;
+    s.workload.kvHeads = 8;
+    s.workload.ffnHidden = 14336;
+    s.cluster.gpus = 64;
+    s.plan.tp = 8;
+    s.plan.dp = 8;
+    return s;
+}
+} // namespace
+
+class TestFields : public QObject
+{
+    Q_OBJECT
+private slots:
+    void everyRowIsItsField()
+    {
+        for (int i = 1; i < int(Field::Count); ++i) {
+            const FieldInfo &f = fieldInfo(Field(i));
+            QCOMPARE(int(f.field), i);
+            QVERIFY2(*f.key && *f.name, f.key);
+            QCOMPARE(int(fieldForKey(f.key)), i);
+            QVERIFY2(f.siPerDisplay > 0 && f.minimum <= f.maximum, f.key);
+        }
+        QCOMPARE(fieldForKey("plan.nonsense"), Field::None);
+    }
+
+    void valuesRoundTrip()
+    {
+        // Setting a field to the value it has changes nothing (Parameters derives a shape: skipped).
+        const Scenario s = base();
+        for (int i = 1; i < int(Field::Count); ++i) {
+            if (Field(i) == Field::Parameters)
+                continue;
+            const FieldEdit r = withField(s, Field(i), fieldValue(s, Field(i)));
+            QVERIFY2(r.scenario == s, fieldInfo(Field(i)).key);
+        }
+        // ... and a new value reads back.
+        QCOMPARE(fieldValue(withField(s, Field::InterBandwidth, 50e9).scenario, Field::InterBandwidth), 50e9);
+        QCOMPARE(fieldValue(withField(s, Field::Bucket, kFrameworkBucket).scenario, Field::Bucket), kFrameworkBucket);
+        QCOMPARE(fieldValue(withField(s, Field::Schedule, int(Schedule::Interleaved)).scenario, Field::Schedule),
+                 double(int(Schedule::Interleaved)));
+    }
+
+    void degreesKeepTheGpus()
+    {
+        Scenario s = withField(base(), Field::Tp, 4).scenario;   // 64 GPUs: DP 8 -> 16
+        QCOMPARE(s.plan.dp, 16);
+        QCOMPARE(s.cluster.gpus, 64);
+        s = withField(s, Field::Dp, 4).scenario;   // DP moves the GPU count
+        QCOMPARE(s.cluster.gpus, 16);
+        s = withField(s, Field::Pp, 3).scenario;   // 16 / (4 x 3) does not divide: DP stays, the model says why
+        QCOMPARE(s.plan.dp, 4);
+        QVERIFY(validate(s).has_value());
+        QCOMPARE(QString::fromStdString(validate(s)->field), QStringLiteral("plan.dp"));
+        const FieldEdit bad = withField(base(), Field::Parameters, 1);   // out of range: unchanged, with a note
+        QVERIFY(bad.scenario == base());
+        QVERIFY(bad.note.find("workload.parameters") != std::string::npos);
+        const FieldEdit derived = withField(base(), Field::Parameters, 7e9);
+        QVERIFY(!derived.note.empty());
+        QVERIFY(std::abs(fieldValue(derived.scenario, Field::Parameters) / 7e9 - 1) < 0.1);
+    }
+
+    void words()
+    {
+        QCOMPARE(QString::fromStdString(describeFieldChange(Field::Tp, 8)), QStringLiteral("Set TP to 8"));
+        QCOMPARE(QString::fromStdString(describeFieldChange(Field::SequenceParallel, 1)),
+                 QStringLiteral("Turn sequence parallel on"));
+        QCOMPARE(QString::fromStdString(describeFieldChange(Field::Bucket, 25e6)), QStringLiteral("Set DP bucket to 25 MB"));
+        QCOMPARE(QString::fromStdString(describeFieldChange(Field::Schedule, int(Schedule::OneFOneB))),
+                 QStringLiteral("Set pipeline schedule to 1F1B"));
+        QCOMPARE(QString::fromStdString(formatFieldValue(Field::InterLatency, 5e-6)), QStringLiteral("5 µs"));
+        QCOMPARE(QString::fromStdString(formatFieldValue(Field::Transport, 0)), QStringLiteral("TCP"));
+        QCOMPARE(QString::fromStdString(formatFieldValue(Field::Oversubscription, 2)), QStringLiteral("2:1"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestFields)
+#include "tst_fields.moc"
