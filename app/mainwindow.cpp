@@ -260,19 +260,20 @@ void MainWindow::refreshViews()
     const Evaluation &e = m_doc->evaluation();
     const bool stale = !e.feasible;
     // While the inputs are invalid, the views keep the last valid picture, greyed.
-    const Scenario &vs = stale ? m_doc->lastValidScenario() : s;
-    const Evaluation &ve = stale ? m_doc->lastValidEvaluation() : e;
+    const Analysis &va = stale ? m_doc->lastValidAnalysis() : m_doc->analysis();
+    const Scenario &vs = va.scenario;
+    const Evaluation &ve = va.evaluation;
 
-    const double parameters = e.feasible ? e.parameters : countShape(s.workload).totalParams;
-    m_panel->setScenario(s, validDegrees(s), parameters,
+    const double parameters = fieldValue(s, Field::Parameters);
+    m_panel->setScenario(s, m_doc->analysis().degrees, parameters,
                          m_doc->notes().join(QLatin1Char('\n')), e.problem);
     if (ve.feasible)
         m_panel->setEffectiveBucket(ve.dpBucketBytes);
     if (ve.feasible) {
         m_cards->setCards(headlineCards(vs, ve));
-        m_stepChart->setBars(stepTimeVariants(vs, ve));
-        m_scalingChart->setData(scalingData(vs, ve));
-        m_memoryChart->setBars(memoryBars(vs, ve));
+        m_stepChart->setBars(stepTimeVariants(va));
+        m_scalingChart->setData(scalingData(va));
+        m_memoryChart->setBars(memoryBars(va));
         m_collectives->setTitle(collectivesTitle(vs));
         m_collectives->setRows(collectiveRows(vs, ve));
         if (!m_explainedId.isEmpty())

@@ -23,8 +23,6 @@ QString tr(const char *text) { return QCoreApplication::translate("Presenter", t
 constexpr double kMfuGood = 0.35, kMfuPoor = 0.2;
 constexpr double kCommWarn = 0.3, kCommBad = 0.5;
 constexpr double kPipelineWarn = 0.8;
-constexpr int kScalingDecadesUp = 6;     // powers of two above the current GPU count
-constexpr int kScalingDecadesDown = 5;
 } // namespace
 
 QList<CardData> headlineCards(const Scenario &s, const Evaluation &e)
@@ -65,128 +63,79 @@ QList<CardData> headlineCards(const Scenario &s, const Evaluation &e)
     return cards;
 }
 
-QList<StepTimeBar> stepTimeVariants(const Scenario &s, const Evaluation &e)
+QList<StepTimeBar> stepTimeVariants(const Analysis &a)
 {
     QList<StepTimeBar> bars;
-    bars << StepTimeBar{tr("Current plan"), tr("The plan as set"), e.breakdown, true};
-    QList<Scenario> shown{s};   // a variant that repeats one already shown (e.g. the fix) adds no bar
-    auto add = [&](const QString &label, const QString &tooltip, const Scenario &variant) {
-        if (shown.contains(variant))
-            return;
-        shown << variant;
-        const Evaluation ve = evaluateForSearch(variant);   // only the breakdown is drawn
-        if (ve.feasible)
-            bars << StepTimeBar{label, tooltip, ve.breakdown, false};
-    };
-    Scenario overlap = s;
-    overlap.plan.overlapDp = !s.plan.overlapDp;
-    add(s.plan.overlapDp ? tr("Overlap off") : tr("Overlap on"), tr("Gradient sync overlapped with backward toggled"), overlap);
+    for (const StepVariant &v : a.stepVariants) {
+        const QString detail = QString::fromStdString(v.detail);
+        switch (v.kind) {
+        case StepVariantKind::Current: bars << StepTimeBar{tr("Current plan"), tr("The plan as set"), v.breakdown, true}; break;
+        case StepVariantKind::OverlapToggled:
+            bars << StepTimeBar{detail == QLatin1String("on") ? tr("Overlap on") : tr("Overlap off"),
+                                tr("Gradient sync overlapped with backward toggled"), v.breakdown, false};
+            break;
+        case StepVariantKind::FasterNetwork:
+            bars << StepTimeBar{tr("Faster network (%1)").arg(detail), tr("Next faster inter-node link preset"), v.breakdown, false};
+            break;
+        case StepVariantKind::InNetworkReduction:
+            bars << StepTimeBar{tr("In-network reduction"), tr("SHARP: switches reduce gradients in flight"), v.breakdown, false};
+            break;
+        case StepVariantKind::RecommendedFix: bars << StepTimeBar{tr("Recommended fix"), detail, v.breakdown, false}; break;
+        }
+    }
+    return bars;
+}
 
-    // Next faster inter-node RDMA link among the presets (parsed once).
-    struct LinkPreset
-    {
-        QString name;
-        double achievableBytesPerSecond;
-        bool rdma;
-    };
-    static const QList<LinkPreset> interLinks = [] {
-        QList<LinkPreset> out;
+ScalingChartData scalingData(const Analysis &a)
+{
+    ScalingChartData d;
+    const ScalingAnalysis &x = a.scaling;
+    for (size_t i = 0; i < x.points.size(); ++i) {
+        const ScalingPoint &p = x.points[i];
+        d.gpus.push_back(p.gpus);
+        d.speedup.push_back(p.feasible ? p.speedup : std::nan(""));
+        d.efficiency.push_back(p.feasible ? p.efficiency : std::nan(""));
+        d.ideal.push_back(x.ideal[i]);
+        d.amdahl.push_back(x.amdahl[i]);
+        d.gustafson.push_back(x.gustafson[i]);
+        if (p.gpus == a.scenario.cluster.gpus)
+            d.currentSpeedup = d.speedup.back();
+    }
+    d.currentGpus = a.scenario.cluster.gpus;
+    d.serialFraction = x.serialFraction;
+    return d;
+}
+
+QList<MemoryBar> memoryBars(const Analysis &a)
+{
+    QList<MemoryBar> bars;
+    for (const MemoryVariant &v : a.memoryVariants) {
+        switch (v.kind) {
+        case MemoryVariantKind::Current: bars << MemoryBar{tr("Current"), v.memory, true}; break;
+        case MemoryVariantKind::ZeroStage: bars << MemoryBar{tr("ZeRO-%1").arg(v.zeroStage), v.memory, false}; break;
+        case MemoryVariantKind::FullRecompute:   // short: five labels share the category axis
+            bars << MemoryBar{tr("Recomp."), v.memory, false};
+            break;
+        }
+    }
+    return bars;
+}
+
+std::vector<LinkChoice> interNodeLinkChoices()
+{
+    static const std::vector<LinkChoice> links = [] {
+        std::vector<LinkChoice> out;
         const Presets &presets = Presets::builtin();
         for (const QString &name : presets.names(Presets::Links)) {
             if (presets.find(Presets::Links, name).value(QLatin1String("tier")).toString() != QLatin1String("inter_node"))
                 continue;
             Scenario probe;
             if (applyPreset(&probe, QStringLiteral("inter_node"), name, nullptr))
-                out << LinkPreset{name, probe.cluster.interNode.bytesPerSecond * probe.cluster.interNode.efficiency,
-                                  probe.cluster.transport == Transport::Rdma};
+                out.push_back({name.toStdString(), probe.cluster.interNode, probe.cluster.transport});
         }
         return out;
     }();
-    double best = std::numeric_limits<double>::infinity();
-    QString bestName;
-    const double current = s.cluster.interNode.bytesPerSecond * s.cluster.interNode.efficiency;
-    for (const LinkPreset &link : interLinks)
-        if (link.rdma && link.achievableBytesPerSecond > current * 1.01 && link.achievableBytesPerSecond < best) {
-            best = link.achievableBytesPerSecond;
-            bestName = link.name;
-        }
-    if (!bestName.isEmpty()) {
-        Scenario faster = s;
-        applyPreset(&faster, QStringLiteral("inter_node"), bestName, nullptr);
-        add(tr("Faster network (%1)").arg(bestName), tr("Next faster inter-node link preset"), faster);
-    }
-    if (!s.cluster.inNetworkReduction && s.cluster.gpus > s.cluster.gpusPerNode) {
-        Scenario sharp = s;
-        sharp.cluster.inNetworkReduction = true;
-        add(tr("In-network reduction"), tr("SHARP: switches reduce gradients in flight"), sharp);
-    }
-    for (int i = 0; i < e.warningCount; ++i) {
-        const Warning &w = e.warnings[size_t(i)];
-        if (w.changeCount == 0)
-            continue;
-        add(tr("Recommended fix"), QString::fromStdString(describe(w, s).recommendation), applyWarning(s, w));
-        break;
-    }
-    return bars;
-}
-
-ScalingChartData scalingData(const Scenario &s, const Evaluation &e)
-{
-    ScalingChartData d;
-    const int modelParallel = s.plan.tp * s.plan.pp * s.plan.cp;
-    std::vector<int> counts;
-    for (int k = -kScalingDecadesDown; k <= kScalingDecadesUp; ++k) {
-        const double g = s.cluster.gpus * std::pow(2.0, k);
-        if (g >= modelParallel && g <= 1 << 22 && std::fmod(g, 1.0) == 0 && int(g) % modelParallel == 0)
-            counts.push_back(int(g));
-    }
-    const auto points = scalingSweep(s, counts, ScalingMode::Weak);
-    const double serial = e.communicationFraction;
-    double base = 0;
-    for (const ScalingPoint &p : points) {
-        d.gpus.push_back(p.gpus);
-        d.speedup.push_back(p.feasible ? p.speedup : std::nan(""));
-        d.efficiency.push_back(p.feasible ? p.efficiency : std::nan(""));
-        if (base == 0 && p.feasible)
-            base = p.gpus;
-    }
-    if (base == 0)
-        base = counts.empty() ? 1 : counts.front();
-    for (double g : d.gpus) {
-        d.ideal.push_back(g);
-        // Reference laws scaled from the first point, with the current communication share as serial part.
-        d.amdahl.push_back(base * amdahlSpeedup(serial, g / base));
-        d.gustafson.push_back(base * gustafsonSpeedup(serial, g / base));
-    }
-    d.currentGpus = s.cluster.gpus;
-    for (size_t i = 0; i < d.gpus.size(); ++i)
-        if (d.gpus[i] == s.cluster.gpus)
-            d.currentSpeedup = d.speedup[i];
-    d.serialFraction = serial;
-    return d;
-}
-
-QList<MemoryBar> memoryBars(const Scenario &s, const Evaluation &e)
-{
-    QList<MemoryBar> bars;
-    bars << MemoryBar{tr("Current"), e.memory, true};
-    auto add = [&](const QString &label, Scenario variant) {
-        if (variant == s)
-            return;
-        const Evaluation ve = evaluateForSearch(variant);   // only the memory is drawn
-        if (ve.feasible)
-            bars << MemoryBar{label, ve.memory, false};
-    };
-    if (s.plan.dp * s.plan.cp > 1)
-        for (int stage = 0; stage <= 3; ++stage) {
-            Scenario z = s;
-            z.plan.zeroStage = stage;
-            add(tr("ZeRO-%1").arg(stage), z);
-        }
-    Scenario full = s;
-    full.training.recompute = Recompute::Full;
-    add(tr("Recomp."), full);   // full recompute; short: five labels share the category axis
-    return bars;
+    return links;
 }
 
 QString collectivesTitle(const Scenario &s)

@@ -4,6 +4,7 @@
 // come from model/; this only chooses what to show and formats it.
 #pragma once
 
+#include "analysis.h"
 #include "chartdata.h"
 #include "evaluation.h"
 #include "explanationview.h"
@@ -14,11 +15,13 @@
 namespace ts {
 
 QList<CardData> headlineCards(const Scenario &scenario, const Evaluation &evaluation);
-/// The current plan beside instructive variants: overlap toggled, next faster inter-node link,
-/// in-network reduction, and the first warning's recommended fix.
-QList<StepTimeBar> stepTimeVariants(const Scenario &scenario, const Evaluation &evaluation);
-ScalingChartData scalingData(const Scenario &scenario, const Evaluation &evaluation);
-QList<MemoryBar> memoryBars(const Scenario &scenario, const Evaluation &evaluation);
+/// The current plan beside the analysis' variants (overlap toggled, next faster inter-node link,
+/// in-network reduction, the first warning's fix), labelled.
+QList<StepTimeBar> stepTimeVariants(const Analysis &analysis);
+ScalingChartData scalingData(const Analysis &analysis);
+QList<MemoryBar> memoryBars(const Analysis &analysis);
+/// The inter-node link presets, for the analysis' "faster network" variant.
+std::vector<LinkChoice> interNodeLinkChoices();
 QList<CollectiveRow> collectiveRows(const Scenario &scenario, const Evaluation &evaluation);
 QString collectivesTitle(const Scenario &scenario);
 QList<WarningItem> warningItems(const Scenario &scenario, const Evaluation &evaluation);

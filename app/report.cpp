@@ -88,13 +88,16 @@ bool writeReport(const QString &path, const ReportInput &in, QString *error)
     const Scenario &s = in.scenario;
     const Evaluation &e = in.evaluation;
 
+    AnalysisOptions options;
+    options.interNodeLinks = interNodeLinkChoices();
+    const Analysis analysis = analyse(s, options);
     QTextDocument doc;
     StepTimeChart step;
-    step.setBars(stepTimeVariants(s, e));
+    step.setBars(stepTimeVariants(analysis));
     ScalingChart scaling;
-    scaling.setData(scalingData(s, e));
+    scaling.setData(scalingData(analysis));
     MemoryChart memory;
-    memory.setBars(memoryBars(s, e));
+    memory.setBars(memoryBars(analysis));
     doc.addResource(QTextDocument::ImageResource, QUrl(QStringLiteral("chart://step")), renderOffscreen(&step));
     doc.addResource(QTextDocument::ImageResource, QUrl(QStringLiteral("chart://scaling")), renderOffscreen(&scaling));
     doc.addResource(QTextDocument::ImageResource, QUrl(QStringLiteral("chart://memory")), renderOffscreen(&memory));

@@ -2,6 +2,7 @@
 #include "scenariodocument.h"
 
 #include "evaluate.h"
+#include "presenter.h"
 #include "scenarioio.h"
 
 #include <QJsonDocument>
@@ -50,6 +51,7 @@ ScenarioDocument::ScenarioDocument(QObject *parent)
     : QObject(parent)
     , m_undo(new QUndoStack(this))
 {
+    m_options.interNodeLinks = interNodeLinkChoices();
     connect(m_undo, &QUndoStack::cleanChanged, this, [this](bool clean) { emit modificationChanged(!clean); });
     reevaluate();
 }
@@ -72,7 +74,7 @@ void ScenarioDocument::edit(Field field, double siValue)
         if (!r.note.empty()) {   // nothing changed, and the note says why (a value out of range)
             m_notes = {QString::fromStdString(r.note)};
             DocumentChange c;
-            c.planValid = m_evaluation.feasible;
+            c.planValid = m_analysis.evaluation.feasible;
             emit changed(c);
         }
         return;
@@ -98,17 +100,15 @@ void ScenarioDocument::setScenarioDirect(const Scenario &scenario)
     c.otherInputs = c.fields.test(size_t(Field::Parameters)) || !(replayed == scenario);
     m_scenario = scenario;
     reevaluate();
-    c.planValid = m_evaluation.feasible;
+    c.planValid = m_analysis.evaluation.feasible;
     emit changed(c);
 }
 
 void ScenarioDocument::reevaluate()
 {
-    m_evaluation = evaluate(m_scenario);
-    if (m_evaluation.feasible) {
-        m_lastValidScenario = m_scenario;
-        m_lastValidEvaluation = m_evaluation;
-    }
+    m_analysis = analyse(m_scenario, m_options);
+    if (m_analysis.evaluation.feasible)
+        m_lastValidAnalysis = m_analysis;
 }
 
 void ScenarioDocument::load(const LoadedScenario &loaded, const QString &filePath)
@@ -118,7 +118,7 @@ void ScenarioDocument::load(const LoadedScenario &loaded, const QString &filePat
     m_description = loaded.description;
     m_notes = loaded.notes;
     m_scenario = loaded.scenario;
-    m_lastValidEvaluation = {};
+    m_lastValidAnalysis = {};
     reevaluate();
     finishEdit();
     m_undo->setClean();
@@ -129,7 +129,7 @@ void ScenarioDocument::load(const LoadedScenario &loaded, const QString &filePat
     DocumentChange c;
     c.otherInputs = true;
     c.fields.set();
-    c.planValid = m_evaluation.feasible;
+    c.planValid = m_analysis.evaluation.feasible;
     emit changed(c);
 }
 

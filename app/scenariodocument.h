@@ -3,6 +3,7 @@
 // by the app's wiring from its `changed` signal and never hold the document.
 #pragma once
 
+#include "analysis.h"
 #include "evaluation.h"
 #include "fields.h"
 #include "inputs.h"
@@ -35,10 +36,13 @@ public:
     explicit ScenarioDocument(QObject *parent = nullptr);
 
     const Scenario &scenario() const { return m_scenario; }
-    const Evaluation &evaluation() const { return m_evaluation; }
-    /// The last scenario that evaluated feasibly, shown greyed while the current one is invalid.
-    const Scenario &lastValidScenario() const { return m_lastValidScenario; }
-    const Evaluation &lastValidEvaluation() const { return m_lastValidEvaluation; }
+    /// Everything the views show for the current scenario, computed once per change.
+    const Analysis &analysis() const { return m_analysis; }
+    const Evaluation &evaluation() const { return m_analysis.evaluation; }
+    /// The last analysis that evaluated feasibly, shown greyed while the current one is invalid.
+    const Analysis &lastValidAnalysis() const { return m_lastValidAnalysis; }
+    const Scenario &lastValidScenario() const { return m_lastValidAnalysis.scenario; }
+    const Evaluation &lastValidEvaluation() const { return m_lastValidAnalysis.evaluation; }
 
     QString name() const { return m_name; }
     QString description() const { return m_description; }
@@ -75,9 +79,9 @@ private:
     void reevaluate();
 
     Scenario m_scenario;
-    Evaluation m_evaluation;
-    Scenario m_lastValidScenario;
-    Evaluation m_lastValidEvaluation;
+    AnalysisOptions m_options;
+    Analysis m_analysis;
+    Analysis m_lastValidAnalysis;
     QString m_name, m_description, m_filePath;
     QStringList m_notes;
     QUndoStack *m_undo;

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+#include "analysis.h"
+
+#include <cmath>
+#include <limits>
+
+namespace ts {
+
+namespace {
+
+std::vector<StepVariant> stepVariants(const Scenario &s, const Evaluation &e, const AnalysisOptions &o)
+{
+    std::vector<StepVariant> out{{StepVariantKind::Current, {}, e.breakdown}};
+    std::vector<Scenario> shown{s};   // a variant that repeats one already shown adds nothing
+    auto add = [&](StepVariantKind kind, std::string detail, const Scenario &variant) {
+        for (const Scenario &x : shown)
+            if (x == variant)
+                return;
+        shown.push_back(variant);
+        const Evaluation ve = evaluateForSearch(variant);   // only the breakdown is drawn
+        if (ve.feasible)
+            out.push_back({kind, std::move(detail), ve.breakdown});
+    };
+    Scenario overlap = s;
+    overlap.plan.overlapDp = !s.plan.overlapDp;
+    add(StepVariantKind::OverlapToggled, overlap.plan.overlapDp ? "on" : "off", overlap);
+
+    // The next faster RDMA inter-node link among the choices.
+    const double current = s.cluster.interNode.bytesPerSecond * s.cluster.interNode.efficiency;
+    const LinkChoice *best = nullptr;
+    for (const LinkChoice &c : o.interNodeLinks) {
+        const double rate = c.link.bytesPerSecond * c.link.efficiency;
+        if (c.transport == Transport::Rdma && rate > current * 1.01
+            && (!best || rate < best->link.bytesPerSecond * best->link.efficiency))
+            best = &c;
+    }
+    if (best) {
+        Scenario faster = s;
+        faster.cluster.interNode = best->link;
+        faster.cluster.transport = best->transport;
+        add(StepVariantKind::FasterNetwork, best->name, faster);
+    }
+    if (!s.cluster.inNetworkReduction && s.cluster.gpus > s.cluster.gpusPerNode) {
+        Scenario sharp = s;
+        sharp.cluster.inNetworkReduction = true;
+        add(StepVariantKind::InNetworkReduction, {}, sharp);
+    }
+    for (int i = 0; i < e.warningCount; ++i) {
+        const Warning &w = e.warnings[size_t(i)];
+        if (w.changeCount == 0)
+            continue;
+        add(StepVariantKind::RecommendedFix, describe(w, s).recommendation, applyWarning(s, w));
+        break;
+    }
+    return out;
+}
+
+std::vector<MemoryVariant> memoryVariants(const Scenario &s, const Evaluation &e)
+{
+    std::vector<MemoryVariant> out{{MemoryVariantKind::Current, s.plan.zeroStage, e.memory}};
+    auto add = [&](MemoryVariantKind kind, int zero, const Scenario &variant) {
+        if (variant == s)
+            return;
+        const Evaluation ve = evaluateForSearch(variant);   // only the memory is drawn
+        if (ve.feasible)
+            out.push_back({kind, zero, ve.memory});
+    };
+    if (s.plan.dp * s.plan.cp > 1)
+        for (int stage = 0; stage <= 3; ++stage) {
+            Scenario z = s;
+            z.plan.zeroStage = stage;
+            add(MemoryVariantKind::ZeroStage, stage, z);
+        }
+    Scenario full = s;
+    full.training.recompute = Recompute::Full;
+    add(MemoryVariantKind::FullRecompute, s.plan.zeroStage, full);
+    return out;
+}
+
+ScalingAnalysis scaling(const Scenario &s, const Evaluation &e, const AnalysisOptions &o)
+{
+    ScalingAnalysis a;
+    const int modelParallel = s.plan.tp * s.plan.pp * s.plan.cp;
+    std::vector<int> counts;
+    for (int k = -o.scalingOctavesDown; k <= o.scalingOctavesUp; ++k) {
+        const double g = s.cluster.gpus * std::pow(2.0, k);
+        if (g >= modelParallel && g <= (1 << 22) && std::fmod(g, 1.0) == 0 && int(g) % modelParallel == 0)
+            counts.push_back(int(g));
+    }
+    a.points = scalingSweep(s, counts, ScalingMode::Weak);
+    a.serialFraction = e.communicationFraction;
+    a.baseGpus = 0;
+    for (const ScalingPoint &p : a.points)
+        if (p.feasible) {
+            a.baseGpus = p.gpus;
+            break;
+        }
+    if (a.baseGpus == 0)
+        a.baseGpus = counts.empty() ? 1 : counts.front();
+    for (const ScalingPoint &p : a.points) {
+        a.ideal.push_back(p.gpus);
+        a.amdahl.push_back(a.baseGpus * amdahlSpeedup(a.serialFraction, p.gpus / a.baseGpus));
+        a.gustafson.push_back(a.baseGpus * gustafsonSpeedup(a.serialFraction, p.gpus / a.baseGpus));
+    }
+    return a;
+}
+
+} // namespace
+
+Analysis analyse(const Scenario &scenario, const AnalysisOptions &options)
+{
+    Analysis a;
+    a.scenario = scenario;
+    a.evaluation = evaluate(scenario);
+    a.degrees = validDegrees(scenario);
+    if (!a.evaluation.feasible)
+        return a;
+    a.stepVariants = stepVariants(scenario, a.evaluation, options);
+    a.memoryVariants = memoryVariants(scenario, a.evaluation);
+    a.scaling = scaling(scenario, a.evaluation, options);
+    return a;
+}
+
+} // namespace ts
