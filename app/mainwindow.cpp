@@ -267,9 +267,8 @@ void MainWindow::refreshViews()
     const double parameters = fieldValue(s, Field::Parameters);
     m_panel->setScenario(s, m_doc->analysis().degrees, parameters,
                          m_doc->notes().join(QLatin1Char('\n')), e.problem);
-    if (ve.feasible)
-        m_panel->setEffectiveBucket(ve.dpBucketBytes);
     if (ve.feasible) {
+        m_panel->setEffectiveBucket(ve.dpBucketBytes);
         m_cards->setCards(headlineCards(vs, ve));
         m_stepChart->setBars(stepTimeVariants(va));
         m_scalingChart->setData(scalingData(va));

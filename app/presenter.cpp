@@ -71,7 +71,7 @@ QList<StepTimeBar> stepTimeVariants(const Analysis &a)
         switch (v.kind) {
         case StepVariantKind::Current: bars << StepTimeBar{tr("Current plan"), tr("The plan as set"), v.breakdown, true}; break;
         case StepVariantKind::OverlapToggled:
-            bars << StepTimeBar{detail == QLatin1String("on") ? tr("Overlap on") : tr("Overlap off"),
+            bars << StepTimeBar{a.scenario.plan.overlapDp ? tr("Overlap off") : tr("Overlap on"),
                                 tr("Gradient sync overlapped with backward toggled"), v.breakdown, false};
             break;
         case StepVariantKind::FasterNetwork:
@@ -95,7 +95,7 @@ ScalingChartData scalingData(const Analysis &a)
         d.gpus.push_back(p.gpus);
         d.speedup.push_back(p.feasible ? p.speedup : std::nan(""));
         d.efficiency.push_back(p.feasible ? p.efficiency : std::nan(""));
-        d.ideal.push_back(x.ideal[i]);
+        d.ideal.push_back(p.gpus);
         d.amdahl.push_back(x.amdahl[i]);
         d.gustafson.push_back(x.gustafson[i]);
         if (p.gpus == a.scenario.cluster.gpus)
@@ -119,23 +119,6 @@ QList<MemoryBar> memoryBars(const Analysis &a)
         }
     }
     return bars;
-}
-
-std::vector<LinkChoice> interNodeLinkChoices()
-{
-    static const std::vector<LinkChoice> links = [] {
-        std::vector<LinkChoice> out;
-        const Presets &presets = Presets::builtin();
-        for (const QString &name : presets.names(Presets::Links)) {
-            if (presets.find(Presets::Links, name).value(QLatin1String("tier")).toString() != QLatin1String("inter_node"))
-                continue;
-            Scenario probe;
-            if (applyPreset(&probe, QStringLiteral("inter_node"), name, nullptr))
-                out.push_back({name.toStdString(), probe.cluster.interNode, probe.cluster.transport});
-        }
-        return out;
-    }();
-    return links;
 }
 
 QString collectivesTitle(const Scenario &s)

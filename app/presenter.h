@@ -20,8 +20,7 @@ QList<CardData> headlineCards(const Scenario &scenario, const Evaluation &evalua
 QList<StepTimeBar> stepTimeVariants(const Analysis &analysis);
 ScalingChartData scalingData(const Analysis &analysis);
 QList<MemoryBar> memoryBars(const Analysis &analysis);
-/// The inter-node link presets, for the analysis' "faster network" variant.
-std::vector<LinkChoice> interNodeLinkChoices();
+
 QList<CollectiveRow> collectiveRows(const Scenario &scenario, const Evaluation &evaluation);
 QString collectivesTitle(const Scenario &scenario);
 QList<WarningItem> warningItems(const Scenario &scenario, const Evaluation &evaluation);

@@ -6,6 +6,7 @@
 #include "formatting.h"
 #include "memorychart.h"
 #include "presenter.h"
+#include "scenarioio.h"
 #include "scalingchart.h"
 #include "steptimechart.h"
 

@@ -2,7 +2,6 @@
 #include "scenariodocument.h"
 
 #include "evaluate.h"
-#include "presenter.h"
 #include "scenarioio.h"
 
 #include <QJsonDocument>

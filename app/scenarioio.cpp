@@ -626,6 +626,25 @@ bool gpuFromPreset(const QString &name, Gpu *gpu, ScenarioError *error)
     return readGpu(QJsonValue(name), gpu, QStringLiteral("cluster.gpu"), error);
 }
 
+const std::vector<LinkChoice> &interNodeLinkChoices()
+{
+    static const std::vector<LinkChoice> links = [] {
+        std::vector<LinkChoice> out;
+        const Presets &presets = Presets::builtin();
+        for (const QString &name : presets.names(Presets::Links)) {
+            if (presets.find(Presets::Links, name).value(QLatin1String("tier")).toString() != QLatin1String("inter_node"))
+                continue;
+            Link link;
+            std::optional<Transport> transport;
+            ScenarioError error;
+            if (linkFromPreset(name, &link, &transport, &error))
+                out.push_back({name.toStdString(), link, transport.value_or(Transport::Rdma)});
+        }
+        return out;
+    }();
+    return links;
+}
+
 bool linkFromPreset(const QString &name, Link *link, std::optional<Transport> *transport, ScenarioError *error)
 {
     return readLink(QJsonValue(name), link, transport, QStringLiteral("link"), error);

@@ -3,6 +3,7 @@
 // cluster and plan. Sections may name a preset and override its fields. Keys: README.md.
 #pragma once
 
+#include "analysis.h"
 #include "inputs.h"
 
 #include <QJsonObject>
@@ -10,6 +11,7 @@
 #include <QStringList>
 
 #include <optional>
+#include <vector>
 
 namespace ts {
 
@@ -47,6 +49,8 @@ namespace ts {
 bool workloadFromPreset(const QString &name, Workload *workload, ScenarioError *error);
 bool gpuFromPreset(const QString &name, Gpu *gpu, ScenarioError *error);
 bool linkFromPreset(const QString &name, Link *link, std::optional<Transport> *transport, ScenarioError *error);
+/// The inter-node link presets, for the analysis' "faster network" variant (parsed once).
+const std::vector<LinkChoice> &interNodeLinkChoices();
 /// A whole cluster section from a cluster preset (GPU, links, counts).
 bool clusterFromPreset(const QString &name, Cluster *cluster, ScenarioError *error);
 

@@ -23,7 +23,7 @@ std::vector<StepVariant> stepVariants(const Scenario &s, const Evaluation &e, co
     };
     Scenario overlap = s;
     overlap.plan.overlapDp = !s.plan.overlapDp;
-    add(StepVariantKind::OverlapToggled, overlap.plan.overlapDp ? "on" : "off", overlap);
+    add(StepVariantKind::OverlapToggled, {}, overlap);
 
     // The next faster RDMA inter-node link among the choices.
     const double current = s.cluster.interNode.bytesPerSecond * s.cluster.interNode.efficiency;
@@ -98,7 +98,6 @@ ScalingAnalysis scaling(const Scenario &s, const Evaluation &e, const AnalysisOp
     if (a.baseGpus == 0)
         a.baseGpus = counts.empty() ? 1 : counts.front();
     for (const ScalingPoint &p : a.points) {
-        a.ideal.push_back(p.gpus);
         a.amdahl.push_back(a.baseGpus * amdahlSpeedup(a.serialFraction, p.gpus / a.baseGpus));
         a.gustafson.push_back(a.baseGpus * gustafsonSpeedup(a.serialFraction, p.gpus / a.baseGpus));
     }

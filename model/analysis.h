@@ -32,7 +32,7 @@ enum class StepVariantKind { Current, OverlapToggled, FasterNetwork, InNetworkRe
 struct StepVariant
 {
     StepVariantKind kind = StepVariantKind::Current;
-    std::string detail;   // the link's name, the fix's recommendation, "on"/"off"
+    std::string detail;   // the faster link's name, the fix's recommendation
     Breakdown breakdown;
 };
 
@@ -49,7 +49,7 @@ struct MemoryVariant
 struct ScalingAnalysis
 {
     std::vector<ScalingPoint> points;
-    std::vector<double> ideal, amdahl, gustafson;   // speedups, one per point
+    std::vector<double> amdahl, gustafson;   // speedups, one per point (ideal = the GPU count)
     double serialFraction = 0;
     double baseGpus = 1;
 };

@@ -149,7 +149,9 @@ double gradientReduceElementBytes(Framework framework, Precision precision, Grad
         return 4.0;
     if (gradReduce == GradReduce::Bf16)
         return 2.0;
-    return framework == Framework::DeepSpeed ? 2.0 : 4.0;
+    if (framework == Framework::Megatron)   // forced for bf16 (and FP8 on bf16 weights), not for fp16
+        return precision == Precision::Fp16 ? 2.0 : 4.0;
+    return framework == Framework::Fsdp ? 4.0 : 2.0;
 }
 
 double frameworkBucketBytes(const Plan &plan, Framework framework, double elementBytes, double layerParamsPerGpu)
@@ -509,9 +511,10 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const double wgradOutputBytes = fw == Framework::Megatron && tr.precision != Precision::Fp32 ? 8.0 : 2.0;
     const LayerTimes lt = layerTimes(w, tr.precision, tokensPerGpu, t, c, sp, spec, wgradOutputBytes);
     const KernelDefaults &kd = kernelDefaults();
-    const HeadTimes head = headTimes(w, tokensPerGpu, t, spec,
-                                     fw == Framework::Megatron ? kd.lossBytesPerLogitMegatron : kd.lossBytesPerLogitPyTorch,
-                                     wgradOutputBytes);
+    const LossTraffic lossTraffic = fw == Framework::Megatron
+                                        ? LossTraffic{kd.lossForwardBytesPerLogitMegatron, kd.lossBackwardBytesPerLogitMegatron}
+                                        : LossTraffic{kd.lossForwardBytesPerLogitPyTorch, kd.lossBackwardBytesPerLogitPyTorch};
+    const HeadTimes head = headTimes(w, tokensPerGpu, t, spec, lossTraffic, wgradOutputBytes);
     e.kernelEfficiency = counts.layerMatrixFlopsPerToken * tokensPerGpu / t / (lt.gemmForward * peakMatrix);
     e.layerGemmSeconds = lt.gemmForward + lt.gemmBackwardData + lt.gemmBackwardWeight;
     e.layerAttentionSeconds = lt.attentionForward + lt.attentionBackward;
@@ -568,12 +571,12 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const MemoryDefaults &md = memoryDefaults();
     const int shardRanks = pl.shardGroup > 0 ? pl.shardGroup : d * c;
     const StateBytesPerParam sb = stateBytesPerParam(fw, tr.precision, pl.zeroStage, shardRanks, p > 1,
-                                                   gradientReduceElementBytes(fw, tr.precision, pl.gradReduce));
+                                                   gradientReduceElementBytes(pl.framework, tr.precision, pl.gradReduce));
     const double actPerTokenLayer = layerActivationBytesPerToken(w, fw, tr.recompute, t, sp) * activationElementBytes(tr.precision) / 2;
     const double actFullPerTokenLayer = layerFullActivationBytesPerToken(w, t, sp) * activationElementBytes(tr.precision) / 2;
     const double layerParams = counts.layerMatrixParams + counts.layerOtherParams;
     e.ppBoundaryBytes = tokensPerGpu * h * actBytes / (t > 1 ? t : 1);  // [SC21] scatter/gather
-    const double gradCommBytes = gradientReduceElementBytes(fw, tr.precision, pl.gradReduce);
+    const double gradCommBytes = gradientReduceElementBytes(pl.framework, tr.precision, pl.gradReduce);
     // Uncompressed gradient bytes per bucket.
     const double bucketBytesEff = frameworkBucketBytes(pl, fw, gradCommBytes, layerParams / t);
     e.dpBucketBytes = bucketBytesEff;

@@ -48,7 +48,7 @@ const std::array<FieldInfo, size_t(Field::Count)> kFields = {{
     {Field::Zero, "plan.zero", "ZeRO stage", "", 1, K::Choice, 0, 3},
     {Field::OverlapDp, "plan.overlap_dp", "gradient-sync overlap", "", 1, K::Bool, 0, 1},
     {Field::TpOverlap, "plan.tp_overlap", "TP communication overlap", "", 1, K::Bool, 0, 1},
-    {Field::Bucket, "plan.bucket", "DP bucket", "MB", units::kBytesPerMB, K::Real, 0, 4000},
+    {Field::Bucket, "plan.bucket", "DP bucket", "MB", units::kBytesPerMB, K::Real, 0, 20000},
     {Field::Compression, "plan.compression", "gradient compression", "x", 1, K::Real, 1, 64},
     {Field::Jitter, "plan.jitter", "straggler jitter", "%", 0.01, K::Real, 0, 50},
     {Field::LocalSgd, "plan.local_sgd", "local SGD interval", "steps", 1, K::Integer, 1, 64},

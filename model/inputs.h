@@ -178,14 +178,15 @@ bool parseRankOrder(const std::string &text, std::array<ParallelDim, 4> *order);
 /// The framework a plan runs on: the given one, or derived from plan.zero (3: PyTorch FSDP;
 /// 2: DeepSpeed, or FSDP's SHARD_GRAD_OP with pipeline stages; 0 and 1: Megatron-LM).
 Framework resolveFramework(const Plan &plan);
-/// Bytes per gradient element on the wire of the data-parallel reduction: Megatron-LM forces
-/// fp32 accumulation and reduction for 16-bit training (megatron/training/arguments.py,
-/// "bfloat16 requires gradient accumulation and all-reduce to be done in fp32"); torchtitan's
-/// FSDP2 reduces in fp32 (MixedPrecisionPolicy reduce_dtype = training.mixed_precision_reduce,
-/// default float32); DeepSpeed reduces in the gradients' 16-bit dtype (communication_data_type
-/// unset).
-/// plan.grad_reduce overrides the framework's choice.
-double gradientReduceElementBytes(Framework framework, Precision precision, GradReduce gradReduce = GradReduce::Auto);
+/// Bytes per gradient element on the wire of the data-parallel reduction (and of Megatron's main
+/// gradients), for plan.framework as given (not resolved): a named Megatron-LM forces fp32
+/// accumulation and reduction for bf16 (and FP8) training, not for fp16 (megatron/training/arguments.py, "bfloat16
+/// requires gradient accumulation and all-reduce to be done in fp32"); a named FSDP (torchtitan)
+/// reduces in fp32 (MixedPrecisionPolicy reduce_dtype = training.mixed_precision_reduce, default
+/// float32). DeepSpeed (communication_data_type unset), PyTorch DDP, NeMo's H100 recipes
+/// (grad_sync_dtype=bf16) and an unnamed framework reduce the gradients in their 16-bit type, as
+/// the textbook count 2 bytes x parameters does. plan.grad_reduce overrides all of these.
+double gradientReduceElementBytes(Framework planFramework, Precision precision, GradReduce gradReduce = GradReduce::Auto);
 /// The DP gradient bucket a plan runs with: plan.bucket when set, else the framework's default.
 ///  Megatron-Core DDP: max(40M, 1M x dp x cp) parameters (distributed_data_parallel_config.py);
 ///  DeepSpeed: reduce_bucket_size 5e8 elements (ZeRO config default);

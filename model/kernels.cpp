@@ -192,17 +192,17 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
     return lt;
 }
 
-HeadTimes headTimes(const Workload &w, double tokens, int tp, const KernelSpec &spec, double lossBytesPerLogit,
+HeadTimes headTimes(const Workload &w, double tokens, int tp, const KernelSpec &spec, const LossTraffic &loss,
                     double wgradOutputBytes)
 {
     // The LM head stays in 16-bit under FP8 recipes (Megatron, torchao skip the output layer).
     const KernelSpec spec16 = sixteenBit(spec);
     const double T = tokens, h = w.hidden, V = double(w.vocab) / tp;
     HeadTimes ht;
-    const double loss = T * V * lossBytesPerLogit / spec.hbmBytesPerSecond;
-    ht.forward = gemmSeconds(T, V, h, spec16) + loss * 38.0 / 52.0;   // forward share of the traffic
+    const double logitsPerByteRate = T * V / spec.hbmBytesPerSecond;
+    ht.forward = gemmSeconds(T, V, h, spec16) + logitsPerByteRate * loss.forwardBytesPerLogit;
     ht.weightGrad = gemmSeconds(h, V, T, spec16, 1, wgradOutputBytes);
-    ht.backward = gemmSeconds(T, h, V, spec16) + ht.weightGrad + loss * 14.0 / 52.0;
+    ht.backward = gemmSeconds(T, h, V, spec16) + ht.weightGrad + logitsPerByteRate * loss.backwardBytesPerLogit;
     return ht;
 }
 

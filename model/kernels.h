@@ -31,8 +31,10 @@ struct KernelDefaults
     //  backward *= grad r4 w4, cast to bf16 r4 w2 (14);
     //  PyTorch F.cross_entropy(logits.float()) (torchtitan, DeepSpeed/HF): cast r2 w4, log_softmax
     //  r4 r4 w4, backward zero-filled nll grad w4, log_softmax backward r4 r4 w4, cast r4 w2.
-    double lossBytesPerLogitMegatron = 52.0;
-    double lossBytesPerLogitPyTorch = 42.0;
+    double lossForwardBytesPerLogitMegatron = 38.0;
+    double lossBackwardBytesPerLogitMegatron = 14.0;
+    double lossForwardBytesPerLogitPyTorch = 18.0;
+    double lossBackwardBytesPerLogitPyTorch = 24.0;
     double tpOverlapSms = 16;             // SMs a pipelined reduce-scatter overlap takes (TE userbuffers)
     int smCount = 132;                    // when a custom GPU does not say (H100 SXM)
 };
@@ -99,8 +101,13 @@ struct HeadTimes
     double backward = 0;
     double weightGrad = 0;   // part of backward
 };
-/// lossBytesPerLogit: HBM traffic of the cross-entropy per logit (KernelDefaults, per framework).
-HeadTimes headTimes(const Workload &w, double tokens, int tp, const KernelSpec &spec, double lossBytesPerLogit,
+/// HBM traffic of the cross-entropy per logit, forward and backward (KernelDefaults, per framework).
+struct LossTraffic
+{
+    double forwardBytesPerLogit = 0;
+    double backwardBytesPerLogit = 0;
+};
+HeadTimes headTimes(const Workload &w, double tokens, int tp, const KernelSpec &spec, const LossTraffic &loss,
                     double wgradOutputBytes = 2);
 
 } // namespace ts

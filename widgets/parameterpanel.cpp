@@ -143,7 +143,7 @@ ParameterPanel::ParameterPanel(QWidget *parent)
         emit editFinished();
     });
     addSlider(advanced, Field::Bucket, tr("DP bucket"), tr("MB"), tr("Gradient bucket size (PyTorch DDP default 25 MB); 0 = one bucket."))
-        ->setRange(0, 4000, Scale::Linear, 0);
+        ->setRange(0, 20000, Scale::Linear, 0);   // Megatron's bucket reaches 16 GB at DP 4096
     addSlider(advanced, Field::Compression, tr("Gradient compression"), tr("x"), tr("Ratio by which gradient bytes shrink."))
         ->setRange(1, 64, Scale::Log, 1);
     addSlider(advanced, Field::Jitter, tr("Straggler jitter"), tr("%"), tr("Per-GPU step-time variation (coefficient of variation)."))
@@ -218,12 +218,8 @@ QCheckBox *ParameterPanel::addToggle(QLayout *layout, Field field, const QString
 
 void ParameterPanel::setEffectiveBucket(double bytes)
 {
-    if (m_bucketAuto->isChecked() && bytes > 0) {
-        const bool was = m_updating;
-        m_updating = true;
-        m_sliders.value(Field::Bucket)->setValue(bytes / fieldInfo(Field::Bucket).siPerDisplay);
-        m_updating = was;
-    }
+    if (m_bucketAuto->isChecked() && bytes > 0)
+        m_sliders.value(Field::Bucket)->setValue(bytes / fieldInfo(Field::Bucket).siPerDisplay);   // does not emit
 }
 
 QComboBox *ParameterPanel::addPresetCombo(QLayout *layout, const QString &kind, const QString &label, const QString &help)

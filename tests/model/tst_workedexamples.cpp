@@ -38,7 +38,6 @@ Scenario gradientSyncSeed()
     s.plan.dp = 8;
     s.plan.overlapDp = false;
     s.plan.bucketBytes = 0;   // one bucket: the seed's single all-reduce
-    s.plan.gradReduce = GradReduce::Bf16;   // the seed reduces 16-bit gradients (2 bytes x 7B = 14 GB)
     return s;
 }
 
