@@ -167,6 +167,8 @@ const std::pair<const char *, Framework> kFramework[] = {{"auto", Framework::Aut
                                                          {"deepspeed", Framework::DeepSpeed}, {"fsdp", Framework::Fsdp}};
 const std::pair<const char *, Precision> kPrecision[] = {
     {"fp32", Precision::Fp32}, {"bf16", Precision::Bf16}, {"fp16", Precision::Fp16}, {"fp8", Precision::Fp8}};
+const std::pair<const char *, OptimizerStates> kOptimizerStates[] = {{"fp32", OptimizerStates::Fp32},
+                                                                     {"bf16", OptimizerStates::Bf16}};
 const std::pair<const char *, Recompute> kRecompute[] = {
     {"none", Recompute::None}, {"selective", Recompute::Selective}, {"full", Recompute::Full}};
 const std::pair<const char *, Schedule> kSchedule[] = {{"gpipe", Schedule::GPipe},
@@ -239,6 +241,7 @@ bool readTraining(const QJsonValue &value, Training *tr, ScenarioError *error)
     s.integer("micro_batch", &tr->microBatch);
     s.choice("precision", kPrecision, &tr->precision);
     s.choice("recompute", kRecompute, &tr->recompute);
+    s.choice("optimizer_states", kOptimizerStates, &tr->optimizerStates);
     s.quantity("tokens", Dimension::Count, &tr->tokens);
     s.quantity("compute_time", Dimension::Seconds, &tr->computeSecondsOverride);
     return s.checkUnknown();
@@ -525,6 +528,7 @@ QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QStrin
                          {QStringLiteral("micro_batch"), tr.microBatch},
                          {QStringLiteral("precision"), QLatin1String(nameOf(tr.precision))},
                          {QStringLiteral("recompute"), QLatin1String(nameOf(tr.recompute))},
+                         {QStringLiteral("optimizer_states"), QLatin1String(nameOf(tr.optimizerStates))},
                          {QStringLiteral("tokens"), tr.tokens}};
     if (tr.computeSecondsOverride > 0)
         training.insert(QStringLiteral("compute_time"), tr.computeSecondsOverride);

@@ -188,6 +188,8 @@ const char *nameOf(Precision p)
     }
     return "?";
 }
+const char *nameOf(OptimizerStates o) { return o == OptimizerStates::Bf16 ? "bf16" : "fp32"; }
+
 const char *nameOf(Recompute r)
 {
     switch (r) {
@@ -571,9 +573,11 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const MemoryDefaults &md = memoryDefaults();
     const int shardRanks = pl.shardGroup > 0 ? pl.shardGroup : d * c;
     const StateBytesPerParam sb = stateBytesPerParam(fw, tr.precision, pl.zeroStage, shardRanks, p > 1,
-                                                   gradientReduceElementBytes(pl.framework, tr.precision, pl.gradReduce));
-    const double actPerTokenLayer = layerActivationBytesPerToken(w, fw, tr.recompute, t, sp) * activationElementBytes(tr.precision) / 2;
-    const double actFullPerTokenLayer = layerFullActivationBytesPerToken(w, t, sp) * activationElementBytes(tr.precision) / 2;
+                                                   gradientReduceElementBytes(pl.framework, tr.precision, pl.gradReduce),
+                                                   tr.optimizerStates);
+    const ActivationLayout layout = activationLayout(fw, tr.precision, t, sp);
+    const double actPerTokenLayer = layerActivationBytesPerToken(w, fw, tr.recompute, layout) * activationElementBytes(tr.precision) / 2;
+    const double actFullPerTokenLayer = layerFullActivationBytesPerToken(w, layout) * activationElementBytes(tr.precision) / 2;
     const double layerParams = counts.layerMatrixParams + counts.layerOtherParams;
     e.ppBoundaryBytes = tokensPerGpu * h * actBytes / (t > 1 ? t : 1);  // [SC21] scatter/gather
     const double gradCommBytes = gradientReduceElementBytes(pl.framework, tr.precision, pl.gradReduce);
@@ -621,6 +625,8 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         mem.optimizerBytes = paramsPerGpu * sb.optimizer;
         mem.inFlightMicroBatches = inFlightMicroBatches(pl.schedule, p, i, m, v);
         mem.activationsBytes = L * actPerTokenLayer * tokensPerGpu * mem.inFlightMicroBatches;
+        if (L > 0)   // one layer's activation gradients while it runs backward
+            mem.activationsBytes += layerBackwardWorkingBytesPerToken(w, layout) * activationElementBytes(tr.precision) / 2 * tokensPerGpu;
         // One layer is recomputed at a time and holds its full activations meanwhile [K22] Sec. 5.
         if (L > 0 && (tr.recompute == Recompute::Full || (tr.recompute == Recompute::Selective && fw == Framework::Fsdp)))
             mem.activationsBytes += actFullPerTokenLayer * tokensPerGpu;
@@ -639,9 +645,14 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
                 gatherBuffer += ((first ? counts.embeddingParams : 0.0) + (last ? counts.headParams : 0.0)) / t * 2;
         }
         mem.buffersBytes = bucketBuffer + (p > 1 ? 2 * e.ppBoundaryBytes : 0.0) + gatherBuffer;
+        // States live in buffers allocated once; what is allocated and freed every step fragments:
+        // activations, logits, buffers, gathered weights and, in FSDP2, the gradients
+        // (torchtitan's zero_grad frees them each step; Megatron/DeepSpeed keep contiguous buffers).
+        const double perStep = mem.activationsBytes + mem.lossBytes + mem.buffersBytes + paramsPerGpu * sb.gatheredWeights
+                               + (fw == Framework::Fsdp ? mem.gradientsBytes : 0.0);
         const double allocated = mem.weightsBytes + mem.gradientsBytes + mem.optimizerBytes + mem.activationsBytes
                                  + mem.lossBytes + mem.buffersBytes;
-        mem.runtimeBytes = md.cudaContextBytes + md.workspaceBytes + md.allocatorOverhead * allocated;
+        mem.runtimeBytes = md.cudaContextBytes + md.workspaceBytes + md.allocatorOverhead * perStep;
         mem.totalBytes = allocated + mem.runtimeBytes;
         mem.capacityBytes = cl.gpu.memoryBytes;
         mem.stage = i;
@@ -659,7 +670,9 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     e.criticalStageLayers = stageLayers[size_t(critical)];
     e.gradientBytesPerGpu = maxStageParamsPerGpu * gradCommBytes / pl.compression;
     double optimizerSeconds = maxStageParamsPerGpu / (pl.zeroStage >= 1 ? shardRanks : 1)
-                              * md.optimizerBytesPerParam / spec.hbmBytesPerSecond;
+                              * (tr.optimizerStates == OptimizerStates::Bf16 ? md.optimizerBytesPerParam16
+                                                                             : md.optimizerBytesPerParam)
+                              / spec.hbmBytesPerSecond;
 
     // A given compute time replaces all on-GPU work of the step (the seeds' input); the optimizer
     // is inside it.

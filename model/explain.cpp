@@ -197,11 +197,12 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                                                           "FSDP 4 / N_d",
                    stageText + ", N_d = " + std::to_string(pl.shardGroup > 0 ? pl.shardGroup : d * c), bytes(mem.gradientsBytes),
                    kStates});
-    out.push_back({"memory.optimizer_bytes", "Optimizer states", "fp32 master + Adam m, v: 12 (FSDP 8) / N_d from ZeRO-1",
+    out.push_back({"memory.optimizer_bytes", "Optimizer states", "fp32 master + Adam m, v: 12 (FSDP 8; 16-bit states 4) / N_d from ZeRO-1",
                    stageText, bytes(mem.optimizerBytes), kStates});
     out.push_back({"memory.activations_bytes", "Activations",
                    "layers on the stage x tokens x bytes per token per layer (flash: 2(4r + q + 2kv + q + (g+1)f); "
-                   "materialized adds 5as/h) x micro-batches in flight",
+                   "materialized adds 5as/h; FP8 under TE: norm and activation outputs at 1 byte) x micro-batches "
+                   "in flight + one layer's backward gradients",
                    stageText + ", " + num(mem.inFlightMicroBatches) + " micro-batches in flight (" + nameOf(pl.schedule)
                        + ", recompute " + nameOf(sc.training.recompute) + ")",
                    bytes(mem.activationsBytes), std::string(kK22) + "; Megatron-LM theoretical_memory_usage.py"});
@@ -209,7 +210,7 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                    stageText, bytes(mem.lossBytes), "Megatron vocab-parallel cross entropy; torchtitan train.py (fp32 logits)"});
     out.push_back({"memory.buffers_bytes", "Buffers", "2 DP buckets + 2 p2p buffers + ZeRO-3/FSDP gathers",
                    "bucket " + bytes(e.dpBucketBytes), bytes(mem.buffersBytes), "PyTorch DDP buckets; FSDP2 prefetch"});
-    out.push_back({"memory.runtime_bytes", "Runtime", "CUDA context 0.5 GiB + workspaces 0.5 GiB + 8% allocator reserve",
+    out.push_back({"memory.runtime_bytes", "Runtime", "CUDA context 0.5 GiB + workspaces 0.5 GiB + 8% allocator reserve over per-step allocations",
                    stageText, bytes(mem.runtimeBytes), "PyTorch PR 86509 (context with lazy loading); model/memory.h"});
     out.push_back({"memory_per_gpu_bytes", "Memory per GPU",
                    "weights + gradients + optimizer + activations + loss + buffers + runtime",

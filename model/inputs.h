@@ -28,6 +28,10 @@ enum class Attention { Flash, Materialized };         // FlashAttention (no s x 
 enum class Framework { Auto, Megatron, DeepSpeed, Fsdp };
 /// Data type of the DP gradient reduction (and of Megatron's main gradients): Auto = the framework's.
 enum class GradReduce { Auto, Fp32, Bf16 };
+/// Adam's states: fp32 master weights and moments (mixed precision, [ZeRO]), or 16-bit moments
+/// updating the 16-bit weights in place with no master copy (Apex DistributedFusedAdam
+/// dtype=bf16, as NeMo's Nemotron-4 340B config runs it).
+enum class OptimizerStates { Fp32, Bf16 };
 
 /// Transformer shape. Megatron SC21 notation: L layers, h hidden, a heads, V vocabulary, s sequence.
 struct Workload
@@ -55,6 +59,7 @@ struct Training
     int microBatch = 1;             // sequences per micro-batch (b)
     Precision precision = Precision::Bf16;
     Recompute recompute = Recompute::None;
+    OptimizerStates optimizerStates = OptimizerStates::Fp32;
     double tokens = 300e9;          // training budget in tokens
     double computeSecondsOverride = 0.0; // > 0: replaces the computed on-GPU time of one step
 
@@ -162,6 +167,7 @@ const char *nameOf(Transport);
 const char *nameOf(Attention);
 const char *nameOf(Framework);
 const char *nameOf(GradReduce);    // "auto", "fp32", "bf16"
+const char *nameOf(OptimizerStates);   // "fp32", "bf16"
 const char *nameOf(IntraFabric);   // "auto", "nvswitch", "pcie", "mesh"
 const char *nameOf(ParallelDim);   // "tp", "cp", "dp", "pp"
 /// The intra-node fabric with Auto resolved from the link name.

@@ -12,6 +12,10 @@
 //          parallelism torchtitan keeps them gathered (reshard_after_forward=False).
 //  [SAC]   torchtitan parallelize_llama.py selective "op" checkpointing: saves the outputs of
 //          matmuls (every second one recomputed) and of SDPA; everything else is recomputed.
+//  [TE]    TransformerEngine pytorch/module/linear.py (_Linear.forward keeps the quantized,
+//          column-wise input for wgrad), layernorm_linear.py (ln_out quantized),
+//          layernorm_mlp.py (act_out = fc2_input_quantizer(act_out)); torchao float8 saves the
+//          high-precision input instead (float8_linear.py, matmul_with_hp_or_float8_args).
 //  [CTX]   PyTorch PR 86509: CUDA context 274 MiB with lazy module loading, 636 MiB without.
 #include "memory.h"
 
@@ -27,8 +31,9 @@ const MemoryDefaults &memoryDefaults()
 }
 
 StateBytesPerParam stateBytesPerParam(Framework framework, Precision precision, int zero, double shards, bool pipeline,
-                                      double gradElementBytes)
+                                      double gradElementBytes, OptimizerStates optimizerStates)
 {
+    const bool moments16 = optimizerStates == OptimizerStates::Bf16 && precision != Precision::Fp32;
     StateBytesPerParam b;
     const double sh = std::max(1.0, shards);
     if (precision == Precision::Fp32) {   // fp32 weights and gradients, Adam m and v
@@ -43,19 +48,19 @@ StateBytesPerParam stateBytesPerParam(Framework framework, Precision precision, 
         // [MLM] bf16 weights, fp32 main gradients, fp32 master + m + v (distributed optimizer: / d).
         b.weights = 2;
         b.gradients = gradElementBytes;
-        b.optimizer = 12 / (zero >= 1 ? sh : 1);
+        b.optimizer = (moments16 ? 4 : 12) / (zero >= 1 ? sh : 1);
         break;
     case Framework::DeepSpeed:
         // [ZeRO] 2 + 2 + 12, each sharded from its stage on.
         b.weights = 2 / (zero >= 3 ? sh : 1);
         b.gradients = 2 / (zero >= 2 ? sh : 1);
-        b.optimizer = 12 / (zero >= 1 ? sh : 1);
+        b.optimizer = (moments16 ? 4 : 12) / (zero >= 1 ? sh : 1);
         break;
     case Framework::Fsdp:
         // [FSDP2] fp32 sharded parameters are the master copy; bf16 copies exist while gathered.
         b.weights = 4 / (zero >= 2 ? sh : 1);
         b.gradients = 4 / (zero >= 2 ? sh : 1);
-        b.optimizer = 8 / (zero >= 2 ? sh : 1);
+        b.optimizer = (moments16 ? 4 : 8) / (zero >= 2 ? sh : 1);
         if (zero == 2 || (zero >= 3 && pipeline))
             b.gatheredWeights = 2;   // SHARD_GRAD_OP, or kept gathered across a PP step's micro-batches
         if (zero >= 2 && pipeline)   // gradient sync only after the last micro-batch: unsharded fp32 grads accumulate
@@ -69,35 +74,55 @@ namespace {
 
 struct Widths
 {
-    double r, q, kv, f, gates;
+    double r, rOut, q, kv, f, gates;   // rOut: a norm output as the next GEMM keeps it
 };
 
-Widths widthsOf(const Workload &w, int tp, bool sp)
+Widths widthsOf(const Workload &w, const ActivationLayout &l)
 {
-    const double h = w.hidden, t = tp;
+    const double h = w.hidden, t = l.tp;
     const double headDim = h / w.heads;
-    return {(sp || tp == 1) ? h / t : h, h / t, std::max(1.0, double(w.kvHeads) / tp) * headDim, double(w.ffnHidden) / t,
-            w.mlp == MlpKind::SwiGlu ? 2.0 : 1.0};
+    const double r = (l.sequenceParallel || l.tp == 1) ? h / t : h;
+    return {r, l.gatheredGemmInputs && l.sequenceParallel ? h : r, h / t, std::max(1.0, double(w.kvHeads) / t) * headDim,
+            double(w.ffnHidden) / t, w.mlp == MlpKind::SwiGlu ? 2.0 : 1.0};
+}
+
+// 16-bit elements per token: norm inputs (2 r) and outputs (2 rOut), Q K V (q + 2 kv), attention
+// output (q), MLP up(+gate) outputs and the activation output (gates + 1) f; [TE] FP8 inputs
+// take the norm outputs and the activation output to 1 byte and add an FP8 attention output.
+double keptBytes(const Widths &x, bool fp8Inputs)
+{
+    double bytes = 2 * (2 * x.r + 2 * x.rOut + x.q + 2 * x.kv + x.q + (x.gates + 1) * x.f);
+    if (fp8Inputs)
+        bytes -= 2 * x.rOut + x.f - x.q;
+    return bytes;
 }
 
 } // namespace
 
-double layerFullActivationBytesPerToken(const Workload &w, int tp, bool sp)
+ActivationLayout activationLayout(Framework framework, Precision precision, int tp, bool sequenceParallel)
 {
-    const Widths x = widthsOf(w, tp, sp);
-    // 16-bit: norm inputs and outputs (4 r), Q K V (q + 2 kv), attention output (q),
-    // MLP up(+gate) outputs and the activation output (gates + 1) f.
-    double bytes = 2 * (4 * x.r + x.q + 2 * x.kv + x.q + (x.gates + 1) * x.f);
+    ActivationLayout l;
+    l.tp = tp;
+    l.sequenceParallel = sequenceParallel;
+    l.fp8Inputs = precision == Precision::Fp8 && framework != Framework::Fsdp;
+    l.gatheredGemmInputs = framework == Framework::Fsdp && tp > 1;
+    return l;
+}
+
+double layerFullActivationBytesPerToken(const Workload &w, const ActivationLayout &l)
+{
+    const Widths x = widthsOf(w, l);
+    double bytes = keptBytes(x, l.fp8Inputs);
     if (w.attention == Attention::Materialized) {
         // [K22]: scores 2, dropout mask 1, dropout output 2 per head and key; two 1-byte dropout masks.
-        bytes += 5.0 * std::max(1.0, double(w.heads) / tp) * w.seqLen + 2 * x.r;
+        bytes += 5.0 * std::max(1.0, double(w.heads) / l.tp) * w.seqLen + 2 * x.r;
     }
     return bytes;
 }
 
-double layerActivationBytesPerToken(const Workload &w, Framework framework, Recompute recompute, int tp, bool sp)
+double layerActivationBytesPerToken(const Workload &w, Framework framework, Recompute recompute, const ActivationLayout &l)
 {
-    const Widths x = widthsOf(w, tp, sp);
+    const Widths x = widthsOf(w, l);
     switch (recompute) {
     case Recompute::Full:
         return 2 * x.r;   // the layer input only [K22 Sec. 5]
@@ -108,12 +133,19 @@ double layerActivationBytesPerToken(const Workload &w, Framework framework, Reco
         }
         // Megatron: recompute the core attention; with flash it stores nothing s x s to drop.
         if (w.attention == Attention::Materialized)
-            return 2 * (4 * x.r + x.q + 2 * x.kv + x.q + (x.gates + 1) * x.f) + 2 * x.r;
-        return layerFullActivationBytesPerToken(w, tp, sp);
+            return keptBytes(x, l.fp8Inputs) + 2 * x.r;
+        return layerFullActivationBytesPerToken(w, l);
     case Recompute::None:
         break;
     }
-    return layerFullActivationBytesPerToken(w, tp, sp);
+    return layerFullActivationBytesPerToken(w, l);
+}
+
+double layerBackwardWorkingBytesPerToken(const Workload &w, const ActivationLayout &l)
+{
+    const Widths x = widthsOf(w, l);
+    const double h = w.hidden;
+    return 2 * std::max({h + x.f, x.f + x.gates * x.f, x.gates * x.f + h});
 }
 
 double lossBytesPerLogit(Framework framework)

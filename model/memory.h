@@ -14,12 +14,15 @@ struct MemoryDefaults
 {
     double cudaContextBytes = 0.5 * 1024 * 1024 * 1024;   // context with lazy loading (~300-600 MiB, PyTorch PR 86509)
     double workspaceBytes = 0.5 * 1024 * 1024 * 1024;     // cuBLAS/cuDNN workspaces and NCCL channel buffers
-    double allocatorOverhead = 0.08;                      // caching-allocator reserve over what is allocated
+    // Caching-allocator reserve over what is allocated and freed within a step (activations, loss,
+    // gathers, buckets); model states are allocated once in contiguous buffers and do not fragment.
+    double allocatorOverhead = 0.08;
     double lossBytesPerLogitFused = 6;    // Megatron vocab-parallel CE: fp32 softmax kept (4) + bf16 grad (2)
     double lossBytesPerLogitEager = 12;   // PyTorch CE on .float() logits: saved fp32 log-softmax, its grad, grad input
     double fp8WeightBytesPerParam = 2;    // TE keeps FP8 weights and their transpose (Hopper TN layout)
     double planMarginFraction = 0.05;     // plan search keeps this share of HBM free
     double optimizerBytesPerParam = 30;   // Adam step traffic: fp32 master, m, v read+written, fp32 grad read, bf16 weight written
+    double optimizerBytesPerParam16 = 14; // 16-bit states: m, v, weight read+written (12), 16-bit grad read (2)
 };
 const MemoryDefaults &memoryDefaults();
 
@@ -34,15 +37,44 @@ struct StateBytesPerParam
 /// shards: the ZeRO/FSDP shard group size.
 /// gradElementBytes: Megatron's main gradients are kept in the reduction's type (fp32 by default,
 /// bf16 with --grad-reduce-in-bf16 / NeMo grad_sync_dtype=bf16).
+/// optimizerStates: Bf16 keeps Adam's m and v in 16-bit and no master copy (4 bytes, not 12;
+/// FSDP's fp32 sharded parameters stay the master: 4, not 8).
 StateBytesPerParam stateBytesPerParam(Framework framework, Precision precision, int zeroStage, double shards,
-                                      bool pipeline, double gradElementBytes = 4);
+                                      bool pipeline, double gradElementBytes = 4,
+                                      OptimizerStates optimizerStates = OptimizerStates::Fp32);
 
-/// Activation bytes one layer keeps per token on one GPU until its backward.
+/// How a framework keeps one layer's activations.
+struct ActivationLayout
+{
+    int tp = 1;
+    bool sequenceParallel = false;
+    /// The GEMMs keep their FP8-cast inputs for the weight gradient (Transformer Engine): the
+    /// norm outputs and the MLP activation output cost 1 byte, and the attention output is kept
+    /// twice (16-bit by flash attention for its backward, FP8 by the output projection).
+    bool fp8Inputs = false;
+    /// With sequence parallelism the column-parallel GEMMs keep their all-gathered (full h)
+    /// input, as PyTorch DTensor TP and AsyncTP do; Megatron/TE keep the local shard and gather
+    /// again in backward.
+    bool gatheredGemmInputs = false;
+};
+/// The layout a framework uses: [TE] FP8 inputs for every framework but FSDP (torchao's
+/// Float8Linear saves the 16-bit input and casts again); gathered inputs for FSDP (torchtitan).
+ActivationLayout activationLayout(Framework framework, Precision precision, int tp, bool sequenceParallel);
+
+/// Activation bytes one layer keeps per token on one GPU until its backward, counted in 16-bit
+/// elements (the caller scales fp32 runs).
 /// Flash: Q, K, V, the attention output and the norm/MLP inputs (Megatron-LM
 /// theoretical_memory_usage.py generalised); materialized: [K22] Table 2 with the 5 a s / h scores.
-double layerActivationBytesPerToken(const Workload &w, Framework framework, Recompute recompute, int tp, bool sp);
+double layerActivationBytesPerToken(const Workload &w, Framework framework, Recompute recompute,
+                                    const ActivationLayout &layout);
 /// Bytes of one layer's full activations per token (held while that layer is recomputed).
-double layerFullActivationBytesPerToken(const Workload &w, int tp, bool sp);
+double layerFullActivationBytesPerToken(const Workload &w, const ActivationLayout &layout);
+
+/// Bytes per token of the activation gradients alive while one layer runs backward, on top of
+/// what the layers keep: the gathered output gradient and its input gradient through the MLP
+/// down projection (h + f), the activation's backward (f + gates f), the up projection's input
+/// gradient before its reduce-scatter (gates f + h); the largest of the three, in 16-bit.
+double layerBackwardWorkingBytesPerToken(const Workload &w, const ActivationLayout &layout);
 
 /// Peak bytes per logit element on the last stage while the loss and its gradient are live.
 double lossBytesPerLogit(Framework framework);

@@ -164,17 +164,23 @@ private slots:
         s.training.globalBatch = 64;
         const double nd = 64;
         //  Megatron with bf16 main gradients (--grad-reduce-in-bf16): 16 psi, 4 psi + 12 psi / Nd.
-        struct Case { Framework framework; int zero; double perParam; GradReduce reduce = GradReduce::Auto; };
+        //  16-bit Adam states (Apex DistributedFusedAdam dtype=bf16): 4 in place of 12 (FSDP: of 8).
+        struct Case { Framework framework; int zero; double perParam; GradReduce reduce = GradReduce::Auto;
+                      OptimizerStates states = OptimizerStates::Fp32; };
         const Case cases[] = {{Framework::DeepSpeed, 0, 16},          {Framework::DeepSpeed, 1, 4 + 12 / nd},
                               {Framework::DeepSpeed, 2, 2 + 14 / nd}, {Framework::DeepSpeed, 3, 16 / nd},
                               {Framework::Fsdp, 3, 16 / nd},          {Framework::Megatron, 0, 18},
                               {Framework::Megatron, 1, 6 + 12 / nd},
                               {Framework::Megatron, 0, 16, GradReduce::Bf16},
-                              {Framework::Megatron, 1, 4 + 12 / nd, GradReduce::Bf16}};
+                              {Framework::Megatron, 1, 4 + 12 / nd, GradReduce::Bf16},
+                              {Framework::Megatron, 1, 4 + 4 / nd, GradReduce::Bf16, OptimizerStates::Bf16},
+                              {Framework::DeepSpeed, 2, 2 + 6 / nd, GradReduce::Auto, OptimizerStates::Bf16},
+                              {Framework::Fsdp, 3, 12 / nd, GradReduce::Auto, OptimizerStates::Bf16}};
         for (const Case &c : cases) {
             s.plan.framework = c.framework;
             s.plan.zeroStage = c.zero;
             s.plan.gradReduce = c.reduce;
+            s.training.optimizerStates = c.states;
             const Evaluation e = evaluate(s);
             QVERIFY2(e.feasible, e.problem.message.c_str());
             // Gradients go over the wire in fp32 for Megatron and FSDP, bf16 for DeepSpeed.
@@ -193,16 +199,33 @@ private slots:
         s.training.recompute = Recompute::Selective;
         Evaluation e = evaluate(s);
         const double sbh = 2048.0 * 1 * 5120;
-        QCOMPARE(e.memory.activationsBytes, 34 * sbh / 8 * 40);
+        // Plus the activation gradients of the one layer running backward: for GeLU (f = 4h, t = 8)
+        // the largest of h + f/t, 2 f/t, f/t + h is h + h/2 = 1.5 h, in 16-bit: 3 s b h.
+        const double working = 3 * sbh;
+        QCOMPARE(e.memory.activationsBytes, 34 * sbh / 8 * 40 + working);
         // ... and without recompute 34 + 5 a s / h (a = 40, s = 2048, h = 5120 -> +80).
         s.training.recompute = Recompute::None;
         e = evaluate(s);
-        QCOMPARE(e.memory.activationsBytes, (34 + 5 * 40 * 2048.0 / 5120) * sbh / 8 * 40);
+        QCOMPARE(e.memory.activationsBytes, (34 + 5 * 40 * 2048.0 / 5120) * sbh / 8 * 40 + working);
         // FlashAttention stores no s x s tensor: norms 4 r, Q K V, output, MLP 2 f (GeLU: up + act) in 16-bit:
         // 2 (4 h + h + 2 h + h + 2 x 4 h) = 32 h bytes per token, / t with SP.
         s.workload.attention = Attention::Flash;
         e = evaluate(s);
-        QCOMPARE(e.memory.activationsBytes, 32 * sbh / 8 * 40);
+        QCOMPARE(e.memory.activationsBytes, 32 * sbh / 8 * 40 + working);
+        // FP8 under Transformer Engine keeps the GEMMs' FP8 inputs: the two norm outputs and the
+        // activation output at 1 byte (-(2 h + 4 h)/t), the attention output once more (+h/t): 27 h.
+        s.training.precision = Precision::Fp8;
+        s.cluster.gpu.peakFlops8 = 2 * s.cluster.gpu.peakFlops16;
+        e = evaluate(s);
+        QVERIFY2(e.feasible, e.problem.message.c_str());
+        QCOMPARE(e.memory.activationsBytes, 27 * sbh / 8 * 40 + working);
+        // torchao's Float8Linear keeps 16-bit inputs, and DTensor TP keeps the gathered norm
+        // outputs: 2 (2 h/t + 2 h + ...) = 32 h / t + 4 h (1 - 1/t) per token.
+        s.plan.framework = Framework::Fsdp;
+        s.plan.zeroStage = 3;
+        e = evaluate(s);
+        QVERIFY2(e.feasible, e.problem.message.c_str());
+        QCOMPARE(e.memory.activationsBytes, (32.0 / 8 + 4 * (1 - 1.0 / 8)) * sbh * 40 + working);
         // Interleaved 1F1B keeps p (1 + (p - 1)/(p v)) micro-batches on the first stage (K22 4.2.3).
         s = base();   // p = 2, m = 64
         s.plan.schedule = Schedule::Interleaved;
