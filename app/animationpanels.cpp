@@ -219,8 +219,6 @@ void PipelinePanel::rebuild()
     int v = schedule == Schedule::Interleaved ? std::max(2, pl.virtualStages) : 1;
     const int p = pl.pp;
     const long long m = m_evaluation.microBatches;
-    if (schedule == Schedule::Interleaved && (m_scenario.workload.layers % (p * v) != 0))
-        v = 1;
     QString note;
     PipelineSimulation sim;
     if (p < 2) {
@@ -230,18 +228,26 @@ void PipelinePanel::rebuild()
     } else if (std::string problem = pipelineProblem(schedule, p, m, v); !problem.empty()) {
         sim.error = problem;
     } else {
-        // Stage times from the evaluation: the same F, B, W and p2p that give the step time.
-        const StageTimes st{m_evaluation.stageForwardSeconds, m_evaluation.stageBackwardSeconds,
-                            m_evaluation.stageWeightGradSeconds, m_evaluation.p2pSecondsPerTransfer};
-        sim = simulatePipeline(schedule, p, int(m), v, st);
-        const double closed = pipelineBubbleSeconds(schedule, p, v, st);
+        // Every stage's own times from the evaluation (uneven splits drawn as they run): the same
+        // F, B, W and p2p that give the step time.
+        const std::vector<StageTimes> stages = pipelineStageTimes(m_scenario, m_evaluation);
+        sim = simulatePipeline(schedule, p, int(m), v, stages);
+        const int slowest = slowestStage(stages);
+        const StageTimes &st = stages[size_t(slowest)];
+        const bool uneven = std::any_of(stages.begin(), stages.end(), [&](const StageTimes &t) {
+            return t.forwardSeconds != st.forwardSeconds || t.backwardSeconds != st.backwardSeconds;
+        });
+        const double closed = pipelineBubbleSeconds(schedule, v, stages);
         const double busy = double(m) * (st.forwardSeconds + st.backwardSeconds);
         m_view->setSimulation(sim, closed / (busy + closed), QLatin1String(nameOf(schedule)));
-        note = tr("p = %1 stages, m = %2 micro-batches%3; F = %4, B = %5 per micro-batch per stage; p2p %6")
+        note = tr("p = %1 stages, m = %2 micro-batches%3; F = %4, B = %5 per micro-batch %6; p2p %7")
                    .arg(p)
                    .arg(m)
                    .arg(v > 1 ? tr(", v = %1 chunks").arg(v) : QString())
-                   .arg(fmt::seconds(st.forwardSeconds), fmt::seconds(st.backwardSeconds), fmt::seconds(st.p2pSeconds));
+                   .arg(fmt::seconds(st.forwardSeconds), fmt::seconds(st.backwardSeconds),
+                        uneven ? tr("on the slowest stage (%1; uneven split, each stage drawn at its own times)").arg(slowest + 1)
+                               : tr("per stage"),
+                        fmt::seconds(st.p2pSeconds));
     }
     if (!sim.ok)
         m_view->setSimulation(sim, 0, QLatin1String(nameOf(schedule)));

@@ -682,14 +682,33 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     double cpBwdExposedStage = stageLayers[size_t(critical)] * cpLayerBwdExposed;
     double computeFc = stageFc - tpFwdExposedStage - cpFwdExposedStage;
     double computeBc = stageBc - tpBwdExposedStage - cpBwdExposedStage;
+    double computeScale = 1;
     if (tr.computeSecondsOverride > 0) {
-        const double scale = tr.computeSecondsOverride / (double(m) * (computeFc + computeBc));
-        computeFc *= scale;
-        computeBc *= scale;
-        stageW *= scale;
+        computeScale = tr.computeSecondsOverride / (double(m) * (computeFc + computeBc));
+        computeFc *= computeScale;
+        computeBc *= computeScale;
+        stageW *= computeScale;
         stageFc = computeFc + tpFwdExposedStage + cpFwdExposedStage;
         stageBc = computeBc + tpBwdExposedStage + cpBwdExposedStage;
         optimizerSeconds = 0;
+    }
+    LayerTimesPerStage &pls = e.perLayer;
+    pls.forwardSeconds = layerForward * computeScale;
+    pls.backwardSeconds = layerBackward * computeScale;
+    pls.weightGradSeconds = lt.gemmBackwardWeight * computeScale;
+    pls.forwardCommSeconds = tpLayerFwdExposed + cpLayerFwdExposed;
+    pls.backwardCommSeconds = tpLayerBwdExposed + cpLayerBwdExposed;
+    pls.headForwardSeconds = head.forward * computeScale;
+    pls.headBackwardSeconds = head.backward * computeScale;
+    pls.headWeightGradSeconds = head.weightGrad * computeScale;
+    if (tr.computeSecondsOverride > 0 && stageLayers[size_t(critical)] > 0) {
+        // A given compute time says nothing of where the head sits: spread over the layers, so an
+        // even split has even stages (the seeds' textbook pipeline).
+        const double L = stageLayers[size_t(critical)];
+        pls.forwardSeconds = computeFc / L;
+        pls.backwardSeconds = computeBc / L;
+        pls.weightGradSeconds = std::min(stageW, computeBc) / L;
+        pls.headForwardSeconds = pls.headBackwardSeconds = pls.headWeightGradSeconds = 0;
     }
 
     // ---- Pipeline [SC21] Sec. 2.2, [ZB]: the slowest stage sets the pace ----
@@ -708,9 +727,12 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     e.stageWeightGradSeconds = st.weightGradSeconds;
     e.p2pSecondsPerTransfer = st.p2pSeconds;
     const double busy = double(m) * (st.forwardSeconds + st.backwardSeconds);
-    // The closed forms (and the event simulation the views draw) take every stage at the critical
-    // stage's times: exact for even splits, an upper bound on the fill and drain otherwise.
-    const double bubble = p > 1 ? pipelineBubbleSeconds(pl.schedule, p, v, st) : 0.0;
+    // Fill and drain pass once through every other stage (uneven splits: pipeline.h).
+    double bubble = 0;
+    if (p > 1) {
+        pls.p2pSeconds = st.p2pSeconds;
+        bubble = pipelineBubbleSeconds(pl.schedule, v, stageTimesOf(stageLayers, pls));
+    }
     const double p2pExposed = p > 1 ? pipelineP2pExposedSeconds(pl.schedule, p, v, m, st) : 0.0;
     e.ppTransferBytesPerStep = p > 1 ? 2.0 * double(m) * v * e.ppBoundaryBytes : 0.0;
     e.ppStashedBoundaryBytes = p > 1 ? inFlightMicroBatches(pl.schedule == Schedule::GPipe ? Schedule::GPipe

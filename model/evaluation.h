@@ -5,6 +5,7 @@
 #include "collectives.h"
 #include "fields.h"
 #include "inputs.h"
+#include "pipeline.h"
 
 #include <array>
 #include <string>
@@ -139,6 +140,8 @@ struct Evaluation
     double dpOverlapWindowSeconds = 0;  // backward compute of the last micro-batch, which buckets overlap
     double stageWeightGradSeconds = 0;  // the W part of backward (zero-bubble schedules)
     double p2pSecondsPerTransfer = 0;
+    // Per layer and head, from which every stage's times follow (pipelineStageTimes, schedules.h).
+    LayerTimesPerStage perLayer;
     double ppBoundaryBytes = 0;         // activation per boundary per micro-batch, one way
     double ppTransferBytesPerStep = 0;  // per boundary, forward + backward, all micro-batches
     double ppStashedBoundaryBytes = 0;  // boundary activations kept on stage 1

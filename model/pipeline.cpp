@@ -89,6 +89,11 @@ std::string pipelineProblem(Schedule schedule, int p, long long m, int v)
 
 PipelineSimulation simulatePipeline(Schedule schedule, int p, int m, int vIn, const StageTimes &t)
 {
+    return simulatePipeline(schedule, p, m, vIn, std::vector<StageTimes>(size_t(std::max(p, 1)), t));
+}
+
+PipelineSimulation simulatePipeline(Schedule schedule, int p, int m, int vIn, const std::vector<StageTimes> &perStage)
+{
     PipelineSimulation sim;
     const int v = schedule == Schedule::Interleaved ? vIn : 1;
     if (std::string problem = pipelineProblem(schedule, p, m, v); !problem.empty()) {
@@ -99,15 +104,24 @@ PipelineSimulation simulatePipeline(Schedule schedule, int p, int m, int vIn, co
         sim.error = "schedule too large to simulate (stages x micro-batches x chunks above 4 million)";
         return sim;
     }
-    if (!(t.forwardSeconds >= 0) || !(t.backwardSeconds >= 0) || !(t.weightGradSeconds >= 0)
-        || !(t.p2pSeconds >= 0) || t.weightGradSeconds > t.backwardSeconds) {
-        sim.error = "stage times must be finite, non-negative, and W no longer than B";
+    if (perStage.size() != size_t(p)) {
+        sim.error = "one set of stage times per stage is needed";
         return sim;
     }
     const bool splitW = schedule == Schedule::ZeroBubbleH1;
-    const double durF = t.forwardSeconds / v;
-    const double durB = (splitW ? t.backwardSeconds - t.weightGradSeconds : t.backwardSeconds) / v;
-    const double durW = t.weightGradSeconds / v;
+    std::vector<double> durF(static_cast<size_t>(p)), durB(static_cast<size_t>(p)), durW(static_cast<size_t>(p));
+    for (int s = 0; s < p; ++s) {
+        const StageTimes &t = perStage[size_t(s)];
+        if (!(t.forwardSeconds >= 0) || !(t.backwardSeconds >= 0) || !(t.weightGradSeconds >= 0)
+            || !(t.p2pSeconds >= 0) || t.weightGradSeconds > t.backwardSeconds || !std::isfinite(t.forwardSeconds + t.backwardSeconds + t.p2pSeconds)) {
+            sim.error = "stage times must be finite, non-negative, and W no longer than B";
+            return sim;
+        }
+        durF[size_t(s)] = t.forwardSeconds / v;
+        durB[size_t(s)] = (splitW ? t.backwardSeconds - t.weightGradSeconds : t.backwardSeconds) / v;
+        durW[size_t(s)] = t.weightGradSeconds / v;
+    }
+    const StageTimes &t = perStage.front();   // p2p
 
     const size_t cells = size_t(p) * v * m;
     auto idx = [&](int chunk, int stage, int mb) { return (size_t(chunk) * p + stage) * m + mb; };
@@ -149,8 +163,8 @@ PipelineSimulation simulatePipeline(Schedule schedule, int p, int m, int vIn, co
             return true;
         }
         // A W runs only if it ends before a B or F already on its way arrives (or none is).
-        const bool bComing = nextB[s] < m && bReady[idx(0, s, nextB[s])] < now + durW;
-        const bool fComing = nextF[s] < m && nextF[s] - nextB[s] < p - s && fReady[idx(0, s, nextF[s])] < now + durW;
+        const bool bComing = nextB[s] < m && bReady[idx(0, s, nextB[s])] < now + durW[size_t(s)];
+        const bool fComing = nextF[s] < m && nextF[s] - nextB[s] < p - s && fReady[idx(0, s, nextF[s])] < now + durW[size_t(s)];
         if (nextW[s] < nextB[s] && !bComing && !fComing) {
             out = {PipelineOp::WeightGrad, 0, nextW[s]};
             return true;
@@ -186,7 +200,8 @@ PipelineSimulation simulatePipeline(Schedule schedule, int p, int m, int vIn, co
                     continue;
                 o = orders[s][position[s]++];
             }
-            const double dur = o.op == PipelineOp::Forward ? durF : o.op == PipelineOp::Backward ? durB : durW;
+            const double dur = o.op == PipelineOp::Forward ? durF[size_t(s)]
+                               : o.op == PipelineOp::Backward ? durB[size_t(s)] : durW[size_t(s)];
             const double end = now + dur;
             sim.events.push_back({s, o.microBatch, o.chunk, o.op, now, end});
             busyUntil[s] = end;
@@ -234,7 +249,8 @@ PipelineSimulation simulatePipeline(Schedule schedule, int p, int m, int vIn, co
     }
     for (const PipelineEvent &e : sim.events)
         sim.makespanSeconds = std::max(sim.makespanSeconds, e.endSeconds);
-    sim.busySecondsPerStage = double(m) * (t.forwardSeconds + t.backwardSeconds);
+    for (const StageTimes &st : perStage)
+        sim.busySecondsPerStage = std::max(sim.busySecondsPerStage, double(m) * (st.forwardSeconds + st.backwardSeconds));
     sim.bubbleFraction = sim.makespanSeconds > 0 ? 1.0 - sim.busySecondsPerStage / sim.makespanSeconds : 0.0;
     sim.ok = true;
     return sim;
@@ -253,6 +269,47 @@ double pipelineBubbleSeconds(Schedule schedule, int p, int v, const StageTimes &
         return (p - 1) * std::max(B - W, F + (B - W) - W);
     }
     return 0;
+}
+
+std::vector<StageTimes> stageTimesOf(const std::vector<int> &stageLayers, const LayerTimesPerStage &l)
+{
+    std::vector<StageTimes> out(stageLayers.size());
+    for (size_t i = 0; i < stageLayers.size(); ++i) {
+        const bool last = i + 1 == stageLayers.size();
+        const double L = stageLayers[i];
+        StageTimes &t = out[i];
+        t.forwardSeconds = L * (l.forwardSeconds + l.forwardCommSeconds) + (last ? l.headForwardSeconds : 0.0);
+        t.backwardSeconds = L * (l.backwardSeconds + l.backwardCommSeconds) + (last ? l.headBackwardSeconds : 0.0);
+        t.weightGradSeconds = std::min(t.backwardSeconds, L * l.weightGradSeconds + (last ? l.headWeightGradSeconds : 0.0));
+        t.p2pSeconds = l.p2pSeconds;
+    }
+    return out;
+}
+
+int slowestStage(const std::vector<StageTimes> &perStage)
+{
+    int slowest = 0;
+    for (size_t i = 1; i < perStage.size(); ++i)
+        if (perStage[i].forwardSeconds + perStage[i].backwardSeconds
+            > perStage[size_t(slowest)].forwardSeconds + perStage[size_t(slowest)].backwardSeconds)
+            slowest = int(i);
+    return slowest;
+}
+
+double pipelineBubbleSeconds(Schedule schedule, int v, const std::vector<StageTimes> &perStage)
+{
+    const int p = int(perStage.size());
+    if (p <= 1)
+        return 0;
+    const int c = slowestStage(perStage);
+    const StageTimes &slow = perStage[size_t(c)];
+    double others = 0;
+    for (int i = 0; i < p; ++i)
+        if (i != c)
+            others += perStage[size_t(i)].forwardSeconds + perStage[size_t(i)].backwardSeconds;
+    const double slowFB = slow.forwardSeconds + slow.backwardSeconds;
+    const double share = slowFB > 0 ? std::min(1.0, others / ((p - 1) * slowFB)) : 1.0;
+    return pipelineBubbleSeconds(schedule, p, v, slow) * share;
 }
 
 double pipelineP2pExposedSeconds(Schedule schedule, int p, int v, long long m, const StageTimes &t)

@@ -22,6 +22,25 @@ struct StageTimes
     double p2pSeconds = 0;          // one boundary transfer (activation or its gradient)
 };
 
+/// Per layer and for the last stage's head (LM head + loss), per micro-batch: compute, then the
+/// exposed TP/CP communication inside it; every stage's times follow from its layer count.
+struct LayerTimesPerStage
+{
+    double forwardSeconds = 0;
+    double backwardSeconds = 0;        // includes recompute
+    double weightGradSeconds = 0;
+    double forwardCommSeconds = 0;
+    double backwardCommSeconds = 0;
+    double headForwardSeconds = 0;
+    double headBackwardSeconds = 0;
+    double headWeightGradSeconds = 0;
+    double p2pSeconds = 0;
+
+    bool operator==(const LayerTimesPerStage &) const = default;
+};
+/// Each stage's StageTimes: layers x per-layer times, plus the head on the last stage.
+std::vector<StageTimes> stageTimesOf(const std::vector<int> &stageLayers, const LayerTimesPerStage &perLayer);
+
 struct PipelineEvent
 {
     int stage = 0;
@@ -49,6 +68,10 @@ std::string pipelineProblem(Schedule schedule, int stages, long long microBatche
 /// Simulated schedule. Cost grows as p * m * v; intended for views and tests (p * m * v <= 4e6).
 PipelineSimulation simulatePipeline(Schedule schedule, int stages, int microBatches, int virtualStages,
                                     const StageTimes &times);
+/// The same with each stage's own times (uneven splits; the head on the last stage). `perStage`
+/// has one entry per stage; p2p is taken from the first. busySecondsPerStage is the busiest stage's.
+PipelineSimulation simulatePipeline(Schedule schedule, int stages, int microBatches, int virtualStages,
+                                    const std::vector<StageTimes> &perStage);
 
 /// Closed-form idle time of one stage per step, without p2p:
 ///   GPipe, 1F1B: (p-1)(F+B)            (Huang et al. 2019; Narayanan et al. 2021 Sec. 2.2)
@@ -56,6 +79,13 @@ PipelineSimulation simulatePipeline(Schedule schedule, int stages, int microBatc
 ///   ZB-H1:       (p-1)(F+B_in-W), B_in = B - W (Qi et al. 2023, arXiv:2401.10241 Sec. 3),
 ///                and never below (p-1) B_in, the wait for the first input gradient
 double pipelineBubbleSeconds(Schedule schedule, int stages, int virtualStages, const StageTimes &times);
+/// The same for stages with their own times: fill and drain pass once through every stage but the
+/// slowest (the one with the largest F + B), so the closed form at the slowest stage's times is
+/// scaled by (sum of the other stages' F + B) / ((p - 1)(F + B) of the slowest). Exact for even
+/// splits; checked against simulatePipeline for uneven ones (tst_pipeline).
+double pipelineBubbleSeconds(Schedule schedule, int virtualStages, const std::vector<StageTimes> &perStage);
+/// Index of the stage with the largest F + B (the first of equals).
+int slowestStage(const std::vector<StageTimes> &perStage);
 
 /// Closed-form p2p time on the critical path (exact for GPipe and interleaved, within a few
 /// percent of the simulation for 1F1B and zero-bubble when m >= 2p).

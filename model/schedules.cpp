@@ -258,6 +258,11 @@ std::vector<InFlightPoint> inFlightProfile(const PipelineSimulation &sim, int st
     return out;
 }
 
+std::vector<StageTimes> pipelineStageTimes(const Scenario &sc, const Evaluation &e)
+{
+    return stageTimesOf(stageLayerCounts(sc.workload.layers, sc.plan), e.perLayer);
+}
+
 StepTimeline stepTimeline(const Scenario &sc, const Evaluation &e)
 {
     StepTimeline out;
@@ -273,13 +278,12 @@ StepTimeline stepTimeline(const Scenario &sc, const Evaluation &e)
         out.error = "too many micro-batches to draw (" + std::to_string(m) + ")";
         return out;
     }
-    const StageTimes st{e.stageForwardSeconds, e.stageBackwardSeconds, e.stageWeightGradSeconds, e.p2pSecondsPerTransfer};
-    const PipelineSimulation sim = simulatePipeline(pl.schedule, p, int(m), v, st);
+    const PipelineSimulation sim = simulatePipeline(pl.schedule, p, int(m), v, pipelineStageTimes(sc, e));
     if (!sim.ok) {
         out.error = sim.error;
         return out;
     }
-    const int layers = std::max(1, e.criticalStageLayers / v);
+    const int layers = std::max(1, stageLayerCounts(sc.workload.layers, pl).front() / v);
     double firstBackward = -1, lastBackwardStart = 0, lastBackwardEnd = 0;
     for (const PipelineEvent &ev : sim.events) {
         if (ev.stage != 0)
@@ -287,9 +291,9 @@ StepTimeline stepTimeline(const Scenario &sc, const Evaluation &e)
         const char *letter = ev.op == PipelineOp::Forward ? "F" : ev.op == PipelineOp::Backward ? "B" : "W";
         out.intervals.push_back({Stream::Compute, letter + std::to_string(ev.microBatch), ev.microBatch, ev.startSeconds,
                                  ev.endSeconds});
-        // Exposed TP collectives sit inside each layer of the op: one slice per layer at its end.
-        const double tp = ev.op == PipelineOp::Forward ? e.stageForwardTpSeconds / v
-                          : ev.op == PipelineOp::Backward ? e.stageBackwardTpSeconds / v : 0.0;
+        // Exposed TP/CP collectives sit inside each layer of the op: one slice per layer at its end.
+        const double tp = ev.op == PipelineOp::Forward ? layers * e.perLayer.forwardCommSeconds
+                          : ev.op == PipelineOp::Backward ? layers * e.perLayer.backwardCommSeconds : 0.0;
         if (tp > 0) {
             const double layerSpan = (ev.endSeconds - ev.startSeconds) / layers, slice = tp / layers;
             for (int l = 1; l <= layers; ++l)

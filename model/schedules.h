@@ -89,6 +89,10 @@ struct StepTimeline
 inline constexpr long long kMaxTimelineMicroBatches = 4096;
 inline constexpr int kMaxTimelineBuckets = 2000;
 
+/// Every stage's forward, backward and W times per micro-batch (all v chunks) and the p2p time,
+/// from the evaluation's per-layer and head times and the plan's (possibly uneven) split.
+std::vector<StageTimes> pipelineStageTimes(const Scenario &scenario, const Evaluation &evaluation);
+
 /// The step of one GPU of the first stage for a feasible evaluation (stragglers excluded).
 StepTimeline stepTimeline(const Scenario &scenario, const Evaluation &evaluation);
 

@@ -74,6 +74,45 @@ private slots:
             QCOMPARE(sim.bubbleFraction + 1.0, double(p - 1) / (m + p - 1) + 1.0);
     }
 
+    // Uneven stages (Megatron's first/last stage layers, the head on the last stage): the
+    // simulation of every stage's own times against the scaled closed form.
+    void unevenBubbleMatchesSimulation_data()
+    {
+        QTest::addColumn<Schedule>("schedule");
+        QTest::addColumn<int>("v");
+        QTest::addColumn<QList<int>>("layers");
+        const QList<int> llama405{7, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 7};   // 126 layers, 16 stages
+        const QList<int> lightEnds{4, 6, 6, 6, 6, 4};
+        const QList<int> heavyLast{6, 6, 6, 7};
+        for (const auto &[name, layers] : {std::pair{"405b", llama405}, {"light ends", lightEnds}, {"heavy last", heavyLast}}) {
+            QTest::addRow("gpipe %s", name) << Schedule::GPipe << 1 << layers;
+            QTest::addRow("1f1b %s", name) << Schedule::OneFOneB << 1 << layers;
+            QTest::addRow("interleaved %s", name) << Schedule::Interleaved << 2 << layers;
+        }
+    }
+    void unevenBubbleMatchesSimulation()
+    {
+        QFETCH(Schedule, schedule);
+        QFETCH(int, v);
+        QFETCH(QList<int>, layers);
+        LayerTimesPerStage perLayer;
+        perLayer.forwardSeconds = 1.0;
+        perLayer.backwardSeconds = 2.0;
+        perLayer.weightGradSeconds = 1.0;
+        perLayer.headForwardSeconds = 2.5;   // LM head and loss on the last stage
+        perLayer.headBackwardSeconds = 5.0;
+        const std::vector<StageTimes> stages = stageTimesOf(std::vector<int>(layers.begin(), layers.end()), perLayer);
+        const int p = int(stages.size()), m = 4 * p;
+        const PipelineSimulation sim = simulatePipeline(schedule, p, m, v, stages);
+        QVERIFY2(sim.ok, sim.error.c_str());
+        const StageTimes &slow = stages[size_t(slowestStage(stages))];
+        const double predicted = m * (slow.forwardSeconds + slow.backwardSeconds) + pipelineBubbleSeconds(schedule, v, stages);
+        QVERIFY2(qAbs(sim.makespanSeconds - predicted) <= kRelTol * sim.makespanSeconds,
+                 qPrintable(QStringLiteral("simulated %1, closed form %2").arg(sim.makespanSeconds).arg(predicted)));
+        // The uneven bubble is below the even one at the slowest stage's times, never above.
+        QVERIFY(pipelineBubbleSeconds(schedule, v, stages) < pipelineBubbleSeconds(schedule, p, v, slow));
+    }
+
     void eventsCoverAllWork_data() { bubbleMatchesSimulation_data(); }
     void eventsCoverAllWork()
     {

@@ -143,7 +143,9 @@ private slots:
             const StepTimeline tl = stepTimeline(s, e);
             QVERIFY2(tl.error.empty(), tl.error.c_str());
             const double expected = e.breakdown.stepSeconds - e.breakdown.stragglerSeconds;
-            QVERIFY2(qAbs(tl.stepSeconds - expected) <= 1e-6 * expected,
+            // The timeline replays every stage at its own times (the head makes the last stage
+            // slower); the evaluation's p2p closed form is within a few tenths of a percent of it.
+            QVERIFY2(qAbs(tl.stepSeconds - expected) <= 5e-3 * expected,
                      qPrintable(QStringLiteral("timeline %1 s, evaluation %2 s").arg(tl.stepSeconds).arg(expected)));
             int forward = 0, buckets = 0;
             for (const StreamInterval &i : tl.intervals) {
