@@ -731,7 +731,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     double bubble = 0;
     if (p > 1) {
         pls.p2pSeconds = st.p2pSeconds;
-        bubble = pipelineBubbleSeconds(pl.schedule, v, stageTimesOf(stageLayers, pls));
+        bubble = pipelineBubbleSeconds(pl.schedule, v, stageLayers, pls);
     }
     const double p2pExposed = p > 1 ? pipelineP2pExposedSeconds(pl.schedule, p, v, m, st) : 0.0;
     e.ppTransferBytesPerStep = p > 1 ? 2.0 * double(m) * v * e.ppBoundaryBytes : 0.0;

@@ -271,18 +271,49 @@ double pipelineBubbleSeconds(Schedule schedule, int p, int v, const StageTimes &
     return 0;
 }
 
+namespace {
+
+StageTimes stageTimeAt(const std::vector<int> &stageLayers, size_t i, const LayerTimesPerStage &l)
+{
+    const bool last = i + 1 == stageLayers.size();
+    const double L = stageLayers[i];
+    StageTimes t;
+    t.forwardSeconds = L * (l.forwardSeconds + l.forwardCommSeconds) + (last ? l.headForwardSeconds : 0.0);
+    t.backwardSeconds = L * (l.backwardSeconds + l.backwardCommSeconds) + (last ? l.headBackwardSeconds : 0.0);
+    t.weightGradSeconds = std::min(t.backwardSeconds, L * l.weightGradSeconds + (last ? l.headWeightGradSeconds : 0.0));
+    t.p2pSeconds = l.p2pSeconds;
+    return t;
+}
+
+// Fill and drain pass once through every stage but the slowest: the even closed form at the
+// slowest stage's times, scaled by the other stages' share. at(i) gives stage i's times.
+template <class StageAt>
+double unevenBubble(Schedule schedule, int p, int v, StageAt at)
+{
+    if (p <= 1)
+        return 0;
+    int slowest = 0;
+    double total = 0, slowFB = -1;
+    for (int i = 0; i < p; ++i) {
+        const StageTimes t = at(i);
+        const double fb = t.forwardSeconds + t.backwardSeconds;
+        total += fb;
+        if (fb > slowFB) {
+            slowFB = fb;
+            slowest = i;
+        }
+    }
+    const double share = slowFB > 0 ? std::min(1.0, (total - slowFB) / ((p - 1) * slowFB)) : 1.0;
+    return pipelineBubbleSeconds(schedule, p, v, at(slowest)) * share;
+}
+
+} // namespace
+
 std::vector<StageTimes> stageTimesOf(const std::vector<int> &stageLayers, const LayerTimesPerStage &l)
 {
     std::vector<StageTimes> out(stageLayers.size());
-    for (size_t i = 0; i < stageLayers.size(); ++i) {
-        const bool last = i + 1 == stageLayers.size();
-        const double L = stageLayers[i];
-        StageTimes &t = out[i];
-        t.forwardSeconds = L * (l.forwardSeconds + l.forwardCommSeconds) + (last ? l.headForwardSeconds : 0.0);
-        t.backwardSeconds = L * (l.backwardSeconds + l.backwardCommSeconds) + (last ? l.headBackwardSeconds : 0.0);
-        t.weightGradSeconds = std::min(t.backwardSeconds, L * l.weightGradSeconds + (last ? l.headWeightGradSeconds : 0.0));
-        t.p2pSeconds = l.p2pSeconds;
-    }
+    for (size_t i = 0; i < stageLayers.size(); ++i)
+        out[i] = stageTimeAt(stageLayers, i, l);
     return out;
 }
 
@@ -298,18 +329,12 @@ int slowestStage(const std::vector<StageTimes> &perStage)
 
 double pipelineBubbleSeconds(Schedule schedule, int v, const std::vector<StageTimes> &perStage)
 {
-    const int p = int(perStage.size());
-    if (p <= 1)
-        return 0;
-    const int c = slowestStage(perStage);
-    const StageTimes &slow = perStage[size_t(c)];
-    double others = 0;
-    for (int i = 0; i < p; ++i)
-        if (i != c)
-            others += perStage[size_t(i)].forwardSeconds + perStage[size_t(i)].backwardSeconds;
-    const double slowFB = slow.forwardSeconds + slow.backwardSeconds;
-    const double share = slowFB > 0 ? std::min(1.0, others / ((p - 1) * slowFB)) : 1.0;
-    return pipelineBubbleSeconds(schedule, p, v, slow) * share;
+    return unevenBubble(schedule, int(perStage.size()), v, [&](int i) { return perStage[size_t(i)]; });
+}
+
+double pipelineBubbleSeconds(Schedule schedule, int v, const std::vector<int> &stageLayers, const LayerTimesPerStage &l)
+{
+    return unevenBubble(schedule, int(stageLayers.size()), v, [&](int i) { return stageTimeAt(stageLayers, size_t(i), l); });
 }
 
 double pipelineP2pExposedSeconds(Schedule schedule, int p, int v, long long m, const StageTimes &t)

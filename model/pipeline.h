@@ -84,6 +84,9 @@ double pipelineBubbleSeconds(Schedule schedule, int stages, int virtualStages, c
 /// scaled by (sum of the other stages' F + B) / ((p - 1)(F + B) of the slowest). Exact for even
 /// splits; checked against simulatePipeline for uneven ones (tst_pipeline).
 double pipelineBubbleSeconds(Schedule schedule, int virtualStages, const std::vector<StageTimes> &perStage);
+/// The same from the stages' layer counts, without building the stage list (evaluate()'s path).
+double pipelineBubbleSeconds(Schedule schedule, int virtualStages, const std::vector<int> &stageLayers,
+                             const LayerTimesPerStage &perLayer);
 /// Index of the stage with the largest F + B (the first of equals).
 int slowestStage(const std::vector<StageTimes> &perStage);
 
