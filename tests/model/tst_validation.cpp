@@ -34,17 +34,14 @@ struct Bound
 const std::map<QString, Bound> kBounds = {
     {QStringLiteral("megatron"), {0.10, 0.16}},       // SC21 Table 1, hardware TFLOP/s (A100)
     {QStringLiteral("mlm"), {0.14, 0.50}},            // Megatron-LM H100 table, model TFLOP/s
-    {QStringLiteral("nemo2407"), {0.16, 0.26}},       // NeMo 24.07 FP8, tokens/s
-    {QStringLiteral("titan#memory"), {0.08, 0.50}},   // torchtitan peak memory (max reserved)
+    {QStringLiteral("nemo2407"), {0.17, 0.27}},       // NeMo 24.07 FP8, tokens/s (too fast: README "Validation")
+    {QStringLiteral("titan#memory"), {0.07, 0.50}},   // torchtitan peak memory (max reserved; H200 rows +49%)
     {QStringLiteral("seed000"), {1e-3, 1e-3}},   // published 0.49 s is rounded
     {QStringLiteral("seed003"), {1e-9, 1e-9}},   // 3/11 exactly
 };
 
-// Runs that really ran but the model judges not to fit, and why (README "Validation"): NeMo 24.07
-// keeps model states with Apex's distributed Adam (16-bit gradient buckets, optimizer remainders)
-// and FP8 parameters, which the Megatron-LM layout (18 B/param, fp32 main gradients) overstates.
-// Judged 1-20 GB over 80 GiB although they ran (README "Validation": not yet explained; FP8
-// weight copies and Apex's optimizer layout are the suspects).
+// Runs that really ran but the model judges not to fit (README "Validation"): none since FP8
+// activations, per-step allocator reserve and NeMo's 16-bit Adam states for Nemotron-4 340B.
 const QStringList kKnownNotFitting = {};
 
 QString dataDir() { return QFINDTESTDATA("../data/validation"); }
