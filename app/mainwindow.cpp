@@ -2,7 +2,9 @@
 #include "mainwindow.h"
 
 #include "animationclock.h"
-#include "animationpanels.h"
+#include "pipelinepanel.h"
+#include "ringpanel.h"
+#include "steptimelinepanel.h"
 #include "calibration.h"
 #include "capacitypanels.h"
 #include "collectivestable.h"
@@ -110,6 +112,10 @@ MainWindow::MainWindow(QWidget *parent)
         m_doc->finishEdit();
     });
     connect(m_compare, &ComparePanel::unpinRequested, this, &MainWindow::unpin);
+    // The teaching tabs ask the document for what to replay.
+    m_ringPanel->setSource([this](const RingRequest &r) { return m_doc->ringDemo(r); });
+    m_pipelinePanel->setSource([this](std::optional<Schedule> s) { return m_doc->pipelineDemo(s); });
+    m_stepPanel->setSource([this] { return m_doc->stepTimelines(); });
     m_mainTabs->setDocumentMode(true);
     setCentralWidget(m_mainTabs);
 
@@ -282,7 +288,7 @@ void MainWindow::refreshViews()
     if (ve.feasible)
         for (AnimationPanel *panel : {static_cast<AnimationPanel *>(m_ringPanel), static_cast<AnimationPanel *>(m_pipelinePanel),
                                       static_cast<AnimationPanel *>(m_stepPanel)})
-            panel->setScenario(vs, ve);
+            panel->invalidate();
     m_planSearch->setScenario(s);
     refreshCompare();
     m_warnings->setWarnings(stale ? QList<WarningItem>{} : warningItems(s, e));

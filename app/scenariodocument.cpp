@@ -149,4 +149,19 @@ QByteArray ScenarioDocument::toJson() const
     return QJsonDocument(scenarioToJson(m_scenario, m_name, m_description)).toJson(QJsonDocument::Indented);
 }
 
+RingDemo ScenarioDocument::ringDemo(const RingRequest &request) const
+{
+    return ts::ringDemo(lastValidScenario(), lastValidEvaluation(), request);
+}
+
+PipelineDemo ScenarioDocument::pipelineDemo(std::optional<Schedule> schedule) const
+{
+    return ts::pipelineDemo(lastValidScenario(), lastValidEvaluation(), schedule);
+}
+
+StepTimelinePair ScenarioDocument::stepTimelines() const
+{
+    return stepTimelinePair(lastValidScenario(), lastValidEvaluation());
+}
+
 } // namespace ts

@@ -7,6 +7,7 @@
 #include "evaluation.h"
 #include "fields.h"
 #include "inputs.h"
+#include "teaching.h"
 
 #include <bitset>
 
@@ -43,6 +44,11 @@ public:
     const Analysis &lastValidAnalysis() const { return m_lastValidAnalysis; }
     const Scenario &lastValidScenario() const { return m_lastValidAnalysis.scenario; }
     const Evaluation &lastValidEvaluation() const { return m_lastValidAnalysis.evaluation; }
+
+    /// What the teaching tabs replay, for the last valid scenario (model/teaching.h).
+    RingDemo ringDemo(const RingRequest &request) const;
+    PipelineDemo pipelineDemo(std::optional<Schedule> schedule) const;
+    StepTimelinePair stepTimelines() const;
 
     QString name() const { return m_name; }
     QString description() const { return m_description; }

@@ -2,7 +2,9 @@
 // The window offscreen: sliders drive the model and the views, undo restores, files round-trip,
 // bad values show a message, warnings apply, and screenshots and the report are written for review.
 #include "animationclock.h"
-#include "animationpanels.h"
+#include "pipelinepanel.h"
+#include "ringpanel.h"
+#include "steptimelinepanel.h"
 #include "capacitypanels.h"
 #include "evaluate.h"
 #include "explanationview.h"

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+// One analysis per scenario (model/analysis.h) and what the teaching tabs replay (model/teaching.h):
+// every figure agrees with evaluate() on the same scenario.
+#include "analysis.h"
+#include "fixtures.h"
+#include "teaching.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace ts;
+
+class TestAnalysis : public QObject
+{
+    Q_OBJECT
+private slots:
+    void analysisAgreesWithEvaluate()
+    {
+        const Scenario s = fixtures::gpt13bOn64H100();
+        const Analysis a = analyse(s);
+        const Evaluation e = evaluate(s);
+        QVERIFY(a.evaluation.feasible);
+        QCOMPARE(a.evaluation.breakdown.stepSeconds, e.breakdown.stepSeconds);
+        QCOMPARE(a.evaluation.memory.totalBytes, e.memory.totalBytes);
+        QVERIFY(a.scenario == s);
+        // [0] is the current plan in both variant lists.
+        QVERIFY(!a.stepVariants.empty());
+        QCOMPARE(int(a.stepVariants.front().kind), int(StepVariantKind::Current));
+        QCOMPARE(a.stepVariants.front().breakdown.stepSeconds, e.breakdown.stepSeconds);
+        QCOMPARE(a.memoryVariants.front().memory.totalBytes, e.memory.totalBytes);
+        // The overlap variant is the same plan with overlap_dp toggled, evaluated.
+        for (const StepVariant &v : a.stepVariants)
+            if (v.kind == StepVariantKind::OverlapToggled) {
+                Scenario off = s;
+                off.plan.overlapDp = !s.plan.overlapDp;
+                QCOMPARE(v.breakdown.stepSeconds, evaluate(off).breakdown.stepSeconds);
+            }
+        // The valid degrees include the plan's own.
+        QVERIFY(std::find(a.degrees.tp.begin(), a.degrees.tp.end(), s.plan.tp) != a.degrees.tp.end());
+        // Scaling: Amdahl and Gustafson from the same serial share, one value per point, Amdahl's
+        // speedup never above Gustafson's and neither above the ideal.
+        QVERIFY(!a.scaling.points.empty());
+        QCOMPARE(a.scaling.amdahl.size(), a.scaling.points.size());
+        QCOMPARE(a.scaling.gustafson.size(), a.scaling.points.size());
+        QVERIFY(a.scaling.serialFraction > 0 && a.scaling.serialFraction < 1);
+        for (size_t i = 0; i < a.scaling.points.size(); ++i) {
+            const double n = a.scaling.points[i].gpus / a.scaling.baseGpus;
+            if (n < 1)
+                continue;
+            QVERIFY(a.scaling.amdahl[i] <= a.scaling.gustafson[i] * (1 + 1e-12));
+            QVERIFY(a.scaling.gustafson[i] <= a.scaling.points[i].gpus * (1 + 1e-12));
+        }
+    }
+
+    void infeasibleScenarioHasNoVariants()
+    {
+        Scenario s = fixtures::gpt13bOn64H100();
+        s.plan.tp = 3;   // does not divide the heads
+        const Analysis a = analyse(s);
+        QVERIFY(!a.evaluation.feasible);
+        QVERIFY(a.stepVariants.empty());
+    }
+
+    void ringDemoIsTheDpCollective()
+    {
+        const Scenario s = fixtures::gpt13bOn64H100();
+        const Evaluation e = evaluate(s);
+        const RingDemo bucket = ringDemo(s, e, {Algorithm::Ring, 4, false});
+        QVERIFY(bucket.error.empty());
+        QCOMPARE(bucket.bytes, std::min(e.dpBucketBytes, e.gradientBytesPerGpu));
+        QCOMPARE(bucket.group.ranks, 4);
+        // DP neighbours are TP x CP = 8 ranks apart: one per node.
+        QCOMPARE(bucket.group.ranksPerNode, 1);
+        QCOMPARE(bucket.schedule.totalSeconds,
+                 allReduceSchedule(Algorithm::Ring, bucket.bytes, bucket.group, fabricOf(s.cluster)).totalSeconds);
+        const RingDemo whole = ringDemo(s, e, {Algorithm::Ring, 4, true});
+        QCOMPARE(whole.bytes, e.gradientBytesPerGpu);
+        Scenario bad = s;
+        bad.plan.tp = 3;
+        QVERIFY(!ringDemo(bad, evaluate(bad), {}).error.empty());
+    }
+
+    void pipelineDemoMatchesTheStepTime()
+    {
+        Scenario s = fixtures::gpt13bOn64H100();
+        s.training.globalBatch = 32;   // m = 8 with DP 4
+        const Evaluation e = evaluate(s);
+        const PipelineDemo d = pipelineDemo(s, e, std::nullopt);
+        QVERIFY2(d.error.empty(), d.error.c_str());
+        QCOMPARE(d.stages, 2);
+        QCOMPARE(d.microBatches, 8LL);
+        // The LM head makes the last stage the slowest: uneven, drawn at each stage's own times.
+        QVERIFY(d.uneven);
+        QCOMPARE(d.slowestStage, 1);
+        QCOMPARE(d.closedFormBubbleFraction + 1.0, e.ppBubbleFraction + 1.0);
+        // Comparing against interleaving on a 1F1B plan draws two chunks per stage.
+        const PipelineDemo inter = pipelineDemo(s, e, Schedule::Interleaved);
+        QVERIFY2(inter.error.empty(), inter.error.c_str());
+        QCOMPARE(inter.virtualStages, 2);
+        QVERIFY(inter.simulation.makespanSeconds < d.simulation.makespanSeconds);
+        // No pipeline, nothing to draw, and a message that says what to change.
+        s.plan.pp = 1;
+        s.plan.dp = 8;
+        const PipelineDemo none = pipelineDemo(s, evaluate(s), std::nullopt);
+        QVERIFY(!none.simulation.ok);
+        QVERIFY(none.error.find("PP = 1") != std::string::npos);
+    }
+
+    void stepTimelinesDifferByTheOverlap()
+    {
+        const Scenario s = fixtures::gpt13bOn64H100();
+        const Evaluation e = evaluate(s);
+        const StepTimelinePair pair = stepTimelinePair(s, e);
+        QVERIFY(pair.overlapped.error.empty());
+        QVERIFY(pair.savedSeconds > 0);
+        Scenario off = s;
+        off.plan.overlapDp = false;
+        const Evaluation eo = evaluate(off);
+        QCOMPARE(pair.savedSeconds, pair.serial.stepSeconds - pair.overlapped.stepSeconds);
+        QVERIFY(std::abs(pair.serial.stepSeconds - (eo.breakdown.stepSeconds - eo.breakdown.stragglerSeconds))
+                <= 5e-3 * eo.breakdown.stepSeconds);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestAnalysis)
+#include "tst_analysis.moc"

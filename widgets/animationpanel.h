@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+// Base of the teaching tabs: a playback clock, its controls, the presentation scale, and "rebuild
+// only when shown". A tab asks its source (the document, wired by the main window) for what to
+// draw; it never calls the model itself.
+#pragma once
+
+#include <QWidget>
+
+class QLabel;
+
+namespace ts {
+
+class AnimationClock;
+class AnimationControls;
+
+class AnimationPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit AnimationPanel(QWidget *parent = nullptr);
+    /// The scenario changed: rebuild now if visible, else when shown.
+    void invalidate();
+    virtual void setPresentationScale(double scale) = 0;
+    AnimationClock *clock() const { return m_clock; }
+    AnimationControls *controls() const { return m_controls; }
+
+protected:
+    void showEvent(QShowEvent *event) override;
+    /// Rebuild now (a picker of the tab changed).
+    void rebuildNow();
+    virtual void rebuild() = 0;
+    /// A grey, word-wrapped note under the view.
+    static QLabel *noteLabel(QWidget *parent);
+    AnimationClock *m_clock;
+    AnimationControls *m_controls;
+
+private:
+    bool m_dirty = true;
+};
+
+} // namespace ts
