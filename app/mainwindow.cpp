@@ -6,7 +6,9 @@
 #include "ringpanel.h"
 #include "steptimelinepanel.h"
 #include "calibration.h"
-#include "capacitypanels.h"
+#include "calibrationdialog.h"
+#include "comparepanel.h"
+#include "plansearchpanel.h"
 #include "collectivestable.h"
 #include "evaluate.h"
 #include "explanationview.h"
@@ -116,6 +118,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_ringPanel->setSource([this](const RingRequest &r) { return m_doc->ringDemo(r); });
     m_pipelinePanel->setSource([this](std::optional<Schedule> s) { return m_doc->pipelineDemo(s); });
     m_stepPanel->setSource([this] { return m_doc->stepTimelines(); });
+    m_planSearch->setJobSource([this] { return m_doc->planSearchJob(PlanSearchPanel::kPlansShown); });
     m_mainTabs->setDocumentMode(true);
     setCentralWidget(m_mainTabs);
 
@@ -289,7 +292,6 @@ void MainWindow::refreshViews()
         for (AnimationPanel *panel : {static_cast<AnimationPanel *>(m_ringPanel), static_cast<AnimationPanel *>(m_pipelinePanel),
                                       static_cast<AnimationPanel *>(m_stepPanel)})
             panel->invalidate();
-    m_planSearch->setScenario(s);
     refreshCompare();
     m_warnings->setWarnings(stale ? QList<WarningItem>{} : warningItems(s, e));
     m_tabs->setTabText(0, m_warnings->count() ? tr("Warnings (%1)").arg(m_warnings->count()) : tr("Warnings"));
@@ -309,7 +311,11 @@ void MainWindow::refreshCompare()
 {
     if (m_mainTabs->currentWidget() != m_compare)
         return;   // rebuilt when shown
-    m_compare->setScenarios(m_pinned, {tr("Current"), m_doc->scenario(), m_doc->evaluation()});
+    auto compared = [](const PinnedScenario &p) { return ComparedScenario{p.name, p.evaluation, scenarioInputs(p.scenario)}; };
+    QList<ComparedScenario> pinned;
+    for (const PinnedScenario &p : m_pinned)
+        pinned << compared(p);
+    m_compare->setScenarios(pinned, compared({tr("Current"), m_doc->scenario(), m_doc->evaluation()}));
 }
 
 bool MainWindow::pinCurrent()
@@ -335,7 +341,7 @@ void MainWindow::unpin(int index)
 CalibrationDialog *MainWindow::openCalibration()
 {
     if (!m_calibration) {
-        m_calibration = new CalibrationDialog(this);
+        m_calibration = new CalibrationDialog({&readNcclLogFile, [this](const NcclLog &log) { return m_doc->fitTier(log); }}, this);
         connect(m_calibration, &CalibrationDialog::applyRequested, this, [this](const std::vector<TierFit> &fits) {
             Scenario s = m_doc->scenario();
             for (const TierFit &f : fits)
@@ -344,7 +350,7 @@ CalibrationDialog *MainWindow::openCalibration()
             m_doc->finishEdit();
         });
     }
-    m_calibration->setCluster(m_doc->scenario().cluster);
+    m_calibration->refresh();   // fitted against the scenario's cluster as it is now
     m_calibration->show();
     m_calibration->raise();
     return m_calibration;

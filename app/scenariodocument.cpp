@@ -164,4 +164,16 @@ StepTimelinePair ScenarioDocument::stepTimelines() const
     return stepTimelinePair(lastValidScenario(), lastValidEvaluation());
 }
 
+std::function<PlanSearchResult(const std::function<bool(double)> &)> ScenarioDocument::planSearchJob(int top) const
+{
+    const Scenario base = m_scenario;
+    return [base, top](const std::function<bool(double)> &progress) {
+        PlanSearchOptions options;
+        options.top = top;
+        return searchPlans(base, options, progress);
+    };
+}
+
+TierFit ScenarioDocument::fitTier(const NcclLog &log) const { return ts::fitTier(log, m_scenario.cluster); }
+
 } // namespace ts

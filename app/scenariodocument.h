@@ -6,8 +6,12 @@
 #include "analysis.h"
 #include "evaluation.h"
 #include "fields.h"
+#include "calibration.h"
 #include "inputs.h"
+#include "planner.h"
 #include "teaching.h"
+
+#include <functional>
 
 #include <bitset>
 
@@ -49,6 +53,11 @@ public:
     RingDemo ringDemo(const RingRequest &request) const;
     PipelineDemo pipelineDemo(std::optional<Schedule> schedule) const;
     StepTimelinePair stepTimelines() const;
+    /// A plan search over a copy of the current scenario, to run on a worker thread: progress in
+    /// [0, 1], returning false from it stops the search.
+    std::function<PlanSearchResult(const std::function<bool(double)> &)> planSearchJob(int top) const;
+    /// Fits one nccl-tests log against the current scenario's topology and links.
+    TierFit fitTier(const NcclLog &log) const;
 
     QString name() const { return m_name; }
     QString description() const { return m_description; }

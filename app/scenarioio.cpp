@@ -663,4 +663,38 @@ bool clusterFromPreset(const QString &name, Cluster *cluster, ScenarioError *err
     return true;
 }
 
+namespace {
+void flattenInto(const QJsonObject &o, const QString &prefix, QMap<QString, QString> *out)
+{
+    for (auto it = o.begin(); it != o.end(); ++it) {
+        const QString key = prefix.isEmpty() ? it.key() : prefix + QLatin1Char('.') + it.key();
+        if (it.value().isObject())
+            flattenInto(it.value().toObject(), key, out);
+        else
+            out->insert(key, it.value().toVariant().toString());
+    }
+}
+} // namespace
+
+QMap<QString, QString> scenarioInputs(const Scenario &scenario)
+{
+    QMap<QString, QString> out;
+    flattenInto(scenarioToJson(scenario), {}, &out);
+    return out;
+}
+
+bool readNcclLogFile(const QString &path, std::vector<NcclLog> *logs, QString *error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("cannot open %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    ParseError parse;
+    if (parseNcclLogs(file.readAll().toStdString(), QFileInfo(path).fileName().toStdString(), logs, &parse))
+        return true;
+    *error = QString::fromStdString(parse.message);
+    return false;
+}
+
 } // namespace ts

@@ -4,9 +4,11 @@
 #pragma once
 
 #include "analysis.h"
+#include "calibration.h"
 #include "inputs.h"
 
 #include <QJsonObject>
+#include <QMap>
 #include <QString>
 #include <QStringList>
 
@@ -40,6 +42,11 @@ std::optional<LoadedScenario> loadScenarioFile(const QString &path, ScenarioErro
 QJsonObject scenarioToJson(const Scenario &scenario, const QString &name = {}, const QString &description = {});
 /// Atomic save (QSaveFile).
 bool saveScenarioFile(const QString &path, const QJsonObject &json, QString *error);
+/// The scenario's inputs as "section.key" -> text (the Compare tab's table of differing inputs).
+QMap<QString, QString> scenarioInputs(const Scenario &scenario);
+/// Reads one nccl-tests log file (several collectives give one log each); false with a message
+/// that names the file.
+bool readNcclLogFile(const QString &path, std::vector<NcclLog> *logs, QString *error);
 
 } // namespace ts
 

@@ -4,7 +4,6 @@
 
 #include "chartdata.h"
 
-#include <QAbstractTableModel>
 #include <QList>
 #include <QWidget>
 
@@ -16,27 +15,7 @@ QT_END_NAMESPACE
 
 namespace ts {
 
-/// Display strings in Qt::DisplayRole; Qt::UserRole holds the raw SI value (text for text
-/// columns) so sorting is numeric.
-class CollectivesTableModel : public QAbstractTableModel
-{
-    Q_OBJECT
-public:
-    enum Column { CollectiveColumn, AlgorithmColumn, SizeColumn, TimeColumn, AlgBwColumn, BusBwColumn, ColumnCount };
-
-    explicit CollectivesTableModel(QObject *parent = nullptr);
-
-    void setRows(const QList<CollectiveRow> &rows);
-    const QList<CollectiveRow> &rows() const { return m_rows; }
-
-    int rowCount(const QModelIndex &parent = QModelIndex()) const override;
-    int columnCount(const QModelIndex &parent = QModelIndex()) const override;
-    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-
-private:
-    QList<CollectiveRow> m_rows;
-};
+class CollectivesTableModel;
 
 /// A titled, sortable table of collectives. Rows keep the given order until a header is clicked.
 class CollectivesView : public QWidget

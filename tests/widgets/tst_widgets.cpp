@@ -2,8 +2,12 @@
 // Geometry and mapping functions of the widgets, headless and data-driven.
 #include "chartmath.h"
 #include "formatting.h"
+#include "collectivestablemodel.h"
+#include "plantablemodel.h"
 #include "quantityslider.h"
 
+#include <QAbstractItemModelTester>
+#include <QSortFilterProxyModel>
 #include <QTest>
 
 using namespace ts;
@@ -96,6 +100,40 @@ private slots:
         QCOMPARE(fmt::percent(0.993), QStringLiteral("99.3%"));
         QCOMPARE(fmt::seconds(qQNaN()), QStringLiteral("—"));
         QCOMPARE(fmt::count(7e9), QStringLiteral("7.00B"));
+    }
+
+    // The table models keep Qt's model contract through resets, and sort on raw values.
+    void tableModelsKeepTheContract()
+    {
+        PlanTableModel plans;
+        QAbstractItemModelTester planTester(&plans, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        std::vector<PlanCandidate> candidates(3);
+        for (int i = 0; i < 3; ++i) {
+            candidates[size_t(i)].scenario.plan.tp = 1 << i;
+            candidates[size_t(i)].breakdown.stepSeconds = 3.0 - i;
+            candidates[size_t(i)].mfu = 0.3 + 0.1 * i;
+        }
+        plans.setPlans(candidates);
+        QCOMPARE(plans.rowCount(), 3);
+        QCOMPARE(plans.columnCount(), int(PlanTableModel::ColumnCount));
+        QCOMPARE(plans.data(plans.index(2, PlanTableModel::ColTp), Qt::DisplayRole).toInt(), 4);
+        QCOMPARE(plans.data(plans.index(0, PlanTableModel::ColStep), Qt::UserRole).toDouble(), 3.0);
+        QSortFilterProxyModel proxy;
+        proxy.setSourceModel(&plans);
+        proxy.setSortRole(Qt::UserRole);
+        proxy.sort(PlanTableModel::ColStep);
+        QCOMPARE(proxy.data(proxy.index(0, PlanTableModel::ColTp)).toInt(), 4);   // 1 s step first
+        plans.setPlans({});
+        QCOMPARE(plans.rowCount(), 0);
+
+        CollectivesTableModel collectives;
+        QAbstractItemModelTester collectivesTester(&collectives, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        collectives.setRows({{QStringLiteral("all_reduce"), QStringLiteral("ring / Simple"), 1e9, 0.01, 1e11, 1.75e11, {}},
+                             {QStringLiteral("all_gather"), QStringLiteral("ring / LL128"), 1e6, 1e-4, 1e10, 8.75e9, {}}});
+        QCOMPARE(collectives.rowCount(), 2);
+        QCOMPARE(collectives.data(collectives.index(1, CollectivesTableModel::SizeColumn), Qt::UserRole).toDouble(), 1e6);
+        collectives.setRows({});
+        QCOMPARE(collectives.rowCount(), 0);
     }
 };
 

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: MIT
+#include "comparepanel.h"
+
+#include "chartdata.h"
+#include "formatting.h"
+#include "steptimechart.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace ts {
+
+ComparePanel::ComparePanel(QWidget *parent)
+    : QWidget(parent)
+    , m_chart(new StepTimeChart(this))
+    , m_figures(new QTableWidget(this))
+    , m_inputs(new QTableWidget(this))
+    , m_unpinRow(new QWidget(this))
+{
+    auto *hint = new QLabel(tr("Pin scenarios with View > Pin for Comparison (Ctrl+D): up to four, compared with the current one."), this);
+    hint->setWordWrap(true);
+    hint->setForegroundRole(QPalette::PlaceholderText);
+    for (QTableWidget *t : {m_figures, m_inputs}) {
+        t->setEditTriggers(QAbstractItemView::NoEditTriggers);
+        t->setAlternatingRowColors(true);
+        t->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    }
+    auto *tables = new QSplitter(Qt::Horizontal, this);
+    tables->addWidget(m_figures);
+    tables->addWidget(m_inputs);
+    new QHBoxLayout(m_unpinRow);
+    auto *column = new QVBoxLayout(this);
+    column->addWidget(hint);
+    column->addWidget(m_unpinRow);
+    column->addWidget(m_chart, 1);
+    column->addWidget(tables, 1);
+}
+
+void ComparePanel::setScenarios(const QList<ComparedScenario> &pinned, const ComparedScenario &current)
+{
+    QList<ComparedScenario> all = pinned;
+    all << current;
+    QList<StepTimeBar> bars;
+    for (const ComparedScenario &p : all)
+        if (p.evaluation.feasible)
+            bars << StepTimeBar{p.name, {}, p.evaluation.breakdown, &p == &all.back()};
+    m_chart->setBars(bars);
+
+    // Headline figures, one column per scenario.
+    struct Figure
+    {
+        const char *name;
+        QString (*text)(const Evaluation &);
+    };
+    static const Figure figures[] = {
+        {QT_TR_NOOP("Step time"), [](const Evaluation &e) { return fmt::seconds(e.breakdown.stepSeconds); }},
+        {QT_TR_NOOP("Time to train"), [](const Evaluation &e) { return fmt::duration(e.trainSeconds); }},
+        {QT_TR_NOOP("GPU-hours"), [](const Evaluation &e) { return fmt::count(e.gpuHours); }},
+        {QT_TR_NOOP("MFU"), [](const Evaluation &e) { return fmt::percent(e.mfu); }},
+        {QT_TR_NOOP("Tokens/s"), [](const Evaluation &e) { return fmt::count(e.tokensPerSecond); }},
+        {QT_TR_NOOP("Communication"), [](const Evaluation &e) { return fmt::percent(e.communicationFraction); }},
+        {QT_TR_NOOP("Pipeline efficiency"), [](const Evaluation &e) { return fmt::percent(e.pipelineEfficiency); }},
+        {QT_TR_NOOP("Memory per GPU"), [](const Evaluation &e) { return fmt::bytes(e.memory.totalBytes); }},
+        {QT_TR_NOOP("Fits in HBM"), [](const Evaluation &e) { return e.memory.fits ? tr("yes") : tr("no"); }},
+    };
+    QStringList headers;
+    for (const ComparedScenario &p : all)
+        headers << p.name;
+    m_figures->clear();
+    m_figures->setColumnCount(int(all.size()));
+    m_figures->setRowCount(int(std::size(figures)));
+    m_figures->setHorizontalHeaderLabels(headers);
+    for (int r = 0; r < int(std::size(figures)); ++r) {
+        m_figures->setVerticalHeaderItem(r, new QTableWidgetItem(tr(figures[r].name)));
+        for (int c = 0; c < all.size(); ++c)
+            m_figures->setItem(r, c, new QTableWidgetItem(all[c].evaluation.feasible ? figures[r].text(all[c].evaluation)
+                                                                                      : tr("infeasible")));
+    }
+    // Inputs that differ between any two of them.
+    QList<QMap<QString, QString>> flat;
+    for (const ComparedScenario &p : all)
+        flat << p.inputs;
+    QStringList differing;
+    for (auto it = flat.front().begin(); it != flat.front().end(); ++it)
+        for (const auto &other : flat)
+            if (other.value(it.key()) != it.value()) {
+                differing << it.key();
+                break;
+            }
+    m_inputs->clear();
+    m_inputs->setColumnCount(int(all.size()));
+    m_inputs->setRowCount(int(differing.size()));
+    m_inputs->setHorizontalHeaderLabels(headers);
+    for (int r = 0; r < differing.size(); ++r) {
+        m_inputs->setVerticalHeaderItem(r, new QTableWidgetItem(differing[r]));
+        for (int c = 0; c < flat.size(); ++c)
+            m_inputs->setItem(r, c, new QTableWidgetItem(flat[c].value(differing[r])));
+    }
+    // One "Unpin" button per pinned scenario.
+    QLayout *row = m_unpinRow->layout();
+    while (QLayoutItem *item = row->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
+    for (int i = 0; i < pinned.size(); ++i) {
+        auto *button = new QPushButton(tr("Unpin %1").arg(pinned[i].name), m_unpinRow);
+        connect(button, &QPushButton::clicked, this, [this, i] { emit unpinRequested(i); });
+        row->addWidget(button);
+    }
+    m_unpinRow->setVisible(!pinned.isEmpty());
+}
+
+} // namespace ts
