@@ -1,198 +1,144 @@
 // SPDX-License-Identifier: MIT
 #include "mainwindow.h"
 
-#include "animationclock.h"
-#include "pipelinepanel.h"
-#include "ringpanel.h"
-#include "steptimelinepanel.h"
-#include "calibration.h"
 #include "calibrationdialog.h"
-#include "comparepanel.h"
-#include "plansearchpanel.h"
 #include "collectivestable.h"
-#include "evaluate.h"
+#include "comparepanel.h"
 #include "explanationview.h"
 #include "headlinecards.h"
 #include "memorychart.h"
+#include "parameterpanel.h"
+#include "pipelinepanel.h"
+#include "plansearchpanel.h"
+#include "planview.h"
 #include "presenter.h"
 #include "presets.h"
-#include "report.h"
+#include "ringpanel.h"
 #include "scalingchart.h"
 #include "scenariodocument.h"
 #include "scenarioedit.h"
+#include "scenariofiles.h"
 #include "scenarioio.h"
 #include "settings.h"
-#include "shape.h"
 #include "steptimechart.h"
+#include "steptimelinepanel.h"
 #include "warningsview.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
-#include <QDateTime>
 #include <QDir>
 #include <QDockWidget>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QGridLayout>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QSplitter>
-#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <QTimer>
 #include <QUndoStack>
-#include <QVBoxLayout>
 
 namespace ts {
-
-namespace {
-constexpr int kAutosaveDelayMs = 2000;   // after the last edit
-const QString kDefaultScenario = QStringLiteral(":/scenarios/default.json");
-const QString kFileFilter = QStringLiteral("Trainscope scenarios (*.json);;All files (*)");
-} // namespace
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
     , m_doc(new ScenarioDocument(this))
     , m_panel(new ParameterPanel(this))
-    , m_views(new QWidget(this))
-    , m_cards(new HeadlineCards(m_views))
-    , m_stepChart(new StepTimeChart(m_views))
-    , m_scalingChart(new ScalingChart(m_views))
-    , m_memoryChart(new MemoryChart(m_views))
-    , m_collectives(new CollectivesView(m_views))
-    , m_warnings(new WarningsView(m_views))
-    , m_explanation(new ExplanationView(m_views))
-    , m_tabs(new QTabWidget(m_views))
     , m_mainTabs(new QTabWidget(this))
+    , m_plan(new PlanView(m_mainTabs))
     , m_ringPanel(new RingPanel(m_mainTabs))
     , m_pipelinePanel(new PipelinePanel(m_mainTabs))
     , m_stepPanel(new StepTimelinePanel(m_mainTabs))
     , m_planSearch(new PlanSearchPanel(m_mainTabs))
     , m_compare(new ComparePanel(m_mainTabs))
-    , m_autosaveTimer(new QTimer(this))
 {
     setObjectName(QStringLiteral("MainWindow"));
     setAcceptDrops(true);
-
     auto *dock = new QDockWidget(tr("Parameters"), this);
     dock->setObjectName(QStringLiteral("ParametersDock"));
     dock->setWidget(m_panel);
     dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     addDockWidget(Qt::LeftDockWidgetArea, dock);
 
-    m_tabs->addTab(m_warnings, tr("Warnings"));
-    m_tabs->addTab(m_explanation, tr("Explain"));
-    m_tabs->addTab(m_collectives, tr("Collectives"));
-    auto *grid = new QGridLayout();
-    grid->setSpacing(8);
-    grid->addWidget(m_stepChart, 0, 0);
-    grid->addWidget(m_scalingChart, 0, 1);
-    grid->addWidget(m_memoryChart, 1, 0);
-    grid->addWidget(m_tabs, 1, 1);
-    grid->setRowStretch(0, 1);
-    grid->setRowStretch(1, 1);
-    grid->setColumnStretch(0, 1);
-    grid->setColumnStretch(1, 1);
-    auto *column = new QVBoxLayout(m_views);
-    column->setContentsMargins(8, 8, 8, 8);
-    column->addWidget(m_cards);
-    column->addLayout(grid, 1);
-    m_mainTabs->addTab(m_views, tr("Plan"));
+    m_mainTabs->addTab(m_plan, tr("Plan"));
     m_mainTabs->addTab(m_ringPanel, tr("All-reduce"));
     m_mainTabs->addTab(m_pipelinePanel, tr("Pipeline"));
     m_mainTabs->addTab(m_stepPanel, tr("Step timeline"));
     m_mainTabs->addTab(m_planSearch, tr("Plan search"));
     m_mainTabs->addTab(m_compare, tr("Compare"));
-    connect(m_mainTabs, &QTabWidget::currentChanged, this, [this] { refreshCompare(); });
-    connect(m_planSearch, &PlanSearchPanel::applyRequested, this, [this](const Scenario &s) {
-        m_doc->edit(s, tr("Apply searched plan"));
-        m_doc->finishEdit();
-    });
-    connect(m_compare, &ComparePanel::unpinRequested, this, &MainWindow::unpin);
-    // The teaching tabs ask the document for what to replay.
+    m_mainTabs->setDocumentMode(true);
+    setCentralWidget(m_mainTabs);
+
+    // The document answers every view; the views ask it, never the model.
     m_ringPanel->setSource([this](const RingRequest &r) { return m_doc->ringDemo(r); });
     m_pipelinePanel->setSource([this](std::optional<Schedule> s) { return m_doc->pipelineDemo(s); });
     m_stepPanel->setSource([this] { return m_doc->stepTimelines(); });
     m_planSearch->setJobSource([this] { return m_doc->planSearchJob(PlanSearchPanel::kPlansShown); });
-    m_mainTabs->setDocumentMode(true);
-    setCentralWidget(m_mainTabs);
+    m_panel->setPresetLists(Presets::choices(Presets::Models), Presets::choices(Presets::Gpus), Presets::choices(Presets::Links));
 
-    const Presets &presets = Presets::builtin();
-    auto choices = [&](Presets::Kind kind) {
-        QList<PresetChoice> out;
-        for (const QJsonObject &o : presets.all(kind))
-            out << PresetChoice{o.value(QLatin1String("name")).toString(), o.value(QLatin1String("label")).toString()};
-        return out;
-    };
-    m_panel->setPresetLists(choices(Presets::Models), choices(Presets::Gpus), choices(Presets::Links));
-
+    connect(m_mainTabs, &QTabWidget::currentChanged, this, [this] { refreshCompare(); });
+    connect(m_planSearch, &PlanSearchPanel::applyRequested, this,
+            [this](const Scenario &s) { editScenario(s, tr("Apply searched plan")); });
+    connect(m_compare, &ComparePanel::unpinRequested, this, &MainWindow::unpin);
     connect(m_panel, &ParameterPanel::fieldEdited, this, [this](Field f, double v) { editField(f, v, false); });
     connect(m_panel, &ParameterPanel::editFinished, m_doc, &ScenarioDocument::finishEdit);
     connect(m_panel, &ParameterPanel::presetChosen, this, [this](const QString &kind, const QString &name) {
         Scenario s = m_doc->scenario();
         QString error;
-        if (!applyPreset(&s, kind, name, &error)) {
+        if (applyPreset(&s, kind, name, &error))
+            editScenario(s, tr("Choose %1").arg(name));
+        else
             statusBar()->showMessage(error);
-            return;
-        }
-        m_doc->edit(s, tr("Choose %1").arg(name));
-        m_doc->finishEdit();
     });
     connect(m_doc, &ScenarioDocument::changed, this, &MainWindow::refreshViews);
-    connect(m_doc, &ScenarioDocument::changed, m_autosaveTimer, qOverload<>(&QTimer::start));
     connect(m_doc, &ScenarioDocument::modificationChanged, this, &MainWindow::updateTitle);
     connect(m_doc, &ScenarioDocument::filePathChanged, this, &MainWindow::updateTitle);
-    connect(m_cards, &HeadlineCards::activated, this, &MainWindow::showExplanation);
-    connect(m_stepChart, &StepTimeChart::partActivated, this, &MainWindow::showExplanation);
-    connect(m_memoryChart, &MemoryChart::partActivated, this, &MainWindow::showExplanation);
-    connect(m_warnings, &WarningsView::applyRequested, this, &MainWindow::applyWarning);
+    connect(m_plan, &PlanView::explanationRequested, this, &MainWindow::showExplanation);
+    connect(m_plan->warnings(), &WarningsView::applyRequested, this, &MainWindow::applyWarning);
 
-    m_autosaveTimer->setSingleShot(true);
-    m_autosaveTimer->setInterval(kAutosaveDelayMs);
-    connect(m_autosaveTimer, &QTimer::timeout, this, &MainWindow::writeAutosave);
-
-    createActions();
+    createMenus();
     restoreGeometry(settings::windowGeometry.get());
     restoreState(settings::windowState.get());
     if (settings::windowGeometry.get().isEmpty())
         resize(1600, 1000);
-
-    ScenarioError error;
-    if (auto loaded = loadScenarioFile(kDefaultScenario, &error))
-        setScenario(*loaded, {});
+    m_files->openFile(ScenarioFiles::kDefaultScenario, false);
 }
 
 MainWindow::~MainWindow() = default;
 
-void MainWindow::createActions()
+HeadlineCards *MainWindow::cards() const { return m_plan->cards(); }
+StepTimeChart *MainWindow::stepTimeChart() const { return m_plan->stepChart(); }
+WarningsView *MainWindow::warningsView() const { return m_plan->warnings(); }
+ExplanationView *MainWindow::explanationView() const { return m_plan->explanation(); }
+QWidget *MainWindow::viewsWidget() const { return m_plan; }
+
+void MainWindow::createMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&New"), QKeySequence::New, this, [this] { newScenario(); });
-    file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] { open(); });
-    m_recentMenu = file->addMenu(tr("Open &Recent"));
-    file->addAction(tr("&Save"), QKeySequence::Save, this, [this] { save(); });
-    file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, [this] { saveAs(); });
+    QAction *newAction = file->addAction(tr("&New"), QKeySequence::New);
+    QAction *openAction = file->addAction(tr("&Open…"), QKeySequence::Open);
+    m_files = new ScenarioFiles(m_doc, this, file->addMenu(tr("Open &Recent")));
+    connect(newAction, &QAction::triggered, m_files, &ScenarioFiles::newScenario);
+    connect(openAction, &QAction::triggered, m_files, &ScenarioFiles::open);
+    file->addAction(tr("&Save"), QKeySequence::Save, m_files, &ScenarioFiles::save);
+    file->addAction(tr("Save &As…"), QKeySequence::SaveAs, m_files, &ScenarioFiles::saveAs);
     file->addSeparator();
     file->addAction(tr("&Calibrate from nccl-tests…"), this, [this] { openCalibration(); });
     file->addSeparator();
-    file->addAction(tr("&Export Views…"), QKeySequence(tr("Ctrl+E")), this, [this] { exportViews(); });
-    file->addAction(tr("Export &Report (PDF)…"), QKeySequence(tr("Ctrl+Shift+E")), this, [this] { exportReport(); });
+    file->addAction(tr("&Export Views…"), QKeySequence(tr("Ctrl+E")), this, [this] { exportViewsAs(this, m_plan); });
+    file->addAction(tr("Export &Report (PDF)…"), QKeySequence(tr("Ctrl+Shift+E")), this, [this] {
+        exportReportAs(this, {m_doc->lastValidScenario(), m_doc->lastValidEvaluation(), m_doc->name(), m_doc->description(),
+                              m_doc->notes(), m_pinned});
+    });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
-    updateRecentMenu();
 
     QMenu *edit = menuBar()->addMenu(tr("&Edit"));
     QAction *undo = m_doc->undoStack()->createUndoAction(this, tr("&Undo"));
     undo->setShortcut(QKeySequence::Undo);
     QAction *redo = m_doc->undoStack()->createRedoAction(this, tr("&Redo"));
     redo->setShortcut(QKeySequence::Redo);
-    edit->addAction(undo);
-    edit->addAction(redo);
+    edit->addActions({undo, redo});
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     QAction *present = view->addAction(tr("&Presentation Mode"));
@@ -209,40 +155,22 @@ void MainWindow::createActions()
 
     QMenu *presetsMenu = menuBar()->addMenu(tr("&Presets"));
     QMenu *examples = presetsMenu->addMenu(tr("&Examples"));
-    const std::pair<QString, QString> exampleFiles[] = {
-        {tr("Llama 3 70B on 1024 H100"), QStringLiteral(":/scenarios/default.json")},
-        {tr("Seed: gradient sync, 7B on 8 GPUs"), QStringLiteral(":/scenarios/seed-gradient-sync.json")},
-        {tr("Seed: 4-stage pipeline"), QStringLiteral(":/scenarios/seed-pipeline.json")},
-        {tr("1T parameters on 16,384 H100"), QStringLiteral(":/scenarios/trillion.json")},
-    };
-    for (const auto &[label, path] : exampleFiles)
+    for (const auto &[label, path] : Presets::examples())
         examples->addAction(label, this, [this, path = path] {
-            if (maybeSave())
-                openFile(path);
+            if (m_files->maybeSave())
+                m_files->openFile(path);
         });
-    QMenu *models = presetsMenu->addMenu(tr("&Models"));
-    for (const QJsonObject &o : Presets::builtin().all(Presets::Models)) {
-        const QString name = o.value(QLatin1String("name")).toString();
-        QAction *a = models->addAction(o.value(QLatin1String("label")).toString(), this, [this, name] {
-            Scenario s = m_doc->scenario();
-            if (applyPreset(&s, QStringLiteral("model"), name, nullptr)) {
-                m_doc->edit(s, tr("Model %1").arg(name));
-                m_doc->finishEdit();
-            }
-        });
-        a->setToolTip(o.value(QLatin1String("source")).toString());
-    }
-    QMenu *clusters = presetsMenu->addMenu(tr("&Clusters"));
-    for (const QJsonObject &o : Presets::builtin().all(Presets::Clusters)) {
-        const QString name = o.value(QLatin1String("name")).toString();
-        QAction *a = clusters->addAction(o.value(QLatin1String("label")).toString(), this, [this, name] {
-            Scenario s = m_doc->scenario();
-            if (applyPreset(&s, QStringLiteral("cluster"), name, nullptr)) {
-                m_doc->edit(s, tr("Cluster %1").arg(name));
-                m_doc->finishEdit();
-            }
-        });
-        a->setToolTip(o.value(QLatin1String("source")).toString());
+    // Models and clusters: each entry applies the preset as one undoable edit, its source as tooltip.
+    const std::tuple<QString, Presets::Kind, QString> menus[] = {{tr("&Models"), Presets::Models, QStringLiteral("model")},
+                                                                 {tr("&Clusters"), Presets::Clusters, QStringLiteral("cluster")}};
+    for (const auto &[title, kind, key] : menus) {
+        QMenu *menu = presetsMenu->addMenu(title);
+        for (const PresetChoice &choice : Presets::choices(kind))
+            menu->addAction(choice.label, this, [this, key = key, name = choice.name] {
+                   Scenario s = m_doc->scenario();
+                   if (applyPreset(&s, key, name, nullptr))
+                       editScenario(s, tr("Choose %1").arg(name));
+               })->setToolTip(choice.source);
     }
     presetsMenu->setToolTipsVisible(true);
 
@@ -254,6 +182,12 @@ void MainWindow::createActions()
                               "and source.</p>")
                                .arg(QApplication::applicationVersion()));
     });
+}
+
+void MainWindow::editScenario(const Scenario &scenario, const QString &text)
+{
+    m_doc->edit(scenario, text);
+    m_doc->finishEdit();
 }
 
 void MainWindow::editField(Field field, double value, bool finished)
@@ -270,35 +204,25 @@ void MainWindow::refreshViews()
     const bool stale = !e.feasible;
     // While the inputs are invalid, the views keep the last valid picture, greyed.
     const Analysis &va = stale ? m_doc->lastValidAnalysis() : m_doc->analysis();
-    const Scenario &vs = va.scenario;
     const Evaluation &ve = va.evaluation;
-
-    const double parameters = fieldValue(s, Field::Parameters);
-    m_panel->setScenario(s, m_doc->analysis().degrees, parameters,
+    m_panel->setScenario(s, m_doc->analysis().degrees, fieldValue(s, Field::Parameters),
                          m_doc->notes().join(QLatin1Char('\n')), e.problem);
     if (ve.feasible) {
         m_panel->setEffectiveBucket(ve.dpBucketBytes);
-        m_cards->setCards(headlineCards(vs, ve));
-        m_stepChart->setBars(stepTimeVariants(va));
-        m_scalingChart->setData(scalingData(va));
-        m_memoryChart->setBars(memoryBars(va));
-        m_collectives->setTitle(collectivesTitle(vs));
-        m_collectives->setRows(collectiveRows(vs, ve));
+        m_plan->cards()->setCards(headlineCards(va.scenario, ve));
+        m_plan->stepChart()->setBars(stepTimeVariants(va));
+        m_plan->scalingChart()->setData(scalingData(va));
+        m_plan->memoryChart()->setBars(memoryBars(va));
+        m_plan->collectives()->setTitle(collectivesTitle(va));
+        m_plan->collectives()->setRows(collectiveRows(va));
         if (!m_explainedId.isEmpty())
-            m_explanation->setExplanation(explanationText(vs, ve, m_explainedId));
-    }
-    // The animations follow every change; each rebuilds only while shown.
-    if (ve.feasible)
-        for (AnimationPanel *panel : {static_cast<AnimationPanel *>(m_ringPanel), static_cast<AnimationPanel *>(m_pipelinePanel),
-                                      static_cast<AnimationPanel *>(m_stepPanel)})
+            m_plan->explanation()->setExplanation(explanationText(m_doc->explanation(m_explainedId.toStdString())));
+        for (AnimationPanel *panel : animationPanels())   // each rebuilds only while shown
             panel->invalidate();
+    }
     refreshCompare();
-    m_warnings->setWarnings(stale ? QList<WarningItem>{} : warningItems(s, e));
-    m_tabs->setTabText(0, m_warnings->count() ? tr("Warnings (%1)").arg(m_warnings->count()) : tr("Warnings"));
-    m_cards->setStale(stale);
-    m_stepChart->setStale(stale);
-    m_scalingChart->setStale(stale);
-    m_memoryChart->setStale(stale);
+    m_plan->warnings()->setWarnings(stale ? QList<WarningItem>{} : warningItems(m_doc->analysis()));
+    m_plan->setStale(stale);
     if (stale)
         statusBar()->showMessage(tr("Invalid plan: %1: %2 (showing the last valid result)")
                                      .arg(QString::fromStdString(e.problem.field), QString::fromStdString(e.problem.message)));
@@ -343,11 +267,7 @@ CalibrationDialog *MainWindow::openCalibration()
     if (!m_calibration) {
         m_calibration = new CalibrationDialog({&readNcclLogFile, [this](const NcclLog &log) { return m_doc->fitTier(log); }}, this);
         connect(m_calibration, &CalibrationDialog::applyRequested, this, [this](const std::vector<TierFit> &fits) {
-            Scenario s = m_doc->scenario();
-            for (const TierFit &f : fits)
-                applyFit(s.cluster, f);
-            m_doc->edit(s, tr("Apply fabric calibration"));
-            m_doc->finishEdit();
+            editScenario(withFits(m_doc->scenario(), fits), tr("Apply fabric calibration"));
         });
     }
     m_calibration->refresh();   // fitted against the scenario's cluster as it is now
@@ -356,16 +276,12 @@ CalibrationDialog *MainWindow::openCalibration()
     return m_calibration;
 }
 
-AnimationPanel *MainWindow::currentAnimation() const
-{
-    return qobject_cast<AnimationPanel *>(m_mainTabs->currentWidget());
-}
+QList<AnimationPanel *> MainWindow::animationPanels() const { return {m_ringPanel, m_pipelinePanel, m_stepPanel}; }
 
 void MainWindow::setPresentationMode(bool on)
 {
     constexpr double kPresentationScale = 1.6;   // readable from the back of a classroom
-    for (AnimationPanel *panel : {static_cast<AnimationPanel *>(m_ringPanel), static_cast<AnimationPanel *>(m_pipelinePanel),
-                                  static_cast<AnimationPanel *>(m_stepPanel)})
+    for (AnimationPanel *panel : animationPanels())
         panel->setPresentationScale(on ? kPresentationScale : 1.0);
     if (on)
         showFullScreen();
@@ -376,10 +292,8 @@ void MainWindow::setPresentationMode(bool on)
 void MainWindow::showExplanation(const QString &id)
 {
     m_explainedId = id;
-    const bool stale = !m_doc->evaluation().feasible;
-    m_explanation->setExplanation(explanationText(stale ? m_doc->lastValidScenario() : m_doc->scenario(),
-                                                  stale ? m_doc->lastValidEvaluation() : m_doc->evaluation(), id));
-    m_tabs->setCurrentWidget(m_explanation);
+    m_plan->explanation()->setExplanation(explanationText(m_doc->explanation(id.toStdString())));
+    m_plan->showExplanationTab();
 }
 
 void MainWindow::applyWarning(int index)
@@ -388,213 +302,44 @@ void MainWindow::applyWarning(int index)
     if (index < 0 || index >= e.warningCount)
         return;
     const Warning &w = e.warnings[size_t(index)];
-    const WarningText text = describe(w, m_doc->scenario());
-    m_doc->edit(ts::applyWarning(m_doc->scenario(), w), tr("Apply: %1").arg(QString::fromStdString(text.code)));
-    m_doc->finishEdit();
+    editScenario(ts::applyWarning(m_doc->scenario(), w),
+                 tr("Apply: %1").arg(QString::fromStdString(m_doc->analysis().warnings[size_t(index)].code)));
 }
 
-void MainWindow::setScenario(const LoadedScenario &loaded, const QString &source)
-{
-    m_doc->load(loaded, source.startsWith(QLatin1Char(':')) ? QString() : source);
-    if (!loaded.name.isEmpty())
-        statusBar()->showMessage(loaded.name, 5000);
-}
-
-bool MainWindow::openFile(const QString &path, bool interactive)
-{
-    ScenarioError error;
-    const auto loaded = loadScenarioFile(path, &error);
-    if (!loaded) {
-        const QString message = tr("Could not open %1:\n%2").arg(QDir::toNativeSeparators(path), error.text());
-        if (interactive)
-            QMessageBox::warning(this, tr("Open scenario"), message);
-        statusBar()->showMessage(message);
-        return false;
-    }
-    setScenario(*loaded, path);
-    if (!path.startsWith(QLatin1Char(':'))) {
-        addRecent(path);
-        settings::lastScenario.set(QFileInfo(path).absoluteFilePath());
-    }
-    return true;
-}
-
-bool MainWindow::saveTo(const QString &path)
-{
-    QString error;
-    if (!m_doc->save(path, &error)) {
-        QMessageBox::warning(this, tr("Save scenario"), tr("Could not save %1:\n%2").arg(path, error));
-        return false;
-    }
-    addRecent(path);
-    settings::lastScenario.set(QFileInfo(path).absoluteFilePath());
-    QFile::remove(autosavePath());
-    statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 3000);
-    return true;
-}
-
-void MainWindow::newScenario()
-{
-    if (maybeSave())
-        openFile(kDefaultScenario);
-}
-
-void MainWindow::open()
-{
-    if (!maybeSave())
-        return;
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"), QString(), kFileFilter);
-    if (!path.isEmpty())
-        openFile(path);
-}
-
-bool MainWindow::save()
-{
-    return m_doc->filePath().isEmpty() ? saveAs() : saveTo(m_doc->filePath());
-}
-
-bool MainWindow::saveAs()
-{
-    QString path = QFileDialog::getSaveFileName(this, tr("Save scenario"), m_doc->filePath(), kFileFilter);
-    if (path.isEmpty())
-        return false;
-    if (QFileInfo(path).suffix().isEmpty())
-        path += QStringLiteral(".json");
-    return saveTo(path);
-}
-
-bool MainWindow::maybeSave()
-{
-    if (!m_doc->isModified())
-        return true;
-    const auto answer = QMessageBox::warning(this, tr("Unsaved changes"), tr("The scenario has unsaved changes. Save them?"),
-                                             QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
-    if (answer == QMessageBox::Save)
-        return save();
-    return answer == QMessageBox::Discard;
-}
-
-void MainWindow::exportViews()
-{
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export views"), QString(),
-                                                      tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
-    if (path.isEmpty())
-        return;
-    QString error;
-    if (!exportWidget(m_views, path, windowTitle(), &error))
-        QMessageBox::warning(this, tr("Export views"), error);
-}
-
-void MainWindow::exportReport()
-{
-    QString path = QFileDialog::getSaveFileName(this, tr("Export report"), QString(), tr("PDF document (*.pdf)"));
-    if (path.isEmpty())
-        return;
-    if (QFileInfo(path).suffix().isEmpty())
-        path += QStringLiteral(".pdf");
-    const bool stale = !m_doc->evaluation().feasible;
-    ReportInput input{stale ? m_doc->lastValidScenario() : m_doc->scenario(),
-                      stale ? m_doc->lastValidEvaluation() : m_doc->evaluation(), m_doc->name(), m_doc->description(),
-                      m_doc->notes(), m_pinned};
-    QString error;
-    if (!writeReport(path, input, &error))
-        QMessageBox::warning(this, tr("Export report"), error);
-    else
-        statusBar()->showMessage(tr("Report written to %1").arg(QDir::toNativeSeparators(path)), 5000);
-}
-
-QString MainWindow::autosavePath()
-{
-    return QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) + QStringLiteral("/autosave.json");
-}
-
-void MainWindow::writeAutosave()
-{
-    if (!m_doc->isModified())
-        return;
-    QDir().mkpath(QFileInfo(autosavePath()).absolutePath());
-    QFile file(autosavePath());
-    if (file.open(QIODevice::WriteOnly | QIODevice::Truncate))
-        file.write(m_doc->toJson());
-}
-
-void MainWindow::offerAutosaveRecovery()
-{
-    const QFileInfo info(autosavePath());
-    if (!info.exists())
-        return;
-    const auto answer = QMessageBox::question(
-        this, tr("Recover unsaved changes"),
-        tr("Trainscope found unsaved changes from %1. Restore them?").arg(QLocale().toString(info.lastModified(), QLocale::ShortFormat)),
-        QMessageBox::Yes | QMessageBox::No);
-    if (answer == QMessageBox::Yes) {
-        ScenarioError error;
-        if (auto loaded = loadScenarioFile(info.absoluteFilePath(), &error)) {
-            setScenario(*loaded, {});
-            m_doc->edit(m_doc->scenario(), tr("Recovered"));   // mark as unsaved
-        }
-    }
-    QFile::remove(info.absoluteFilePath());
-}
-
-void MainWindow::addRecent(const QString &path)
-{
-    QStringList recent = settings::recentFiles.get();
-    const QString absolute = QFileInfo(path).absoluteFilePath();
-    recent.removeAll(absolute);
-    recent.prepend(absolute);
-    while (recent.size() > settings::kMaxRecentFiles)
-        recent.removeLast();
-    settings::recentFiles.set(recent);
-    updateRecentMenu();
-}
-
-void MainWindow::updateRecentMenu()
-{
-    m_recentMenu->clear();
-    const QStringList recent = settings::recentFiles.get();
-    for (const QString &path : recent)
-        m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] {
-            if (maybeSave())
-                openFile(path);
-        })->setToolTip(path);
-    m_recentMenu->setEnabled(!recent.isEmpty());
-}
+bool MainWindow::openFile(const QString &path, bool interactive) { return m_files->openFile(path, interactive); }
+bool MainWindow::saveTo(const QString &path) { return m_files->saveTo(path); }
+void MainWindow::offerAutosaveRecovery() { m_files->offerRecovery(); }
 
 void MainWindow::updateTitle()
 {
-    QString title = m_doc->name();
-    if (!m_doc->filePath().isEmpty())
-        title = QFileInfo(m_doc->filePath()).fileName();
-    if (title.isEmpty())
-        title = tr("Untitled");
-    setWindowTitle(tr("%1[*] — Trainscope").arg(title));
+    QString title = m_doc->filePath().isEmpty() ? m_doc->name() : QFileInfo(m_doc->filePath()).fileName();
+    setWindowTitle(tr("%1[*] — Trainscope").arg(title.isEmpty() ? tr("Untitled") : title));
     setWindowModified(m_doc->isModified());
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
-    if (!maybeSave()) {
+    if (!m_files->maybeSave()) {
         event->ignore();
         return;
     }
     settings::windowGeometry.set(saveGeometry());
     settings::windowState.set(saveState());
-    QFile::remove(autosavePath());
+    m_files->closing();
     event->accept();
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)
 {
-    if (event->mimeData()->hasUrls() && event->mimeData()->urls().size() == 1 && event->mimeData()->urls().first().isLocalFile())
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.size() == 1 && urls.first().isLocalFile())
         event->acceptProposedAction();
 }
 
 void MainWindow::dropEvent(QDropEvent *event)
 {
-    const QString path = event->mimeData()->urls().first().toLocalFile();
-    if (maybeSave())
-        openFile(path);
+    if (m_files->maybeSave())
+        m_files->openFile(event->mimeData()->urls().first().toLocalFile());
     event->acceptProposedAction();
 }
 

@@ -1,34 +1,31 @@
 // SPDX-License-Identifier: MIT
 // The main window: composes the panel and the views and wires them to the scenario document.
-// It owns no formulas, painting or undo logic.
+// It owns no formulas, painting, file handling or undo logic.
 #pragma once
 
-#include "parameterpanel.h"
+#include "fields.h"
 #include "report.h"
 
 #include <QMainWindow>
 
-class QAction;
-class QMenu;
 class QTabWidget;
-class QTimer;
 
 namespace ts {
 
 class AnimationPanel;
 class CalibrationDialog;
 class ComparePanel;
-class PlanSearchPanel;
-class CollectivesView;
-class PipelinePanel;
-class RingPanel;
-class StepTimelinePanel;
 class ExplanationView;
 class HeadlineCards;
-class MemoryChart;
-class ScalingChart;
+class ParameterPanel;
+class PipelinePanel;
+class PlanSearchPanel;
+class PlanView;
+class RingPanel;
 class ScenarioDocument;
+class ScenarioFiles;
 class StepTimeChart;
+class StepTimelinePanel;
 class WarningsView;
 struct LoadedScenario;
 
@@ -39,19 +36,23 @@ public:
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
 
+    // The parts, for tests and the benchmark.
     ScenarioDocument *document() const { return m_doc; }
+    ScenarioFiles *files() const { return m_files; }
     ParameterPanel *panel() const { return m_panel; }
-    HeadlineCards *cards() const { return m_cards; }
-    StepTimeChart *stepTimeChart() const { return m_stepChart; }
-    WarningsView *warningsView() const { return m_warnings; }
-    ExplanationView *explanationView() const { return m_explanation; }
-    QWidget *viewsWidget() const { return m_views; }
+    PlanView *planView() const { return m_plan; }
+    HeadlineCards *cards() const;
+    StepTimeChart *stepTimeChart() const;
+    WarningsView *warningsView() const;
+    ExplanationView *explanationView() const;
+    QWidget *viewsWidget() const;
     QTabWidget *mainTabs() const { return m_mainTabs; }
     RingPanel *ringPanel() const { return m_ringPanel; }
     PipelinePanel *pipelinePanel() const { return m_pipelinePanel; }
     StepTimelinePanel *stepTimelinePanel() const { return m_stepPanel; }
     PlanSearchPanel *planSearchPanel() const { return m_planSearch; }
     ComparePanel *comparePanel() const { return m_compare; }
+
     /// Pins the current scenario for comparison (at most ComparePanel::kMaxPinned).
     bool pinCurrent();
     void unpin(int index);
@@ -63,11 +64,9 @@ public:
 
     /// Opens a scenario file; on failure shows why and keeps the current scenario.
     bool openFile(const QString &path, bool interactive = true);
-    void setScenario(const LoadedScenario &scenario, const QString &source);
     bool saveTo(const QString &path);
-    /// Offers unsaved edits from a previous run back (after a crash or kill).
+    /// Offers unsaved edits of a previous run that did not close normally back.
     void offerAutosaveRecovery();
-    static QString autosavePath();
     /// Applies the recommendation of warning `index` of the current evaluation.
     void applyWarning(int index);
     void showExplanation(const QString &id);
@@ -82,44 +81,25 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
-    void createActions();
+    void createMenus();
+    void editScenario(const Scenario &scenario, const QString &text);
     void updateTitle();
-    void updateRecentMenu();
-    void addRecent(const QString &path);
-    bool maybeSave();
-    void newScenario();
-    void open();
-    bool save();
-    bool saveAs();
-    void exportViews();
-    void exportReport();
-    void writeAutosave();
+    void refreshCompare();
+    QList<AnimationPanel *> animationPanels() const;
 
     ScenarioDocument *m_doc;
     ParameterPanel *m_panel;
-    QWidget *m_views;
-    HeadlineCards *m_cards;
-    StepTimeChart *m_stepChart;
-    ScalingChart *m_scalingChart;
-    MemoryChart *m_memoryChart;
-    CollectivesView *m_collectives;
-    WarningsView *m_warnings;
-    ExplanationView *m_explanation;
-    QTabWidget *m_tabs;
     QTabWidget *m_mainTabs;
+    PlanView *m_plan;
     RingPanel *m_ringPanel;
     PipelinePanel *m_pipelinePanel;
     StepTimelinePanel *m_stepPanel;
     PlanSearchPanel *m_planSearch;
     ComparePanel *m_compare;
+    ScenarioFiles *m_files = nullptr;
     CalibrationDialog *m_calibration = nullptr;
     QList<PinnedScenario> m_pinned;
-    void refreshCompare();
-    AnimationPanel *currentAnimation() const;
-    QMenu *m_recentMenu = nullptr;
-    QTimer *m_autosaveTimer;
     QString m_explainedId;
-    QString m_editText;
 };
 
 } // namespace ts

@@ -121,55 +121,39 @@ QList<MemoryBar> memoryBars(const Analysis &a)
     return bars;
 }
 
-QString collectivesTitle(const Scenario &s)
+QString collectivesTitle(const Analysis &a)
 {
-    const Group g = groupOf(s.cluster.gpus, 1, s.cluster.gpusPerNode);
     return tr("Collectives across all %1 GPUs (%2 per node) on this fabric, nccl-tests definitions")
-        .arg(g.ranks)
-        .arg(g.ranksPerNode);
+        .arg(a.collectivesGroup.ranks)
+        .arg(a.collectivesGroup.ranksPerNode);
 }
 
-QList<CollectiveRow> collectiveRows(const Scenario &s, const Evaluation &e)
+QList<CollectiveRow> collectiveRows(const Analysis &a)
 {
     QList<CollectiveRow> rows;
-    if (s.cluster.gpus < 2 || validate(s))
-        return rows;
-    const Fabric fabric = fabricOf(s.cluster);
-    const Group group = groupOf(s.cluster.gpus, 1, s.cluster.gpusPerNode);
-    const double bucket = e.dpBucketBytes > 0 ? std::min(e.dpBucketBytes, e.gradientBytesPerGpu) : e.gradientBytesPerGpu;
-    for (double size : {bucket, 1.0 * (1 << 30)}) {
-        for (Collective c : kAllCollectives) {
-            for (Algorithm a : {Algorithm::Ring, Algorithm::Tree, Algorithm::Nvls, Algorithm::InNetwork, Algorithm::Hierarchical}) {
-                const CollectiveTime t = collectiveTime(c, a, size, group, fabric);
-                if (!t.applicable)
-                    continue;
-                // The protocol NCCL's tuner would take for this algorithm at this size.
-                rows << CollectiveRow{QLatin1String(nameOf(c)),
-                                      QStringLiteral("%1 / %2").arg(QLatin1String(nameOf(a)), QLatin1String(nameOf(t.protocol))), size,
-                                      t.seconds, t.algBytesPerSecond, t.busBytesPerSecond,
-                                      QString::fromLatin1(busBandwidthMeaning(a))};
-            }
-        }
-    }
+    for (const CollectiveEntry &c : a.collectives)
+        rows << CollectiveRow{QLatin1String(nameOf(c.collective)),
+                              QStringLiteral("%1 / %2").arg(QLatin1String(nameOf(c.algorithm)), QLatin1String(nameOf(c.protocol))),
+                              c.bytes, c.time.seconds, c.time.algBytesPerSecond, c.time.busBytesPerSecond,
+                              QString::fromLatin1(busBandwidthMeaning(c.algorithm))};
     return rows;
 }
 
-QList<WarningItem> warningItems(const Scenario &s, const Evaluation &e)
+QList<WarningItem> warningItems(const Analysis &a)
 {
     QList<WarningItem> items;
-    for (int i = 0; i < e.warningCount; ++i) {
-        const WarningText t = describe(e.warnings[size_t(i)], s);
+    for (size_t i = 0; i < a.warnings.size(); ++i) {
+        const WarningText &t = a.warnings[i];
         items << WarningItem{QString::fromStdString(t.code), QString::fromStdString(t.message),
-                             QString::fromStdString(t.recommendation), e.warnings[size_t(i)].changeCount > 0};
+                             QString::fromStdString(t.recommendation), a.evaluation.warnings[i].changeCount > 0};
     }
     return items;
 }
 
-ExplanationText explanationText(const Scenario &s, const Evaluation &e, const QString &id)
+ExplanationText explanationText(const Explanation &x)
 {
-    const Explanation x = explain(s, e, id.toStdString());
     if (x.id.empty())
-        return {id, tr("(no formula recorded for this figure)"), {}, {}, {}};
+        return {QString(), tr("(no formula recorded for this figure)"), {}, {}, {}};
     auto q = [](const std::string &t) { return QString::fromStdString(t); };
     return {q(x.title), q(x.formula), q(x.substituted), q(x.result), q(x.source)};
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "analysis.h"
+#include "explain.h"
 #include "chartdata.h"
 #include "evaluation.h"
 #include "explanationview.h"
@@ -21,9 +22,9 @@ QList<StepTimeBar> stepTimeVariants(const Analysis &analysis);
 ScalingChartData scalingData(const Analysis &analysis);
 QList<MemoryBar> memoryBars(const Analysis &analysis);
 
-QList<CollectiveRow> collectiveRows(const Scenario &scenario, const Evaluation &evaluation);
-QString collectivesTitle(const Scenario &scenario);
-QList<WarningItem> warningItems(const Scenario &scenario, const Evaluation &evaluation);
-ExplanationText explanationText(const Scenario &scenario, const Evaluation &evaluation, const QString &id);
+QList<CollectiveRow> collectiveRows(const Analysis &analysis);
+QString collectivesTitle(const Analysis &analysis);
+QList<WarningItem> warningItems(const Analysis &analysis);
+ExplanationText explanationText(const Explanation &explanation);
 
 } // namespace ts

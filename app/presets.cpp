@@ -74,4 +74,21 @@ QString Presets::kindLabel(Kind kind)
     return {};
 }
 
+QList<PresetChoice> Presets::choices(Kind kind)
+{
+    QList<PresetChoice> out;
+    for (const QJsonObject &o : builtin().all(kind))
+        out << PresetChoice{o.value(QLatin1String("name")).toString(), o.value(QLatin1String("label")).toString(),
+                            o.value(QLatin1String("source")).toString()};
+    return out;
+}
+
+QList<std::pair<QString, QString>> Presets::examples()
+{
+    return {{QObject::tr("Llama 3 70B on 1024 H100"), QStringLiteral(":/scenarios/default.json")},
+            {QObject::tr("Seed: gradient sync, 7B on 8 GPUs"), QStringLiteral(":/scenarios/seed-gradient-sync.json")},
+            {QObject::tr("Seed: 4-stage pipeline"), QStringLiteral(":/scenarios/seed-pipeline.json")},
+            {QObject::tr("1T parameters on 16,384 H100"), QStringLiteral(":/scenarios/trillion.json")}};
+}
+
 } // namespace ts

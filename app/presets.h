@@ -2,6 +2,8 @@
 // Preset catalogue: GPUs, links, models and clusters, read from the JSON files in resources/.
 #pragma once
 
+#include "parameterpanel.h"
+
 #include <QJsonObject>
 #include <QList>
 #include <QString>
@@ -24,6 +26,10 @@ public:
     QStringList loadErrors() const { return m_errors; }
 
     static QString kindLabel(Kind kind);
+    /// Name, label and source of each built-in preset of `kind`, for pickers and menus.
+    static QList<PresetChoice> choices(Kind kind);
+    /// The example scenarios shipped as resources: (menu label, resource path).
+    static QList<std::pair<QString, QString>> examples();
 
 private:
     Presets();

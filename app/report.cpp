@@ -10,6 +10,11 @@
 #include "scalingchart.h"
 #include "steptimechart.h"
 
+#include <QDir>
+#include <QStatusBar>
+#include <QMainWindow>
+#include <QMessageBox>
+#include <QFileDialog>
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QFileInfo>
@@ -155,7 +160,7 @@ bool writeReport(const QString &path, const ReportInput &in, QString *error)
         html += QStringLiteral("</table>");
     }
     html += QStringLiteral("<h2>%1</h2>").arg(tr("Warnings and recommendations"));
-    const QList<WarningItem> warnings = warningItems(s, e);
+    const QList<WarningItem> warnings = warningItems(analysis);
     if (warnings.isEmpty())
         html += QStringLiteral("<p>%1</p>").arg(tr("None."));
     html += QStringLiteral("<ul>");
@@ -215,6 +220,29 @@ bool exportWidget(QWidget *widget, const QString &path, const QString &title, QS
     }
     *error = tr("Unknown export format \"%1\": use .png, .svg or .pdf").arg(suffix);
     return false;
+}
+
+void exportViewsAs(QMainWindow *window, QWidget *views)
+{
+    const QString path = QFileDialog::getSaveFileName(window, QObject::tr("Export views"), QString(),
+                                                      QObject::tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
+    QString error;
+    if (!path.isEmpty() && !exportWidget(views, path, window->windowTitle(), &error))
+        QMessageBox::warning(window, QObject::tr("Export views"), error);
+}
+
+void exportReportAs(QMainWindow *window, const ReportInput &input)
+{
+    QString path = QFileDialog::getSaveFileName(window, QObject::tr("Export report"), QString(), QObject::tr("PDF document (*.pdf)"));
+    if (path.isEmpty())
+        return;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += QStringLiteral(".pdf");
+    QString error;
+    if (!writeReport(path, input, &error))
+        QMessageBox::warning(window, QObject::tr("Export report"), error);
+    else
+        window->statusBar()->showMessage(QObject::tr("Report written to %1").arg(QDir::toNativeSeparators(path)), 5000);
 }
 
 } // namespace ts

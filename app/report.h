@@ -5,10 +5,11 @@
 #include "evaluation.h"
 #include "inputs.h"
 
-#include <QString>
 #include <QList>
+#include <QString>
 #include <QStringList>
 
+class QMainWindow;
 class QWidget;
 
 namespace ts {
@@ -37,5 +38,10 @@ bool writeReport(const QString &path, const ReportInput &input, QString *error);
 
 /// Renders a widget to an image file; the format follows the suffix (.png, .svg, .pdf).
 bool exportWidget(QWidget *widget, const QString &path, const QString &title, QString *error);
+/// File > Export Views: asks for a file and exports `views`; failures in a dialog.
+void exportViewsAs(QMainWindow *window, QWidget *views);
+/// File > Export Report: asks for a PDF file and writes the report; the outcome in the status bar
+/// or a dialog.
+void exportReportAs(QMainWindow *window, const ReportInput &input);
 
 } // namespace ts

@@ -176,4 +176,9 @@ std::function<PlanSearchResult(const std::function<bool(double)> &)> ScenarioDoc
 
 TierFit ScenarioDocument::fitTier(const NcclLog &log) const { return ts::fitTier(log, m_scenario.cluster); }
 
+Explanation ScenarioDocument::explanation(const std::string &id) const
+{
+    return explain(lastValidScenario(), lastValidEvaluation(), id);
+}
+
 } // namespace ts

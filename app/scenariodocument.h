@@ -7,6 +7,7 @@
 #include "evaluation.h"
 #include "fields.h"
 #include "calibration.h"
+#include "explain.h"
 #include "inputs.h"
 #include "planner.h"
 #include "teaching.h"
@@ -58,6 +59,8 @@ public:
     std::function<PlanSearchResult(const std::function<bool(double)> &)> planSearchJob(int top) const;
     /// Fits one nccl-tests log against the current scenario's topology and links.
     TierFit fitTier(const NcclLog &log) const;
+    /// The formula behind figure `id`, with the values of the last valid scenario substituted.
+    Explanation explanation(const std::string &id) const;
 
     QString name() const { return m_name; }
     QString description() const { return m_description; }

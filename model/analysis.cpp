@@ -77,6 +77,23 @@ std::vector<MemoryVariant> memoryVariants(const Scenario &s, const Evaluation &e
     return out;
 }
 
+std::vector<CollectiveEntry> collectiveTable(const Scenario &s, const Evaluation &e, const Group &group)
+{
+    std::vector<CollectiveEntry> rows;
+    if (s.cluster.gpus < 2)
+        return rows;
+    const Fabric fabric = fabricOf(s.cluster);
+    const double bucket = e.dpBucketBytes > 0 ? std::min(e.dpBucketBytes, e.gradientBytesPerGpu) : e.gradientBytesPerGpu;
+    for (double size : {bucket, 1.0 * (1 << 30)})
+        for (Collective c : kAllCollectives)
+            for (Algorithm a : {Algorithm::Ring, Algorithm::Tree, Algorithm::Nvls, Algorithm::InNetwork, Algorithm::Hierarchical}) {
+                const CollectiveTime t = collectiveTime(c, a, size, group, fabric);
+                if (t.applicable)
+                    rows.push_back({c, a, t.protocol, size, t});
+            }
+    return rows;
+}
+
 ScalingAnalysis scaling(const Scenario &s, const Evaluation &e, const AnalysisOptions &o)
 {
     ScalingAnalysis a;
@@ -112,8 +129,12 @@ Analysis analyse(const Scenario &scenario, const AnalysisOptions &options)
     a.scenario = scenario;
     a.evaluation = evaluate(scenario);
     a.degrees = validDegrees(scenario);
+    for (int i = 0; i < a.evaluation.warningCount; ++i)
+        a.warnings.push_back(describe(a.evaluation.warnings[size_t(i)], scenario));
     if (!a.evaluation.feasible)
         return a;
+    a.collectivesGroup = groupOf(scenario.cluster.gpus, 1, scenario.cluster.gpusPerNode);
+    a.collectives = collectiveTable(scenario, a.evaluation, a.collectivesGroup);
     a.stepVariants = stepVariants(scenario, a.evaluation, options);
     a.memoryVariants = memoryVariants(scenario, a.evaluation);
     a.scaling = scaling(scenario, a.evaluation, options);

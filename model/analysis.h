@@ -54,6 +54,17 @@ struct ScalingAnalysis
     double baseGpus = 1;
 };
 
+/// One row of the Collectives table: a collective with one algorithm at one size, on all the
+/// scenario's GPUs, as NCCL's cost model times it (nccl-tests definitions of algbw and busbw).
+struct CollectiveEntry
+{
+    Collective collective = Collective::AllReduce;
+    Algorithm algorithm = Algorithm::Ring;
+    Protocol protocol = Protocol::Simple;   // what NCCL's tuner takes for it at this size
+    double bytes = 0;
+    CollectiveTime time;
+};
+
 struct Analysis
 {
     Scenario scenario;
@@ -62,6 +73,9 @@ struct Analysis
     std::vector<StepVariant> stepVariants;       // [0] is the current plan; empty when infeasible
     std::vector<MemoryVariant> memoryVariants;   // [0] is the current plan
     ScalingAnalysis scaling;
+    std::vector<WarningText> warnings;           // describe() of each of evaluation.warnings
+    Group collectivesGroup;                      // all GPUs, GPUs per node as in the cluster
+    std::vector<CollectiveEntry> collectives;    // at one DP bucket and at 1 GiB, every applicable algorithm
 };
 
 /// Evaluates the scenario and, when it is feasible, its variants and scaling sweep.

@@ -394,4 +394,11 @@ void applyFit(Cluster &cluster, const TierFit &fit)
     link = fit.link;
 }
 
+Scenario withFits(Scenario scenario, const std::vector<TierFit> &fits)
+{
+    for (const TierFit &f : fits)
+        applyFit(scenario.cluster, f);
+    return scenario;
+}
+
 } // namespace ts

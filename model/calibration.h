@@ -90,5 +90,7 @@ TierFit fitTier(const NcclLog &log, const Cluster &cluster, Algorithm algorithm 
 /// Puts a fit's link into the cluster for its tier (rails and oversubscription stay: the fit is
 /// per NIC).
 void applyFit(Cluster &cluster, const TierFit &fit);
+/// The scenario with every fit applied.
+Scenario withFits(Scenario scenario, const std::vector<TierFit> &fits);
 
 } // namespace ts

@@ -25,6 +25,7 @@ struct PresetChoice
 {
     QString name;
     QString label;
+    QString source;   // where its figures come from (tooltip)
 };
 
 class ParameterPanel : public QScrollArea

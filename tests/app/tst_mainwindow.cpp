@@ -5,7 +5,9 @@
 #include "pipelinepanel.h"
 #include "ringpanel.h"
 #include "steptimelinepanel.h"
+#include "autosave.h"
 #include "calibrationdialog.h"
+#include "scenariofiles.h"
 #include "comparepanel.h"
 #include "plansearchpanel.h"
 #include "plantablemodel.h"
@@ -29,6 +31,7 @@
 #include <QTableWidget>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QLockFile>
 #include <QTest>
 #include <QUndoStack>
 
@@ -217,15 +220,44 @@ private slots:
 
     void autosaveAfterEdits()
     {
-        QFile::remove(MainWindow::autosavePath());
         MainWindow w;
+        const QString path = w.files()->autosave()->path();
+        QFile::remove(path);
         w.editField(Field::Zero, 3);
-        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(MainWindow::autosavePath()), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(path), 5000);
         ScenarioError error;
-        const auto saved = loadScenarioFile(MainWindow::autosavePath(), &error);
+        const auto saved = loadScenarioFile(path, &error);
         QVERIFY2(saved, qPrintable(error.text()));
         QCOMPARE(saved->scenario.plan.zeroStage, 3);
-        QFile::remove(MainWindow::autosavePath());
+        // Saving removes it; so does closing on purpose.
+        QVERIFY(w.saveTo(QDir::temp().filePath(QStringLiteral("trainscope-autosave-test.json"))));
+        QVERIFY(!QFile::exists(path));
+    }
+
+    // Recovery offers the autosave of an instance that is gone, never that of one still running.
+    void autosaveRecoveryOnlyForDeadInstances()
+    {
+        MainWindow w;
+        const QString dir = Autosave::directory();
+        for (const QString &f : QDir(dir).entryList({QStringLiteral("autosave*")}, QDir::Files))
+            QFile::remove(dir + QLatin1Char('/') + f);
+        const QByteArray json = w.document()->toJson();
+        auto write = [&](const QString &name) {
+            QFile f(dir + QLatin1Char('/') + name);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(json);
+        };
+        write(QStringLiteral("autosave-live.json"));
+        write(QStringLiteral("autosave-dead.json"));
+        QLockFile live(dir + QStringLiteral("/autosave-live.lock"));   // another window, still open
+        QVERIFY(live.tryLock(0));
+        const QStringList orphans = w.files()->autosave()->orphans();
+        QCOMPARE(orphans.size(), 1);
+        QVERIFY(orphans.front().endsWith(QLatin1String("autosave-dead.json")));
+        live.unlock();
+        QCOMPARE(w.files()->autosave()->orphans().size(), 2);   // it closed without saving: offered now
+        for (const QString &f : QDir(dir).entryList({QStringLiteral("autosave-*")}, QDir::Files))
+            QFile::remove(dir + QLatin1Char('/') + f);
     }
 
     void animationsFollowTheScenario()
