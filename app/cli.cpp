@@ -321,33 +321,29 @@ int runCollectives(const Options &o, const LoadedScenario &loaded, QTextStream &
     return kExitOk;
 }
 
-QJsonObject planToJson(const PlanCandidate &c)
+// A plan row: the scenario file's plan section (framework resolved), the training choices the
+// search varies, and the figures.
+QJsonObject planRowToJson(const PlanCandidate &c)
 {
-    const Plan &p = c.scenario.plan;
     const Breakdown &b = c.breakdown;
-    return QJsonObject{{QStringLiteral("tp"), p.tp},
-                       {QStringLiteral("pp"), p.pp},
-                       {QStringLiteral("dp"), p.dp},
-                       {QStringLiteral("cp"), p.cp},
-                       {QStringLiteral("micro_batch"), c.scenario.training.microBatch},
-                       {QStringLiteral("schedule"), QLatin1String(nameOf(p.schedule))},
-                       {QStringLiteral("virtual_stages"), p.virtualStages},
-                       {QStringLiteral("zero"), p.zeroStage},
-                       {QStringLiteral("recompute"), QLatin1String(nameOf(c.scenario.training.recompute))},
-                       {QStringLiteral("overlap_dp"), p.overlapDp},
-                       {QStringLiteral("tp_overlap"), p.tpOverlap},
-                       {QStringLiteral("framework"), QLatin1String(nameOf(resolveFramework(p)))},
-                       {QStringLiteral("sequence_parallel"), p.sequenceParallel},
-                       {QStringLiteral("step_time_s"), b.stepSeconds},
-                       {QStringLiteral("train_time_s"), c.trainSeconds},
-                       {QStringLiteral("mfu"), c.mfu},
-                       {QStringLiteral("memory_per_gpu_bytes"), c.memoryBytes},
-                       {QStringLiteral("communication_fraction"), c.communicationFraction},
-                       {QStringLiteral("pipeline_efficiency"), c.pipelineEfficiency},
-                       {QStringLiteral("compute_s"), b.computeSeconds},
-                       {QStringLiteral("tp_comm_exposed_s"), b.tpCommExposedSeconds},
-                       {QStringLiteral("pp_bubble_s"), b.ppBubbleSeconds},
-                       {QStringLiteral("dp_comm_exposed_s"), b.dpCommExposedSeconds}};
+    QJsonObject row = planToJson(c.scenario.plan);
+    row.insert(QStringLiteral("framework"), QLatin1String(nameOf(resolveFramework(c.scenario.plan))));
+    const std::pair<const char *, QJsonValue> more[] = {
+        {"micro_batch", c.scenario.training.microBatch},
+        {"recompute", QLatin1String(nameOf(c.scenario.training.recompute))},
+        {"step_time_s", b.stepSeconds},
+        {"train_time_s", c.trainSeconds},
+        {"mfu", c.mfu},
+        {"memory_per_gpu_bytes", c.memoryBytes},
+        {"communication_fraction", c.communicationFraction},
+        {"pipeline_efficiency", c.pipelineEfficiency},
+        {"compute_s", b.computeSeconds},
+        {"tp_comm_exposed_s", b.tpCommExposedSeconds},
+        {"pp_bubble_s", b.ppBubbleSeconds},
+        {"dp_comm_exposed_s", b.dpCommExposedSeconds}};
+    for (const auto &[key, value] : more)
+        row.insert(QLatin1String(key), value);
+    return row;
 }
 
 int runPlan(const Options &o, const LoadedScenario &loaded, QTextStream &out, QTextStream &err)
@@ -369,17 +365,17 @@ int runPlan(const Options &o, const LoadedScenario &loaded, QTextStream &out, QT
     if (format == QLatin1String("json")) {
         QJsonArray plans;
         for (const PlanCandidate &c : r.best)
-            plans.append(planToJson(c));
+            plans.append(planRowToJson(c));
         writeJson(out, QJsonObject{{QStringLiteral("evaluated"), double(r.evaluated)},
                                    {QStringLiteral("feasible"), double(r.feasible)},
                                    {QStringLiteral("fitting"), double(r.fitting)},
                                    {QStringLiteral("seconds"), r.seconds},
                                    {QStringLiteral("plans"), plans}});
     } else if (format == QLatin1String("csv")) {
-        const QStringList keys = planToJson(PlanCandidate{}).keys();
+        const QStringList keys = planRowToJson(PlanCandidate{}).keys();
         out << keys.join(QLatin1Char(',')) << '\n';
         for (const PlanCandidate &c : r.best) {
-            const QJsonObject row = planToJson(c);
+            const QJsonObject row = planRowToJson(c);
             QStringList cells;
             for (const QString &k : keys)
                 cells << row.value(k).toVariant().toString();

@@ -2,7 +2,7 @@
 // Preset catalogue: GPUs, links, models and clusters, read from the JSON files in resources/.
 #pragma once
 
-#include "parameterpanel.h"
+#include "presetchoice.h"
 
 #include <QJsonObject>
 #include <QList>

@@ -499,6 +499,32 @@ std::optional<LoadedScenario> loadScenarioFile(const QString &path, ScenarioErro
     return parseScenario(file.read(kMaxScenarioFileBytes + 1), error);
 }
 
+QJsonObject planToJson(const Plan &pl)
+{
+    return QJsonObject{{QStringLiteral("tp"), pl.tp},
+                     {QStringLiteral("pp"), pl.pp},
+                     {QStringLiteral("dp"), pl.dp},
+                     {QStringLiteral("cp"), pl.cp},
+                     {QStringLiteral("sequence_parallel"), pl.sequenceParallel},
+                     {QStringLiteral("schedule"), QLatin1String(nameOf(pl.schedule))},
+                     {QStringLiteral("virtual_stages"), pl.virtualStages},
+                     {QStringLiteral("zero"), pl.zeroStage},
+                     {QStringLiteral("overlap_dp"), pl.overlapDp},
+                     {QStringLiteral("tp_overlap"), pl.tpOverlap},
+                     {QStringLiteral("bucket"), pl.bucketBytes < 0 ? QJsonValue(QStringLiteral("auto")) : QJsonValue(pl.bucketBytes)},
+                     {QStringLiteral("compression"), pl.compression},
+                     {QStringLiteral("jitter"), pl.jitter},
+                     {QStringLiteral("local_sgd"), pl.localSgdInterval},
+                     {QStringLiteral("framework"), QLatin1String(nameOf(pl.framework))},
+                     {QStringLiteral("grad_reduce"), QLatin1String(nameOf(pl.gradReduce))},
+                     {QStringLiteral("shard_group"), pl.shardGroup},
+                     {QStringLiteral("first_stage_layers"), pl.firstStageLayers},
+                     {QStringLiteral("last_stage_layers"), pl.lastStageLayers},
+                     {QStringLiteral("embedding_in_pipeline_split"), pl.embeddingInSplit},
+                     {QStringLiteral("loss_in_pipeline_split"), pl.lossInSplit},
+                     {QStringLiteral("rank_order"), QString::fromStdString(rankOrderName(pl))}};
+}
+
 QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QString &description)
 {
     auto str = [](const std::string &s) { return QString::fromStdString(s); };
@@ -562,29 +588,7 @@ QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QStrin
                         {QStringLiteral("nvls"), QLatin1String(cl.nvls == Nvls::Auto ? "auto" : cl.nvls == Nvls::On ? "on" : "off")}};
     if (!cl.name.empty())
         cluster.insert(QStringLiteral("name"), str(cl.name));
-    const Plan &pl = sc.plan;
-    QJsonObject plan{{QStringLiteral("tp"), pl.tp},
-                     {QStringLiteral("pp"), pl.pp},
-                     {QStringLiteral("dp"), pl.dp},
-                     {QStringLiteral("cp"), pl.cp},
-                     {QStringLiteral("sequence_parallel"), pl.sequenceParallel},
-                     {QStringLiteral("schedule"), QLatin1String(nameOf(pl.schedule))},
-                     {QStringLiteral("virtual_stages"), pl.virtualStages},
-                     {QStringLiteral("zero"), pl.zeroStage},
-                     {QStringLiteral("overlap_dp"), pl.overlapDp},
-                     {QStringLiteral("tp_overlap"), pl.tpOverlap},
-                     {QStringLiteral("bucket"), pl.bucketBytes < 0 ? QJsonValue(QStringLiteral("auto")) : QJsonValue(pl.bucketBytes)},
-                     {QStringLiteral("compression"), pl.compression},
-                     {QStringLiteral("jitter"), pl.jitter},
-                     {QStringLiteral("local_sgd"), pl.localSgdInterval},
-                     {QStringLiteral("framework"), QLatin1String(nameOf(pl.framework))},
-                     {QStringLiteral("grad_reduce"), QLatin1String(nameOf(pl.gradReduce))},
-                     {QStringLiteral("shard_group"), pl.shardGroup},
-                     {QStringLiteral("first_stage_layers"), pl.firstStageLayers},
-                     {QStringLiteral("last_stage_layers"), pl.lastStageLayers},
-                     {QStringLiteral("embedding_in_pipeline_split"), pl.embeddingInSplit},
-                     {QStringLiteral("loss_in_pipeline_split"), pl.lossInSplit},
-                     {QStringLiteral("rank_order"), QString::fromStdString(rankOrderName(pl))}};
+    const QJsonObject plan = planToJson(sc.plan);
     QJsonObject root{{QStringLiteral("format"), QLatin1String(kScenarioFormat)},
                      {QStringLiteral("workload"), workload},
                      {QStringLiteral("training"), training},

@@ -39,6 +39,8 @@ std::optional<LoadedScenario> parseScenario(const QByteArray &json, ScenarioErro
 std::optional<LoadedScenario> loadScenarioFile(const QString &path, ScenarioError *error);
 
 /// Every input written out explicitly (no preset references), so that it reads back identically.
+/// The scenario file's `plan` section: the one writer of plan keys (files, `plan` rows, report).
+QJsonObject planToJson(const Plan &plan);
 QJsonObject scenarioToJson(const Scenario &scenario, const QString &name = {}, const QString &description = {});
 /// Atomic save (QSaveFile).
 bool saveScenarioFile(const QString &path, const QJsonObject &json, QString *error);

@@ -3,6 +3,7 @@
 // reports edits; the app applies them (and the model decides what is valid).
 #pragma once
 
+#include "presetchoice.h"
 #include "evaluate.h"
 #include "fields.h"
 #include "inputs.h"
@@ -21,12 +22,6 @@ class QuantitySlider;
 
 
 
-struct PresetChoice
-{
-    QString name;
-    QString label;
-    QString source;   // where its figures come from (tooltip)
-};
 
 class ParameterPanel : public QScrollArea
 {

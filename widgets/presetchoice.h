@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: MIT
+// A built-in preset as pickers and menus list it.
+#pragma once
+
+#include <QString>
+
+namespace ts {
+
+struct PresetChoice
+{
+    QString name;
+    QString label;
+    QString source;   // where its figures come from (tooltip)
+};
+
+} // namespace ts
