@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "animationpanel.h"
 
+#include "animatedview.h"
 #include "animationclock.h"
 #include "animationcontrols.h"
 
@@ -36,6 +37,13 @@ void AnimationPanel::showEvent(QShowEvent *event)
     QWidget::showEvent(event);
     if (m_dirty)
         rebuildNow();
+}
+
+void AnimationPanel::setPresentationScale(double scale)
+{
+    if (m_animatedView)
+        m_animatedView->setPresentationScale(scale);
+    m_controls->setPresentationScale(scale);
 }
 
 QLabel *AnimationPanel::noteLabel(QWidget *parent)

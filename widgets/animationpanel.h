@@ -10,6 +10,7 @@ class QLabel;
 
 namespace ts {
 
+class AnimatedView;
 class AnimationClock;
 class AnimationControls;
 
@@ -20,7 +21,8 @@ public:
     explicit AnimationPanel(QWidget *parent = nullptr);
     /// The scenario changed: rebuild now if visible, else when shown.
     void invalidate();
-    virtual void setPresentationScale(double scale) = 0;
+    /// Larger type and strokes in the view and its controls (presentation mode).
+    void setPresentationScale(double scale);
     AnimationClock *clock() const { return m_clock; }
     AnimationControls *controls() const { return m_controls; }
 
@@ -31,10 +33,13 @@ protected:
     virtual void rebuild() = 0;
     /// A grey, word-wrapped note under the view.
     static QLabel *noteLabel(QWidget *parent);
+    /// The panel's animated view (for the presentation scale).
+    void setAnimatedView(AnimatedView *view) { m_animatedView = view; }
     AnimationClock *m_clock;
     AnimationControls *m_controls;
 
 private:
+    AnimatedView *m_animatedView = nullptr;
     bool m_dirty = true;
 };
 

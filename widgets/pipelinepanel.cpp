@@ -40,18 +40,13 @@ PipelinePanel::PipelinePanel(QWidget *parent)
     column->addWidget(m_controls);
     connect(m_schedule, &QComboBox::currentIndexChanged, this, &PipelinePanel::rebuildNow);
     connect(m_clock, &AnimationClock::timeChanged, m_view, &PipelineTimelineView::setTime);
+    setAnimatedView(m_view);
 }
 
 void PipelinePanel::setSource(Source source)
 {
     m_source = std::move(source);
     invalidate();
-}
-
-void PipelinePanel::setPresentationScale(double scale)
-{
-    m_view->setPresentationScale(scale);
-    m_controls->setPresentationScale(scale);
 }
 
 void PipelinePanel::rebuild()

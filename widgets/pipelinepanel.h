@@ -22,7 +22,6 @@ public:
     using Source = std::function<PipelineDemo(std::optional<Schedule>)>;
     explicit PipelinePanel(QWidget *parent = nullptr);
     void setSource(Source source);
-    void setPresentationScale(double scale) override;
     PipelineTimelineView *view() const { return m_view; }
 
 protected:

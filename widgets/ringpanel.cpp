@@ -56,6 +56,7 @@ RingPanel::RingPanel(QWidget *parent)
     connect(m_ranks, &QSpinBox::valueChanged, this, &RingPanel::rebuildNow);
     connect(m_size, &QComboBox::currentIndexChanged, this, &RingPanel::rebuildNow);
     connect(m_clock, &AnimationClock::timeChanged, m_view, &RingView::setTime);
+    setAnimatedView(m_view);
 }
 
 void RingPanel::setSource(Source source)
@@ -76,12 +77,6 @@ void RingPanel::setRanks(int ranks) { m_ranks->setValue(ranks); }
 RingRequest RingPanel::request() const
 {
     return {Algorithm(m_algorithm->currentData().toInt()), m_ranks->value(), m_size->currentData().toInt() == 1};
-}
-
-void RingPanel::setPresentationScale(double scale)
-{
-    m_view->setPresentationScale(scale);
-    m_controls->setPresentationScale(scale);
 }
 
 void RingPanel::rebuild()

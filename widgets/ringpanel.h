@@ -22,7 +22,6 @@ public:
     explicit RingPanel(QWidget *parent = nullptr);
     /// Where the schedules come from (the document).
     void setSource(Source source);
-    void setPresentationScale(double scale) override;
     RingView *view() const { return m_view; }
     /// Chooses the algorithm (ring, hierarchical, tree, in_network, nvls) and the group size.
     void setAlgorithm(const QString &name);

@@ -23,18 +23,13 @@ StepTimelinePanel::StepTimelinePanel(QWidget *parent)
     column->addWidget(m_note);
     column->addWidget(m_controls);
     connect(m_clock, &AnimationClock::timeChanged, m_view, &StepTimelineView::setTime);
+    setAnimatedView(m_view);
 }
 
 void StepTimelinePanel::setSource(Source source)
 {
     m_source = std::move(source);
     invalidate();
-}
-
-void StepTimelinePanel::setPresentationScale(double scale)
-{
-    m_view->setPresentationScale(scale);
-    m_controls->setPresentationScale(scale);
 }
 
 void StepTimelinePanel::rebuild()

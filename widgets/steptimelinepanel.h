@@ -18,7 +18,6 @@ public:
     using Source = std::function<StepTimelinePair()>;
     explicit StepTimelinePanel(QWidget *parent = nullptr);
     void setSource(Source source);
-    void setPresentationScale(double scale) override;
     StepTimelineView *view() const { return m_view; }
 
 protected:
