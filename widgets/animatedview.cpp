@@ -45,6 +45,18 @@ void AnimatedView::relayout()
     layoutView();
 }
 
+void AnimatedView::setTime(double modelSeconds)
+{
+    const double t = std::isfinite(modelSeconds) ? std::clamp(modelSeconds, 0.0, std::max(0.0, duration())) : 0.0;
+    if (t == m_time)
+        return;
+    m_time = t;
+    timeChanged();
+    update();
+}
+
+void AnimatedView::clampTime() { m_time = std::clamp(m_time, 0.0, std::max(0.0, duration())); }
+
 QFont AnimatedView::scaledFont(double factor, bool bold) const
 {
     QFont f = font();

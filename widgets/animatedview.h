@@ -24,6 +24,11 @@ class AnimatedView : public QWidget
 public:
     /// Scales fonts, lines and sizes, e.g. for a projector (clamped to 0.5 .. 4).
     void setPresentationScale(double scale);
+    /// Moves the playhead to `modelSeconds`, clamped to [0, duration()] (0 for NaN), and repaints.
+    void setTime(double modelSeconds);
+    double time() const { return m_time; }
+    /// Length of what is drawn, in model seconds.
+    virtual double duration() const = 0;
 
 protected:
     explicit AnimatedView(QWidget *parent);
@@ -34,6 +39,10 @@ protected:
     /// Recomputes the geometry for the current size, font and scale. Empty here because the
     /// palette change of setBackgroundRole() calls it while only this base exists.
     virtual void layoutView() {}
+    /// The playhead moved (state that follows the time, e.g. the ring's chunks).
+    virtual void timeChanged() {}
+    /// Keeps the playhead inside a new duration.
+    void clampTime();
     QFont scaledFont(double factor = 1, bool bold = false) const;
     /// Model strings (phase names, errors) go through the translator under one context.
     static QString translated(const std::string &text);
@@ -56,6 +65,7 @@ protected:
 
 private:
     double m_scale = 1;
+    double m_time = 0;
     QSize m_layoutSize;   // size the layout was made for
 };
 

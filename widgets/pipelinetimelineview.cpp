@@ -193,18 +193,9 @@ void PipelineTimelineView::setSimulation(const PipelineSimulation &simulation, d
     const bool small = static_cast<long long>(m_stages) * microBatches <= kMaxArrowBlocks;
     m_handoffs = small ? forwardHandoffs(m_sim.events) : std::vector<Handoff>{};
     m_drawArrows = small && hasP2pDelay(m_handoffs, m_sim.makespanSeconds);
-    m_time = std::clamp(m_time, 0.0, std::max(0.0, m_sim.makespanSeconds));
+    clampTime();
     relayout();
     updateGeometry();
-    update();
-}
-
-void PipelineTimelineView::setTime(double modelSeconds)
-{
-    const double t = std::isfinite(modelSeconds) ? std::clamp(modelSeconds, 0.0, std::max(0.0, m_sim.makespanSeconds)) : 0.0;
-    if (t == m_time)
-        return;
-    m_time = t;
     update();
 }
 
@@ -418,8 +409,8 @@ void PipelineTimelineView::paintEvent(QPaintEvent *)
     const TimelineMapping &m = m_layout.rows;
     p.drawPixmap(0, 0, m_chrome);
     // Played part at full strength, the rest faded: playback reveals the schedule.
-    const double x = m.secondsToX(m_time);
-    if (m_time < m.t1) {
+    const double x = m.secondsToX(time());
+    if (time() < m.t1) {
         p.setOpacity(kFadedOpacity);
         p.drawPixmap(0, 0, m_content);
         p.setOpacity(1);

@@ -67,10 +67,8 @@ public:
     explicit PipelineTimelineView(QWidget *parent = nullptr);
 
     void setSimulation(const PipelineSimulation &simulation, double closedFormBubbleFraction, const QString &scheduleName);
-    void setTime(double modelSeconds);
 
-    double time() const { return m_time; }
-    double duration() const { return m_sim.makespanSeconds; }
+    double duration() const override { return m_sim.makespanSeconds; }
     const std::vector<double> &stepBoundaries() const { return m_boundaries; }
     const PipelineTimelineLayout &timelineLayout() const { return m_layout; }
 
@@ -102,7 +100,6 @@ private:
     std::vector<std::vector<std::pair<double, double>>> m_idle;   // per stage
     std::vector<Handoff> m_handoffs;
 
-    double m_time = 0;
     PipelineTimelineLayout m_layout;
     // Static renderings: axes, labels and legend; blocks, hatching, arrows and the strip.
     QPixmap m_chrome;

@@ -365,18 +365,8 @@ void RingView::setSchedule(const CollectiveSchedule &schedule)
     }
     relayout();
     updateGeometry();   // the overlay, and so the minimum size, depends on the schedule
-    const double keep = std::max(0.0, m_time);
-    m_time = -1;   // force the replay, at the same time in the new schedule
-    setTime(keep);
-}
-
-void RingView::setTime(double modelSeconds)
-{
-    const double t = std::isfinite(modelSeconds) ? std::clamp(modelSeconds, 0.0, std::max(0.0, m_schedule.totalSeconds)) : 0.0;
-    if (t == m_time)
-        return;
-    m_time = t;
-    updateState();
+    clampTime();
+    timeChanged();   // replay at the same time in the new schedule
     update();
 }
 
@@ -440,17 +430,17 @@ void RingView::layoutView()
     m_layout = layoutRing(m_schedule.ranks, m_schedule.ranksPerNode, ringArea, m_schedule.chunks, labelSize);
 }
 
-void RingView::updateState()
+void RingView::timeChanged()
 {
-    m_span = spanAt(m_spans, m_time);
-    m_sent = bytesSentBy(m_schedule, 0, m_time);
+    m_span = spanAt(m_spans, time());
+    m_sent = bytesSentBy(m_schedule, 0, time());
     m_inFlight.clear();
     for (size_t i = 0; i < m_schedule.transfers.size(); ++i) {
         const Transfer &t = m_schedule.transfers[i];
-        if (t.startSeconds <= m_time && m_time < t.endSeconds)
+        if (t.startSeconds <= time() && time() < t.endSeconds)
             m_inFlight.push_back(i);
     }
-    m_buffers = bufferContributors(m_schedule, m_time);
+    m_buffers = bufferContributors(m_schedule, time());
 }
 
 void RingView::paintEvent(QPaintEvent *)
@@ -552,7 +542,7 @@ void RingView::paintEvent(QPaintEvent *)
     for (const size_t i : m_inFlight) {
         const Transfer &t = m_schedule.transfers[i];
         const double span = t.endSeconds - t.startSeconds;
-        const QPointF at = chunkPosition(l, t, span > 0 ? (m_time - t.startSeconds) / span : 1.0);
+        const QPointF at = chunkPosition(l, t, span > 0 ? (time() - t.startSeconds) / span : 1.0);
         const double s = l.movingChunkSize;
         p.setBrush(ramp(t.contributors));
         p.drawRect(QRectF(at - QPointF(s / 2, s / 2), QSizeF(s, s)));

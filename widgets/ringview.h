@@ -102,10 +102,8 @@ public:
     explicit RingView(QWidget *parent = nullptr);
 
     void setSchedule(const CollectiveSchedule &schedule);
-    void setTime(double modelSeconds);
 
-    double time() const { return m_time; }
-    double duration() const { return m_schedule.totalSeconds; }
+    double duration() const override { return m_schedule.totalSeconds; }
     /// stepStartTimes() of the schedule, for AnimationControls::setStepBoundaries.
     const std::vector<double> &stepBoundaries() const { return m_boundaries; }
     const RingLayout &ringLayout() const { return m_layout; }
@@ -118,7 +116,7 @@ protected:
 
 private:
     void layoutView() override;
-    void updateState();
+    void timeChanged() override;   // replays the chunks to the playhead
     QStringList overlayLines(bool widest) const;
 
     // Detailed rings keep every transfer; large ones only those of focusRanks() (and all of rank 0's
@@ -132,7 +130,6 @@ private:
     QRectF m_overlayRect;
 
     // State at the current time, replayed in setTime().
-    double m_time = 0;
     int m_span = -1;
     double m_sent = 0;
     std::vector<size_t> m_inFlight;     // indices into m_schedule.transfers

@@ -157,7 +157,7 @@ void StepTimelineView::setTimelines(const StepTimeline &overlapOn, const StepTim
 {
     m_timelines = {overlapOn, overlapOff};
     m_boundaries = timelineBoundaries(overlapOn, overlapOff);
-    m_time = std::clamp(m_time, 0.0, duration());
+    clampTime();
     relayout();
     updateGeometry();
     update();
@@ -173,15 +173,6 @@ bool StepTimelineView::hasData() const
 {
     return std::any_of(m_timelines.cbegin(), m_timelines.cend(),
                        [](const StepTimeline &t) { return !t.error.empty() || !t.intervals.empty(); });
-}
-
-void StepTimelineView::setTime(double modelSeconds)
-{
-    const double t = std::isfinite(modelSeconds) ? std::clamp(modelSeconds, 0.0, duration()) : 0.0;
-    if (t == m_time)
-        return;
-    m_time = t;
-    update();
 }
 
 QSize StepTimelineView::minimumSizeHint() const { return (QSizeF(360, 260) * scale()).toSize(); }
@@ -343,7 +334,7 @@ void StepTimelineView::paintEvent(QPaintEvent *)
         const StepPanelLayout &panel = m_layout.panels[i];
         if (!m_timelines[i].error.empty())
             continue;
-        const double x = panel.rows.secondsToX(m_time);
+        const double x = panel.rows.secondsToX(time());
         p.drawLine(QPointF(x, panel.phaseBand.top()), QPointF(x, panel.rows.plot.bottom()));
     }
 }

@@ -59,11 +59,9 @@ public:
     explicit StepTimelineView(QWidget *parent = nullptr);
 
     void setTimelines(const StepTimeline &overlapOn, const StepTimeline &overlapOff);
-    void setTime(double modelSeconds);
 
-    double time() const { return m_time; }
     /// The longer of the two steps: the length of the shared axis.
-    double duration() const;
+    double duration() const override;
     const std::vector<double> &stepBoundaries() const { return m_boundaries; }
     const StepTimelineLayout &timelineLayout() const { return m_layout; }
 
@@ -85,7 +83,6 @@ private:
 
     std::array<StepTimeline, 2> m_timelines;
     std::vector<double> m_boundaries;
-    double m_time = 0;
     StepTimelineLayout m_layout;
     QPixmap m_cache;
     bool m_cacheValid = false;
