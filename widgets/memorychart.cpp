@@ -6,13 +6,11 @@
 #include "units.h"
 
 #include <QtCharts/QBarCategoryAxis>
-#include <QtCharts/QBarSet>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 #include <QtCharts/QLegend>
 #include <QtCharts/QLegendMarker>
 #include <QtCharts/QLineSeries>
-#include <QtCharts/QStackedBarSeries>
 #include <QtCharts/QValueAxis>
 
 #include <QCursor>
@@ -57,17 +55,9 @@ double toGiB(double bytes) { return bytes / units::kBytesPerGiB; }
 } // namespace
 
 MemoryChart::MemoryChart(QWidget *parent)
-    : ChartFrame(parent)
-    , m_categoryAxis(new QBarCategoryAxis)
-    , m_valueAxis(new QValueAxis)
+    : PartBarChart(false, parent)
 {
-    chart()->addAxis(m_categoryAxis, Qt::AlignBottom);
-    chart()->addAxis(m_valueAxis, Qt::AlignLeft);
-    m_valueAxis->setLabelFormat(QStringLiteral("%g"));
-    m_valueAxis->setTickType(QValueAxis::TicksDynamic);
-    m_valueAxis->setTickAnchor(0);
     m_valueAxis->setTitleText(tr("Memory per GPU [GiB]"));
-
     applyPalette();   // refreshes
 }
 
@@ -77,22 +67,14 @@ void MemoryChart::setBars(const QList<MemoryBar> &bars)
     refresh();
 }
 
-void MemoryChart::paletteChanged()
-{
-    // setTheme recoloured the series: have refresh() rebuild them in our colours.
-    m_series = nullptr;
-    refresh();
-}
-
 void MemoryChart::refresh()
 {
-    // Parts that are zero in every bar are left out, to keep the legend short.
-    QList<Part> parts;
-    for (const PartField &field : kPartFields) {
-        if (std::any_of(m_bars.cbegin(), m_bars.cend(),
-                        [&field](const MemoryBar &bar) { return bar.memory.*field.bytes != 0; }))
-            parts.append(field.part);
-    }
+    QList<Part> order;
+    for (const PartField &field : kPartFields)
+        order.append(field.part);
+    const QList<Part> parts = presentParts(order, [this](Part part) {
+        return std::any_of(m_bars.cbegin(), m_bars.cend(), [part](const MemoryBar &bar) { return partBytes(bar.memory, part) != 0; });
+    });
 
     QStringList categories;
     double maxBytes = 0;
@@ -103,18 +85,7 @@ void MemoryChart::refresh()
             stacked += partBytes(bar.memory, part);
         maxBytes = std::max({maxBytes, bar.memory.totalBytes, stacked});
     }
-
-    if (!m_series || parts != m_parts || categories != m_categories)
-        rebuild(parts, categories);
-
-    const QList<QBarSet *> sets = m_series->barSets();
-    for (qsizetype s = 0; s < sets.size(); ++s) {
-        for (qsizetype i = 0; i < m_bars.size(); ++i) {
-            const double value = toGiB(partBytes(m_bars[i].memory, m_parts[s]));
-            if (sets[s]->at(int(i)) != value)   // every change lays the chart out again
-                sets[s]->replace(int(i), value);
-        }
-    }
+    setValues(parts, categories, [&](int s, int i) { return toGiB(partBytes(m_bars[i].memory, parts[s])); });
 
     // The capacity that matters is the current plan's; any bar's will do without one.
     const auto current = std::find_if(m_bars.cbegin(), m_bars.cend(), [](const MemoryBar &bar) { return bar.current; });
@@ -136,19 +107,11 @@ void MemoryChart::refresh()
         marker->setVisible(showCapacity);
 
     // Headroom keeps the capacity line clear of the plot's top edge.
-    const double axisMax = chartmath::niceAxisMax(1.05 * toGiB(std::max(maxBytes, capacityBytes)));
-    setRangeFromZero(m_valueAxis, axisMax);
+    setRangeFromZero(m_valueAxis, chartmath::niceAxisMax(1.05 * toGiB(std::max(maxBytes, capacityBytes))));
 }
 
-void MemoryChart::rebuild(const QList<Part> &parts, const QStringList &categories)
+void MemoryChart::seriesRebuilt()
 {
-    m_parts = parts;
-    m_categories = categories;
-    m_series = new QStackedBarSeries;
-    setPartBars(m_series, parts, categories, m_categoryAxis, m_valueAxis,
-                [this](Part part, int index) { showTooltip(part, index); },
-                [this](Part part) { emit partActivated(theme::explanationId(part)); });
-
     m_capacityLine = new QLineSeries;
     chart()->addSeries(m_capacityLine);
     m_capacityLine->attachAxis(m_categoryAxis);
@@ -159,7 +122,6 @@ void MemoryChart::rebuild(const QList<Part> &parts, const QStringList &categorie
         else
             QToolTip::hideText();
     });
-
     // After addSeries, which applies the theme's colour.
     m_capacityLine->setPen(QPen(theme::warningColor(), 2, Qt::DashLine));
 }

@@ -4,11 +4,7 @@
 #include "chartmath.h"
 #include "formatting.h"
 
-#include <QtCharts/QBarCategoryAxis>
-#include <QtCharts/QBarSet>
-#include <QtCharts/QChart>
 #include <QtCharts/QChartView>
-#include <QtCharts/QHorizontalStackedBarSeries>
 #include <QtCharts/QValueAxis>
 
 #include <QCursor>
@@ -52,16 +48,8 @@ double partSeconds(const Breakdown &breakdown, Part part)
 } // namespace
 
 StepTimeChart::StepTimeChart(QWidget *parent)
-    : ChartFrame(parent)
-    , m_categoryAxis(new QBarCategoryAxis)
-    , m_valueAxis(new QValueAxis)
+    : PartBarChart(true, parent)
 {
-    chart()->addAxis(m_categoryAxis, Qt::AlignLeft);
-    chart()->addAxis(m_valueAxis, Qt::AlignBottom);
-    m_valueAxis->setLabelFormat(QStringLiteral("%g"));
-    m_valueAxis->setTickType(QValueAxis::TicksDynamic);
-    m_valueAxis->setTickAnchor(0);
-
     applyPalette();   // refreshes
 }
 
@@ -71,22 +59,14 @@ void StepTimeChart::setBars(const QList<StepTimeBar> &bars)
     refresh();
 }
 
-void StepTimeChart::paletteChanged()
-{
-    // setTheme recoloured the series: have refresh() rebuild them in our colours.
-    m_series = nullptr;
-    refresh();
-}
-
 void StepTimeChart::refresh()
 {
-    // Parts that are zero in every bar are left out, to keep the legend short.
-    QList<Part> parts;
-    for (const PartField &field : kPartFields) {
-        if (std::any_of(m_bars.cbegin(), m_bars.cend(),
-                        [&field](const StepTimeBar &bar) { return bar.breakdown.*field.seconds != 0; }))
-            parts.append(field.part);
-    }
+    QList<Part> order;
+    for (const PartField &field : kPartFields)
+        order.append(field.part);
+    const QList<Part> parts = presentParts(order, [this](Part part) {
+        return std::any_of(m_bars.cbegin(), m_bars.cend(), [part](const StepTimeBar &bar) { return partSeconds(bar.breakdown, part) != 0; });
+    });
 
     // Categories run bottom-up: list the bars in reverse to put the first one on top.
     QStringList categories;
@@ -99,37 +79,14 @@ void StepTimeChart::refresh()
             stacked += partSeconds(bar->breakdown, part);
         maxSeconds = std::max({maxSeconds, bar->breakdown.stepSeconds, stacked});
     }
-
-    if (!m_series || parts != m_parts || categories != m_categories)
-        rebuild(parts, categories);
-
     const chartmath::TimeUnit unit = chartmath::chooseTimeUnit(maxSeconds);
-    const QList<QBarSet *> sets = m_series->barSets();
     const qsizetype count = m_bars.size();
-    // Each replace, range or title change makes Qt Charts lay the chart out again: touch only what changed.
-    for (qsizetype s = 0; s < sets.size(); ++s) {
-        for (qsizetype i = 0; i < count; ++i) {
-            const double value = partSeconds(m_bars[count - 1 - i].breakdown, m_parts[s]) * unit.scale;
-            if (sets[s]->at(int(i)) != value)
-                sets[s]->replace(int(i), value);
-        }
-    }
+    setValues(parts, categories, [&](int s, int i) { return partSeconds(m_bars[count - 1 - i].breakdown, parts[s]) * unit.scale; });
 
-    const double axisMax = chartmath::niceAxisMax(maxSeconds * unit.scale);
-    setRangeFromZero(m_valueAxis, axisMax);
+    setRangeFromZero(m_valueAxis, chartmath::niceAxisMax(maxSeconds * unit.scale));
     const QString title = tr("Step time [%1]").arg(unit.symbol);
     if (m_valueAxis->titleText() != title)
         m_valueAxis->setTitleText(title);
-}
-
-void StepTimeChart::rebuild(const QList<Part> &parts, const QStringList &categories)
-{
-    m_parts = parts;
-    m_categories = categories;
-    m_series = new QHorizontalStackedBarSeries;
-    setPartBars(m_series, parts, categories, m_categoryAxis, m_valueAxis,
-                [this](Part part, int setIndex) { showTooltip(part, setIndex); },
-                [this](Part part) { emit partActivated(theme::explanationId(part)); });
 }
 
 void StepTimeChart::showTooltip(Part part, int setIndex)
