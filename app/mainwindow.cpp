@@ -16,7 +16,6 @@
 #include "ringpanel.h"
 #include "scalingchart.h"
 #include "scenariodocument.h"
-#include "scenarioedit.h"
 #include "scenariofiles.h"
 #include "scenarioio.h"
 #include "settings.h"
@@ -83,11 +82,8 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_panel, &ParameterPanel::fieldEdited, this, [this](Field f, double v) { editField(f, v, false); });
     connect(m_panel, &ParameterPanel::editFinished, m_doc, &ScenarioDocument::finishEdit);
     connect(m_panel, &ParameterPanel::presetChosen, this, [this](const QString &kind, const QString &name) {
-        Scenario s = m_doc->scenario();
         QString error;
-        if (applyPreset(&s, kind, name, &error))
-            editScenario(s, tr("Choose %1").arg(name));
-        else
+        if (!m_doc->choosePreset(kind, name, &error))
             statusBar()->showMessage(error);
     });
     connect(m_doc, &ScenarioDocument::changed, this, &MainWindow::refreshViews);
@@ -166,11 +162,8 @@ void MainWindow::createMenus()
     for (const auto &[title, kind, key] : menus) {
         QMenu *menu = presetsMenu->addMenu(title);
         for (const PresetChoice &choice : Presets::choices(kind))
-            menu->addAction(choice.label, this, [this, key = key, name = choice.name] {
-                   Scenario s = m_doc->scenario();
-                   if (applyPreset(&s, key, name, nullptr))
-                       editScenario(s, tr("Choose %1").arg(name));
-               })->setToolTip(choice.source);
+            menu->addAction(choice.label, this, [this, key = key, name = choice.name] { m_doc->choosePreset(key, name); })
+                ->setToolTip(choice.source);
     }
     presetsMenu->setToolTipsVisible(true);
 
@@ -205,7 +198,7 @@ void MainWindow::refreshViews()
     // While the inputs are invalid, the views keep the last valid picture, greyed.
     const Analysis &va = stale ? m_doc->lastValidAnalysis() : m_doc->analysis();
     const Evaluation &ve = va.evaluation;
-    m_panel->setScenario(s, m_doc->analysis().degrees, fieldValue(s, Field::Parameters),
+    m_panel->setScenario(s, m_doc->analysis().degrees, m_doc->fieldValue(Field::Parameters),
                          m_doc->notes().join(QLatin1Char('\n')), e.problem);
     if (ve.feasible) {
         m_panel->setEffectiveBucket(ve.dpBucketBytes);
@@ -296,15 +289,7 @@ void MainWindow::showExplanation(const QString &id)
     m_plan->showExplanationTab();
 }
 
-void MainWindow::applyWarning(int index)
-{
-    const Evaluation &e = m_doc->evaluation();
-    if (index < 0 || index >= e.warningCount)
-        return;
-    const Warning &w = e.warnings[size_t(index)];
-    editScenario(ts::applyWarning(m_doc->scenario(), w),
-                 tr("Apply: %1").arg(QString::fromStdString(m_doc->analysis().warnings[size_t(index)].code)));
-}
+void MainWindow::applyWarning(int index) { m_doc->applyWarning(index); }
 
 bool MainWindow::openFile(const QString &path, bool interactive) { return m_files->openFile(path, interactive); }
 bool MainWindow::saveTo(const QString &path) { return m_files->saveTo(path); }

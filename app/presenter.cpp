@@ -2,7 +2,6 @@
 #include "presenter.h"
 
 #include "collectives.h"
-#include "evaluate.h"
 #include "explain.h"
 #include "formatting.h"
 #include "presets.h"

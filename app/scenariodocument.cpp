@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "scenariodocument.h"
 
+#include "scenarioedit.h"
+
 #include "evaluate.h"
 #include "scenarioio.h"
 
@@ -88,14 +90,14 @@ void ScenarioDocument::setScenarioDirect(const Scenario &scenario)
 {
     DocumentChange c;
     for (int f = int(Field::None) + 1; f < int(Field::Count); ++f)
-        if (fieldValue(m_scenario, Field(f)) != fieldValue(scenario, Field(f)))
+        if (ts::fieldValue(m_scenario, Field(f)) != ts::fieldValue(scenario, Field(f)))
             c.fields.set(size_t(f));
     // Replaying the changed fields on the old scenario must give the new one; if not, something
     // the table does not cover changed too (a preset's GPU or link, a derived shape): all inputs.
     Scenario replayed = m_scenario;
     for (int f = int(Field::None) + 1; f < int(Field::Count); ++f)
         if (c.fields.test(size_t(f)))
-            replayed = withField(replayed, Field(f), fieldValue(scenario, Field(f))).scenario;
+            replayed = withField(replayed, Field(f), ts::fieldValue(scenario, Field(f))).scenario;
     c.otherInputs = c.fields.test(size_t(Field::Parameters)) || !(replayed == scenario);
     m_scenario = scenario;
     reevaluate();
@@ -180,5 +182,27 @@ Explanation ScenarioDocument::explanation(const std::string &id) const
 {
     return explain(lastValidScenario(), lastValidEvaluation(), id);
 }
+
+bool ScenarioDocument::choosePreset(const QString &kind, const QString &name, QString *error)
+{
+    Scenario s = m_scenario;
+    if (!applyPreset(&s, kind, name, error))
+        return false;
+    edit(s, tr("Choose %1").arg(name));
+    finishEdit();
+    return true;
+}
+
+void ScenarioDocument::applyWarning(int index)
+{
+    const Evaluation &e = m_analysis.evaluation;
+    if (index < 0 || index >= e.warningCount || size_t(index) >= m_analysis.warnings.size())
+        return;
+    edit(ts::applyWarning(m_scenario, e.warnings[size_t(index)]),
+         tr("Apply: %1").arg(QString::fromStdString(m_analysis.warnings[size_t(index)].code)));
+    finishEdit();
+}
+
+double ScenarioDocument::fieldValue(Field field) const { return ts::fieldValue(m_scenario, field); }
 
 } // namespace ts

@@ -77,6 +77,13 @@ public:
     /// `mergeKey` merge until finishEdit(); -1 never merges.
     void edit(const Scenario &scenario, const QString &text, int mergeKey = -1, const QString &note = {});
     void finishEdit();
+    /// Applies preset `name` of `kind` ("model", "gpu", "intra_node", "inter_node", "cluster") as
+    /// one undo step; false with the reason when it cannot.
+    bool choosePreset(const QString &kind, const QString &name, QString *error = nullptr);
+    /// Applies the recommendation of warning `index` of the current evaluation as one undo step.
+    void applyWarning(int index);
+    /// The value of one input in SI units (model/fields.h).
+    double fieldValue(Field field) const;
 
     /// Replaces everything (open, new, restore): clears the undo history.
     void load(const LoadedScenario &loaded, const QString &filePath);

@@ -115,6 +115,53 @@ private slots:
         doc.edit(s, QStringLiteral("GPU preset"));
         QVERIFY(lastChange(spy).otherInputs);
     }
+
+    // Presets and warnings' fixes go through the document as one undo step each.
+    void presetsAndFixesAreUndoSteps()
+    {
+        ScenarioDocument doc;
+        loadDefault(doc);
+        QString error;
+        QVERIFY2(doc.choosePreset(QStringLiteral("model"), QStringLiteral("llama3-8b"), &error), qPrintable(error));
+        QCOMPARE(doc.undoStack()->count(), 1);
+        QCOMPARE(doc.undoStack()->undoText(), QStringLiteral("Choose llama3-8b"));
+        QCOMPARE(doc.fieldValue(Field::Parameters), fieldValue(doc.scenario(), Field::Parameters));
+        QVERIFY(!doc.choosePreset(QStringLiteral("model"), QStringLiteral("no-such-model"), &error));
+        QVERIFY2(error.contains(QLatin1String("no-such-model")), qPrintable(error));
+        QCOMPARE(doc.undoStack()->count(), 1);
+        // A plan with a warning that has a fix: the fix is one undo step; out of range does nothing.
+        doc.edit(Field::Bucket, 1e6);   // 1 MB DP buckets: latency-bound
+        doc.finishEdit();
+        const int before = doc.undoStack()->count();
+        doc.applyWarning(-1);
+        doc.applyWarning(kMaxWarnings);
+        QCOMPARE(doc.undoStack()->count(), before);
+        for (int i = 0; i < doc.evaluation().warningCount; ++i)
+            if (doc.evaluation().warnings[size_t(i)].changeCount > 0) {
+                doc.applyWarning(i);
+                QCOMPARE(doc.undoStack()->count(), before + 1);
+                QVERIFY(doc.undoStack()->undoText().startsWith(QLatin1String("Apply: ")));
+                return;
+            }
+        QFAIL("no warning with a fix on 1 MB buckets");
+    }
+
+    // What the teaching tabs replay comes from the last valid scenario while the inputs are invalid.
+    void demosFollowTheLastValidScenario()
+    {
+        ScenarioDocument doc;
+        loadDefault(doc);
+        const PipelineDemo valid = doc.pipelineDemo(std::nullopt);
+        QVERIFY2(valid.error.empty(), valid.error.c_str());
+        doc.edit(Field::Tp, 3);   // does not divide the heads: invalid, kept
+        QVERIFY(!doc.evaluation().feasible);
+        const PipelineDemo kept = doc.pipelineDemo(std::nullopt);
+        QVERIFY(kept.error.empty());
+        QCOMPARE(kept.simulation.makespanSeconds, valid.simulation.makespanSeconds);
+        QVERIFY(doc.ringDemo({}).error.empty());
+        QVERIFY(doc.stepTimelines().overlapped.error.empty());
+        QVERIFY(!doc.explanation("step_time_s").formula.empty());
+    }
 };
 
 QTEST_MAIN(TestScenarioDocument)
