@@ -214,6 +214,7 @@ void MainWindow::refreshViews()
             panel->invalidate();
     }
     refreshCompare();
+    m_planSearch->scenarioChanged();
     m_plan->warnings()->setWarnings(stale ? QList<WarningItem>{} : warningItems(m_doc->analysis()));
     m_plan->setStale(stale);
     if (stale)

@@ -431,6 +431,13 @@ std::optional<Problem> validate(const Scenario &sc)
                            "with pp = 2 the first and last stage layers must add up to the %g layers (got %g)", w.layers,
                            double(sum));
     }
+    // Transformer Engine's TP overlap (userbuffers) exchanges through NVLink peer memory: the TP
+    // group must sit in one node (TE pytorch/module/base.py initialize_ub: intra-node only).
+    if (pl.tpOverlap && pl.tp > 1 && cl.gpusPerNode > 0
+        && groupOf(pl.tp, rankStride(pl, ParallelDim::Tp), cl.gpusPerNode).nodes() > 1)
+        return problem("plan.tp_overlap",
+                       "TP overlap runs inside one node's NVLink; TP %g spans nodes of %g GPUs: turn tp_overlap off or "
+                       "keep tp within a node", pl.tp, cl.gpusPerNode);
     if (tr.precision == Precision::Fp8 && !(cl.gpu.peakFlops8 > 0))
         return problem("training.precision",
                        "fp8 needs a GPU with FP8 tensor cores; this GPU has no FP8 peak (cluster.gpu.peak_flops_fp8); "

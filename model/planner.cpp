@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <mutex>
 #include <thread>
 
@@ -22,6 +23,43 @@ struct Shape
 bool faster(const PlanCandidate &a, const PlanCandidate &b)
 {
     return a.trainSeconds < b.trainSeconds;
+}
+
+// Plans that differ only in choices that change nothing (overlap with one DP rank, ZeRO stages
+// that shard the same bytes ...) are one row: the same time and memory.
+bool samePlanFigures(const PlanCandidate &a, const PlanCandidate &b)
+{
+    return std::abs(a.trainSeconds - b.trainSeconds) <= 1e-9 * std::max(a.trainSeconds, b.trainSeconds)
+           && std::abs(a.memoryBytes - b.memoryBytes) <= 1e-9 * std::max(a.memoryBytes, b.memoryBytes);
+}
+
+// Inserts `c` into `list` (fastest first) folding ties, keeping at most `top` rows.
+void insertRanked(std::vector<PlanCandidate> &list, const PlanCandidate &c, int top)
+{
+    auto at = std::lower_bound(list.begin(), list.end(), c, faster);
+    for (auto it = at; it != list.end() && it->trainSeconds <= c.trainSeconds * (1 + 1e-9); ++it)
+        if (samePlanFigures(*it, c)) {
+            it->equivalentPlans += 1 + c.equivalentPlans;
+            return;
+        }
+    if (at != list.begin() && samePlanFigures(*(at - 1), c)) {
+        (at - 1)->equivalentPlans += 1 + c.equivalentPlans;
+        return;
+    }
+    list.insert(at, c);
+    if (int(list.size()) > top)
+        list.pop_back();
+}
+
+PlanCandidate candidateOf(const Scenario &s, const Evaluation &e, bool fits)
+{
+    return {s, e.breakdown, e.trainSeconds, e.mfu, e.memory.totalBytes, e.communicationFraction, e.pipelineEfficiency, fits, 0};
+}
+
+bool fitsWithMargin(const Evaluation &e)
+{
+    // Keep a margin of HBM free: allocator spikes and what the model leaves out.
+    return e.memory.totalBytes <= e.memory.capacityBytes * (1 - memoryDefaults().planMarginFraction);
 }
 
 } // namespace
@@ -44,31 +82,35 @@ PlanSearchResult searchPlans(const Scenario &base, const PlanSearchOptions &opti
     std::mutex merge;
     std::vector<PlanCandidate> best;
     const int top = std::max(1, options.top);
+    {
+        const Evaluation e = evaluateForSearch(base);
+        result.currentFeasible = e.feasible;
+        if (e.feasible)
+            result.current = candidateOf(base, e, fitsWithMargin(e));
+    }
+    const double currentSeconds = result.currentFeasible ? result.current.trainSeconds : 0.0;
 
     auto worker = [&] {
         std::vector<PlanCandidate> local;
-        long long evaluated = 0, feasible = 0, fitting = 0;
+        long long evaluated = 0, feasible = 0, fitting = 0, fasterThanCurrent = 0;
         auto consider = [&](const Scenario &s) {
             ++evaluated;
             const Evaluation e = evaluateForSearch(s);
             if (!e.feasible)
                 return;
             ++feasible;
-            // Keep a margin of HBM free: allocator spikes and what the model leaves out.
-            const bool fitsWithMargin = e.memory.totalBytes <= e.memory.capacityBytes * (1 - memoryDefaults().planMarginFraction);
-            if (!fitsWithMargin) {
+            const bool fits = fitsWithMargin(e);
+            if (!fits) {
                 if (options.requireFit)
                     return;
             } else {
                 ++fitting;
+                if (result.currentFeasible && e.trainSeconds < currentSeconds * (1 - 1e-9))
+                    ++fasterThanCurrent;
             }
-            if (int(local.size()) >= top && e.trainSeconds >= local.back().trainSeconds)
+            if (int(local.size()) >= top && e.trainSeconds > local.back().trainSeconds * (1 + 1e-9))
                 return;
-            PlanCandidate c{s, e.breakdown, e.trainSeconds, e.mfu, e.memory.totalBytes, e.communicationFraction,
-                            e.pipelineEfficiency};
-            local.insert(std::upper_bound(local.begin(), local.end(), c, faster), c);
-            if (int(local.size()) > top)
-                local.pop_back();
+            insertRanked(local, candidateOf(s, e, fits), top);
         };
         for (size_t i = next++; i < shapes.size() && !cancelled; i = next++) {
             const Shape &shape = shapes[i];
@@ -122,7 +164,9 @@ PlanSearchResult searchPlans(const Scenario &base, const PlanSearchOptions &opti
         result.evaluated += evaluated;
         result.feasible += feasible;
         result.fitting += fitting;
-        best.insert(best.end(), local.begin(), local.end());
+        result.fasterThanCurrent += fasterThanCurrent;
+        for (const PlanCandidate &c : local)
+            insertRanked(best, c, top);
     };
     const int threads = std::max(1, std::min(options.threads, int(shapes.size())));
     std::vector<std::thread> pool;
@@ -131,9 +175,6 @@ PlanSearchResult searchPlans(const Scenario &base, const PlanSearchOptions &opti
     worker();
     for (std::thread &t : pool)
         t.join();
-    std::sort(best.begin(), best.end(), faster);
-    if (int(best.size()) > top)
-        best.resize(size_t(top));
     result.best = std::move(best);
     result.cancelled = cancelled;
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -22,6 +22,8 @@ struct PlanCandidate
     double memoryBytes = 0;
     double communicationFraction = 0;
     double pipelineEfficiency = 1;
+    bool fits = true;              // within HBM less the plan margin
+    int equivalentPlans = 0;       // other plans with the same time and memory, folded into this row
 };
 
 struct PlanSearchResult
@@ -32,6 +34,11 @@ struct PlanSearchResult
     long long fitting = 0;             // ... that also fit in HBM
     double seconds = 0;                // wall time of the search
     bool cancelled = false;
+    /// The base scenario's own plan, evaluated the same way (feasible = false when it is not), and
+    /// how many fitting plans are faster than it (its rank is that + 1).
+    bool currentFeasible = false;
+    PlanCandidate current;
+    long long fasterThanCurrent = 0;
 };
 
 struct PlanSearchOptions

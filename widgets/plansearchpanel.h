@@ -21,6 +21,7 @@ class QThread;
 namespace ts {
 
 class PlanTableModel;
+class StepTimeChart;
 
 class PlanSearchPanel : public QWidget
 {
@@ -39,6 +40,8 @@ public:
     bool isSearching() const { return m_thread != nullptr; }
     PlanTableModel *model() const { return m_model; }
     void applyRow(int row);
+    /// The scenario changed: results of the old one are cleared (a running search is cancelled).
+    void scenarioChanged();
 
 signals:
     void applyRequested(const ts::Scenario &scenario);
@@ -46,6 +49,7 @@ signals:
 
 private:
     void finish(const PlanSearchResult &result);
+    void showBreakdown(int row);
 
     std::function<Job()> m_jobSource;
     PlanTableModel *m_model;
@@ -55,6 +59,8 @@ private:
     QPushButton *m_apply;
     QProgressBar *m_progress;
     QLabel *m_summary;
+    StepTimeChart *m_chart;
+    bool m_stale = false;   // the running search is for a scenario that has changed
     QThread *m_thread = nullptr;
     std::shared_ptr<std::atomic<bool>> m_cancelFlag;
 };

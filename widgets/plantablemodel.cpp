@@ -3,12 +3,25 @@
 
 #include "formatting.h"
 
+#include <QFont>
+
+#include <algorithm>
+
 namespace ts {
 
-void PlanTableModel::setPlans(std::vector<PlanCandidate> plans)
+void PlanTableModel::setPlans(std::vector<PlanCandidate> plans, const PlanCandidate *current)
 {
     beginResetModel();
     m_plans = std::move(plans);
+    m_currentRow = -1;
+    m_currentSeconds = current ? current->trainSeconds : 0.0;
+    if (current) {
+        // At its rank: after every plan that is faster (or as fast: the search found it first).
+        const auto at = std::find_if(m_plans.begin(), m_plans.end(),
+                                     [&](const PlanCandidate &c) { return c.trainSeconds > current->trainSeconds * (1 + 1e-9); });
+        m_currentRow = int(at - m_plans.begin());
+        m_plans.insert(at, *current);
+    }
     endResetModel();
 }
 
@@ -17,11 +30,17 @@ int PlanTableModel::columnCount(const QModelIndex &parent) const { return parent
 
 QVariant PlanTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= ColumnCount)
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
         return {};
-    static const char *names[] = {"TP", "PP", "DP", "CP", "b", "Schedule", "ZeRO", "Recompute", "Overlap", "Step",
-                                  "Time to train", "MFU", "Memory/GPU", "Comm."};
-    return tr(names[section]);
+    static const char *names[] = {"Time to train", "vs current", "TP", "PP", "DP", "CP", "b", "Schedule", "ZeRO", "Recompute",
+                                  "Overlap", "Step", "MFU", "Memory/GPU", "Comm.", "Same figures"};
+    if (role == Qt::DisplayRole)
+        return tr(names[section]);
+    if (role == Qt::ToolTipRole && section == ColDelta)
+        return tr("Time to train relative to the current plan (negative: faster)");
+    if (role == Qt::ToolTipRole && section == ColEqual)
+        return tr("Other plans with the same time and memory (choices that change nothing here), folded into this row");
+    return {};
 }
 
 QVariant PlanTableModel::data(const QModelIndex &index, int role) const
@@ -31,12 +50,30 @@ QVariant PlanTableModel::data(const QModelIndex &index, int role) const
     const PlanCandidate &c = m_plans[size_t(index.row())];
     const Plan &p = c.scenario.plan;
     const bool raw = role == Qt::UserRole;
+    const bool current = index.row() == m_currentRow;
     if (role == Qt::TextAlignmentRole)
         return index.column() == ColSchedule || index.column() == ColRecompute ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                                                                                 : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::FontRole && current) {
+        QFont bold;
+        bold.setBold(true);
+        return bold;
+    }
+    if (role == Qt::ToolTipRole && current)
+        return c.fits ? tr("Your current plan") : tr("Your current plan: it does not fit in HBM with the plan margin");
     if (role != Qt::DisplayRole && !raw)
         return {};
+    const double delta = m_currentSeconds > 0 ? c.trainSeconds / m_currentSeconds - 1 : 0.0;
     switch (index.column()) {
+    case ColTrain:
+        return raw ? QVariant(c.trainSeconds) : QVariant(current ? tr("%1 (current)").arg(fmt::duration(c.trainSeconds))
+                                                                  : fmt::duration(c.trainSeconds));
+    case ColDelta:
+        if (raw)
+            return delta;
+        return m_currentSeconds > 0 && !current ? QVariant(QStringLiteral("%1%2").arg(delta > 0 ? QStringLiteral("+") : QString(),
+                                                                                       fmt::percent(delta)))
+                                                : QVariant(QStringLiteral("—"));
     case ColTp: return p.tp;
     case ColPp: return p.pp;
     case ColDp: return p.dp;
@@ -49,10 +86,10 @@ QVariant PlanTableModel::data(const QModelIndex &index, int role) const
     case ColRecompute: return QString::fromLatin1(nameOf(c.scenario.training.recompute));
     case ColOverlap: return raw ? QVariant(p.overlapDp) : QVariant(p.overlapDp ? tr("on") : tr("off"));
     case ColStep: return raw ? QVariant(c.breakdown.stepSeconds) : QVariant(fmt::seconds(c.breakdown.stepSeconds));
-    case ColTrain: return raw ? QVariant(c.trainSeconds) : QVariant(fmt::duration(c.trainSeconds));
     case ColMfu: return raw ? QVariant(c.mfu) : QVariant(fmt::percent(c.mfu));
     case ColMemory: return raw ? QVariant(c.memoryBytes) : QVariant(fmt::bytes(c.memoryBytes));
     case ColComm: return raw ? QVariant(c.communicationFraction) : QVariant(fmt::percent(c.communicationFraction));
+    case ColEqual: return raw ? QVariant(c.equivalentPlans) : QVariant(c.equivalentPlans > 0 ? QString::number(c.equivalentPlans) : QString());
     }
     return {};
 }

@@ -14,11 +14,15 @@ class PlanTableModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { ColTp, ColPp, ColDp, ColCp, ColMicro, ColSchedule, ColZero, ColRecompute, ColOverlap, ColStep, ColTrain,
-                  ColMfu, ColMemory, ColComm, ColumnCount };
+    enum Column { ColTrain, ColDelta, ColTp, ColPp, ColDp, ColCp, ColMicro, ColSchedule, ColZero, ColRecompute, ColOverlap,
+                  ColStep, ColMfu, ColMemory, ColComm, ColEqual, ColumnCount };
     using QAbstractTableModel::QAbstractTableModel;
-    void setPlans(std::vector<PlanCandidate> plans);
+    /// The ranked plans, and the current plan (inserted at its place, marked) when given.
+    void setPlans(std::vector<PlanCandidate> plans, const PlanCandidate *current = nullptr);
     const PlanCandidate &plan(int row) const { return m_plans[size_t(row)]; }
+    /// Whether `row` is the current plan (not a search result).
+    bool isCurrent(int row) const { return row == m_currentRow; }
+    int currentRow() const { return m_currentRow; }
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role) const override;
@@ -26,6 +30,8 @@ public:
 
 private:
     std::vector<PlanCandidate> m_plans;
+    int m_currentRow = -1;
+    double m_currentSeconds = 0;   // the current plan's time to train (0: none)
 };
 
 } // namespace ts

@@ -28,6 +28,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSlider>
+#include <QTableView>
 #include <QTableWidget>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -290,11 +291,21 @@ private slots:
         QSignalSpy finished(w.planSearchPanel(), &PlanSearchPanel::searchFinished);
         w.planSearchPanel()->startSearch();
         QVERIFY(finished.wait(20000));
-        QVERIFY(w.planSearchPanel()->model()->rowCount() > 0);
-        const Scenario best = w.planSearchPanel()->model()->plan(0).scenario;
+        PlanTableModel *plans = w.planSearchPanel()->model();
+        QVERIFY(plans->rowCount() > 1);
+        // The current plan is listed at its rank; the best plan is not it (the default is not optimal).
+        QVERIFY(plans->currentRow() > 0);
+        w.resize(1280, 720);
+        w.show();
+        w.planSearchPanel()->findChild<QTableView *>()->selectRow(0);
+        QVERIFY(w.grab().save(outputDir() + QStringLiteral("/plan-search-1280x720.png")));
+        const Scenario best = plans->plan(0).scenario;
+        w.planSearchPanel()->applyRow(plans->currentRow());   // applying the current plan does nothing
+        QCOMPARE(w.document()->undoStack()->count(), 0);
         w.planSearchPanel()->applyRow(0);
         QVERIFY(w.document()->scenario() == best);
         QVERIFY(w.document()->evaluation().memory.fits);
+        QCOMPARE(plans->rowCount(), 0);   // results of the old scenario are cleared
         w.document()->undoStack()->undo();
         QVERIFY(!(w.document()->scenario() == best));
     }

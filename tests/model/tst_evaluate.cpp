@@ -64,6 +64,7 @@ private slots:
         QTest::newRow("zero peak") << Edit([](Scenario &s) { s.cluster.gpu.peakFlops16 = 0; }) << "cluster.gpu.peak_flops" << "positive";
         QTest::newRow("absurd hidden") << Edit([](Scenario &s) { s.workload.hidden = 999999; s.workload.layers = 5000; s.workload.heads = 1; s.workload.kvHeads = 1; s.plan.tp = 1; s.plan.dp = 32; }) << "workload.hidden" << "parameters";
         QTest::newRow("interleaved m") << Edit([](Scenario &s) { s.plan.schedule = Schedule::Interleaved; s.plan.virtualStages = 2; s.training.globalBatch = 4 * 3; }) << "training.global_batch" << "multiple of pp";
+        QTest::newRow("tp overlap across nodes") << Edit([](Scenario &s) { s.plan.tp = 8; s.plan.tpOverlap = true; s.cluster.gpusPerNode = 4; }) << "plan.tp_overlap" << "inside one node";
         QTest::newRow("first stage layers") << Edit([](Scenario &s) { s.plan.firstStageLayers = 41; }) << "plan.first_stage_layers" << "exceeds";
         QTest::newRow("stage split pp 2") << Edit([](Scenario &s) { s.plan.firstStageLayers = 10; s.plan.lastStageLayers = 10; }) << "plan.last_stage_layers" << "add up";
         QTest::newRow("fp8 on a100") << Edit([](Scenario &s) { s.cluster.gpu.peakFlops8 = 0; s.training.precision = Precision::Fp8; }) << "training.precision" << "FP8 tensor cores";

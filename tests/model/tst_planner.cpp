@@ -47,6 +47,23 @@ private slots:
         const Evaluation start = evaluate(base());
         QVERIFY(start.feasible && start.memory.fits);
         QVERIFY(r.best.front().trainSeconds <= start.trainSeconds);
+        // Ties are folded: no two rows share time and memory, and the folded count is kept.
+        long long rows = 0;
+        for (size_t i = 0; i < r.best.size(); ++i) {
+            rows += 1 + r.best[i].equivalentPlans;
+            for (size_t j = i + 1; j < r.best.size(); ++j)
+                QVERIFY(!(r.best[i].trainSeconds == r.best[j].trainSeconds && r.best[i].memoryBytes == r.best[j].memoryBytes));
+        }
+        QVERIFY(rows > qsizetype(r.best.size()));   // overlap with DP 1, ZeRO without ranks ... fold
+        // The current plan is evaluated and ranked: every listed fitting plan faster than it counts.
+        QVERIFY(r.currentFeasible);
+        QCOMPARE(r.current.trainSeconds, start.trainSeconds);
+        long long fasterListed = 0;
+        for (const PlanCandidate &c : r.best)
+            if (c.fits && c.trainSeconds < start.trainSeconds * (1 - 1e-9))
+                fasterListed += 1 + c.equivalentPlans;
+        QVERIFY(r.fasterThanCurrent >= fasterListed);
+        QVERIFY(r.fasterThanCurrent <= r.fitting);
     }
 
     void sameOnOneOrTwoThreads()

@@ -107,6 +107,8 @@ Scenario randomValidScenario(std::mt19937_64 &rng)
     c.oversubscription = pick(rng, {1.0, 2.0, 3.0});
     c.inNetworkReduction = pick(rng, {true, false});
     c.transport = pick(rng, {Transport::Rdma, Transport::Rdma, Transport::Tcp});
+    if (p.tp > c.gpusPerNode)
+        p.tpOverlap = false;   // TE's TP overlap runs inside one node (an error otherwise, tested in tst_evaluate)
     return s;
 }
 

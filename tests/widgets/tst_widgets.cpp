@@ -112,6 +112,7 @@ private slots:
             candidates[size_t(i)].scenario.plan.tp = 1 << i;
             candidates[size_t(i)].breakdown.stepSeconds = 3.0 - i;
             candidates[size_t(i)].mfu = 0.3 + 0.1 * i;
+            candidates[size_t(i)].trainSeconds = 10.0 * (i + 1);
         }
         plans.setPlans(candidates);
         QCOMPARE(plans.rowCount(), 3);
@@ -123,8 +124,18 @@ private slots:
         proxy.setSortRole(Qt::UserRole);
         proxy.sort(PlanTableModel::ColStep);
         QCOMPARE(proxy.data(proxy.index(0, PlanTableModel::ColTp)).toInt(), 4);   // 1 s step first
+        // The current plan goes in at its rank, marked, with every row's time relative to it.
+        PlanCandidate current;
+        current.trainSeconds = 25;
+        plans.setPlans(candidates, &current);
+        QCOMPARE(plans.rowCount(), 4);
+        QCOMPARE(plans.currentRow(), 2);
+        QVERIFY(plans.isCurrent(2));
+        QCOMPARE(plans.data(plans.index(0, PlanTableModel::ColDelta), Qt::UserRole).toDouble(), 10.0 / 25 - 1);
+        QCOMPARE(plans.data(plans.index(3, PlanTableModel::ColDelta), Qt::DisplayRole).toString(), QStringLiteral("+20.0%"));
         plans.setPlans({});
         QCOMPARE(plans.rowCount(), 0);
+        QCOMPARE(plans.currentRow(), -1);
 
         CollectivesTableModel collectives;
         QAbstractItemModelTester collectivesTester(&collectives, QAbstractItemModelTester::FailureReportingMode::QtTest);
