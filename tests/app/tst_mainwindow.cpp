@@ -298,6 +298,7 @@ private slots:
         w.resize(1280, 720);
         w.show();
         w.planSearchPanel()->findChild<QTableView *>()->selectRow(0);
+        QTest::qWait(50);
         QVERIFY(w.grab().save(outputDir() + QStringLiteral("/plan-search-1280x720.png")));
         const Scenario best = plans->plan(0).scenario;
         w.planSearchPanel()->applyRow(plans->currentRow());   // applying the current plan does nothing
