@@ -33,6 +33,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QScreen>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QUndoStack>
@@ -95,8 +96,10 @@ MainWindow::MainWindow(QWidget *parent)
     createMenus();
     restoreGeometry(settings::windowGeometry.get());
     restoreState(settings::windowState.get());
-    if (settings::windowGeometry.get().isEmpty())
-        resize(1600, 1000);
+    if (settings::windowGeometry.get().isEmpty()) {   // first start: most of the screen, at most 1600x1000
+        const QSize available = screen()->availableGeometry().size() * 0.92;
+        resize(QSize(1600, 1000).boundedTo(available).expandedTo(minimumSizeHint()));
+    }
     m_files->openFile(ScenarioFiles::kDefaultScenario, false);
 }
 

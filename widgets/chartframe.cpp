@@ -13,6 +13,7 @@
 #include <QtCharts/QValueAxis>
 
 #include <QEvent>
+#include <QGraphicsLayout>
 #include <QGridLayout>
 #include <QLabel>
 #include <QToolTip>
@@ -29,6 +30,10 @@ ChartFrame::ChartFrame(QWidget *parent)
 {
     // Redrawn up to 60 times a second while a slider moves: animations would only lag behind.
     m_chart->setAnimationOptions(QChart::NoAnimation);
+    // Qt Charts' default frame and margins take about 40 px: the plot needs them on small screens.
+    m_chart->setMargins(QMargins(4, 4, 4, 4));
+    m_chart->layout()->setContentsMargins(0, 0, 0, 0);
+    m_chart->setBackgroundRoundness(0);
 
     m_view = new QChartView(m_chart);  // owns the chart
     // Bars are axis-aligned: crisp and cheaper without. Charts of curves turn it on.
@@ -56,7 +61,9 @@ void ChartFrame::setStale(bool stale)
     m_staleNote->setVisible(stale);
 }
 
-QSize ChartFrame::minimumSizeHint() const { return {360, 240}; }
+// Small enough for two rows of charts under the cards at 1280x720; the legend and axis titles
+// still fit.
+QSize ChartFrame::minimumSizeHint() const { return {300, 180}; }
 QSize ChartFrame::sizeHint() const { return {560, 340}; }
 
 void ChartFrame::addOverlay(QWidget *widget, Qt::Alignment alignment)

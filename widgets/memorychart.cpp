@@ -57,7 +57,7 @@ double toGiB(double bytes) { return bytes / units::kBytesPerGiB; }
 MemoryChart::MemoryChart(QWidget *parent)
     : PartBarChart(false, parent)
 {
-    m_valueAxis->setTitleText(tr("Memory per GPU [GiB]"));
+    m_valueAxis->setTitleText(tr("GiB per GPU"));
     applyPalette();   // refreshes
 }
 

@@ -29,6 +29,7 @@ PlanView::PlanView(QWidget *parent)
     m_tabs->addTab(m_warnings, tr("Warnings"));
     m_tabs->addTab(m_explanation, tr("Explain"));
     m_tabs->addTab(m_collectives, tr("Collectives"));
+    m_tabs->setMinimumSize(300, 180);   // as small as a chart: the tables inside scroll
     auto *grid = new QGridLayout();
     grid->setSpacing(8);
     grid->addWidget(m_stepChart, 0, 0);

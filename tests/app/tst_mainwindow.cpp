@@ -11,6 +11,7 @@
 #include "comparepanel.h"
 #include "plansearchpanel.h"
 #include "plantablemodel.h"
+#include "planview.h"
 #include "evaluate.h"
 #include "explanationview.h"
 #include "headlinecards.h"
@@ -284,6 +285,21 @@ private slots:
         w.setPresentationMode(false);
     }
 
+    // The window works down to 1024x640 (a 1280x720 projector with room to spare).
+    void fitsSmallScreens()
+    {
+        MainWindow w;
+        w.show();
+        for (QWidget *tab : {w.mainTabs()->widget(0), w.mainTabs()->widget(1), w.mainTabs()->widget(2),
+                             w.mainTabs()->widget(3), w.mainTabs()->widget(4), w.mainTabs()->widget(5)}) {
+            w.mainTabs()->setCurrentWidget(tab);
+            QTest::qWait(5);
+            const QSize minimum = w.minimumSizeHint().expandedTo(w.minimumSize());
+            QVERIFY2(minimum.width() <= 1024 && minimum.height() <= 640,
+                     qPrintable(QStringLiteral("tab %1: minimum %2x%3").arg(w.mainTabs()->indexOf(tab)).arg(minimum.width()).arg(minimum.height())));
+        }
+    }
+
     void planSearchAppliesTheBestPlan()
     {
         MainWindow w;
@@ -393,6 +409,30 @@ private slots:
                 QVERIFY(w.grab().save(outputDir() + (dark ? QStringLiteral("/seed-dark.png") : QStringLiteral("/seed-light.png"))));
             }
             QApplication::setPalette(original);
+        }
+    }
+
+    // Every tab at a projector's and a desktop's size, and an invalid state: written for review.
+    void screenshotsAtCommonSizes()
+    {
+        const char *names[] = {"plan", "allreduce", "pipeline", "steptimeline", "plansearch", "compare"};
+        for (const QSize size : {QSize(1280, 720), QSize(1920, 1080)}) {
+            MainWindow w;
+            w.resize(size);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QCOMPARE(w.size(), size);   // the window fits
+            for (int tab = 0; tab < w.mainTabs()->count(); ++tab) {
+                w.mainTabs()->setCurrentIndex(tab);
+                QTest::qWait(20);
+                if (auto *panel = qobject_cast<AnimationPanel *>(w.mainTabs()->currentWidget()))
+                    panel->clock()->seek(panel->clock()->duration() * 0.5);
+                QVERIFY(w.grab().save(outputDir() + QStringLiteral("/size-%1-%2x%3.png").arg(QLatin1String(names[tab])).arg(size.width()).arg(size.height())));
+            }
+            w.mainTabs()->setCurrentIndex(0);
+            w.editField(Field::Tp, 3);   // does not divide the heads
+            QTest::qWait(20);
+            QVERIFY(w.grab().save(outputDir() + QStringLiteral("/invalid-%1x%2.png").arg(size.width()).arg(size.height())));
         }
     }
 
