@@ -193,7 +193,7 @@ void MainWindow::editField(Field field, double value, bool finished)
         m_doc->finishEdit();
 }
 
-void MainWindow::refreshViews()
+void MainWindow::refreshViews(const DocumentChange &change)
 {
     const Scenario &s = m_doc->scenario();
     const Evaluation &e = m_doc->evaluation();
@@ -201,8 +201,12 @@ void MainWindow::refreshViews()
     // While the inputs are invalid, the views keep the last valid picture, greyed.
     const Analysis &va = stale ? m_doc->lastValidAnalysis() : m_doc->analysis();
     const Evaluation &ve = va.evaluation;
+    Field changed = Field::None;
+    for (int f = 0; f < int(Field::Count) && changed == Field::None; ++f)
+        if (change.fields.test(size_t(f)))
+            changed = Field(f);
     m_panel->setScenario(s, m_doc->analysis().degrees, m_doc->fieldValue(Field::Parameters),
-                         m_doc->notes().join(QLatin1Char('\n')), e.problem);
+                         m_doc->notes().join(QLatin1Char('\n')), e.problem, changed);
     if (ve.feasible) {
         m_panel->setEffectiveBucket(ve.dpBucketBytes);
         m_plan->cards()->setCards(headlineCards(va.scenario, ve));
@@ -218,11 +222,12 @@ void MainWindow::refreshViews()
     }
     refreshCompare();
     m_planSearch->scenarioChanged();
-    m_plan->warnings()->setWarnings(stale ? QList<WarningItem>{} : warningItems(m_doc->analysis()));
+    m_plan->warnings()->setWarnings(stale ? QList<WarningItem>{invalidPlanItem(e.problem, m_doc->canRepair())}
+                                          : warningItems(m_doc->analysis()));
     m_plan->setStale(stale);
     if (stale)
-        statusBar()->showMessage(tr("Invalid plan: %1: %2 (showing the last valid result)")
-                                     .arg(QString::fromStdString(e.problem.field), QString::fromStdString(e.problem.message)));
+        statusBar()->showMessage(tr("The plan cannot run: %1 (the figures are the last valid plan's)")
+                                     .arg(problemInWords(e.problem)));
     else
         statusBar()->clearMessage();
     updateTitle();
@@ -293,7 +298,13 @@ void MainWindow::showExplanation(const QString &id)
     m_plan->showExplanationTab();
 }
 
-void MainWindow::applyWarning(int index) { m_doc->applyWarning(index); }
+void MainWindow::applyWarning(int index)
+{
+    if (!m_doc->evaluation().feasible)
+        m_doc->repair();   // the one item is the invalid plan
+    else
+        m_doc->applyWarning(index);
+}
 
 bool MainWindow::openFile(const QString &path, bool interactive) { return m_files->openFile(path, interactive); }
 bool MainWindow::saveTo(const QString &path) { return m_files->saveTo(path); }

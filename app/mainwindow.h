@@ -4,6 +4,7 @@
 #pragma once
 
 #include "fields.h"
+#include "scenariodocument.h"
 #include "report.h"
 
 #include <QMainWindow>
@@ -73,7 +74,7 @@ public:
     /// Applies one field edit as the panel would (used by tests and the benchmark).
     void editField(Field field, double value, bool finished = true);
     /// Rebuilds every view from the document (normally called on each change).
-    void refreshViews();
+    void refreshViews(const DocumentChange &change = {});
 
 protected:
     void closeEvent(QCloseEvent *event) override;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "presenter.h"
 
+#include "fields.h"
+
 #include "collectives.h"
 #include "explain.h"
 #include "formatting.h"
@@ -147,6 +149,22 @@ QList<WarningItem> warningItems(const Analysis &a)
                              QString::fromStdString(t.recommendation), a.evaluation.warnings[i].changeCount > 0};
     }
     return items;
+}
+
+QString problemInWords(const Problem &problem)
+{
+    const Field f = fieldForKey(problem.field);
+    const QString words = f != Field::None ? QString::fromLatin1(fieldInfo(f).name) : QString::fromStdString(problem.field);
+    return tr("%1: %2").arg(words, QString::fromStdString(problem.message));
+}
+
+WarningItem invalidPlanItem(const Problem &problem, bool canRepair)
+{
+    return {QStringLiteral("invalid_plan"), tr("The plan cannot run. %1").arg(problemInWords(problem)),
+            canRepair ? tr("Repair moves the input to the nearest value that runs (undoable); the figures shown are the last "
+                           "valid plan's.")
+                      : tr("Change the input named above; the figures shown are the last valid plan's."),
+            canRepair, true};
 }
 
 ExplanationText explanationText(const Explanation &x)

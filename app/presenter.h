@@ -25,6 +25,10 @@ QList<MemoryBar> memoryBars(const Analysis &analysis);
 QList<CollectiveRow> collectiveRows(const Analysis &analysis);
 QString collectivesTitle(const Analysis &analysis);
 QList<WarningItem> warningItems(const Analysis &analysis);
+/// "Data parallel (DP): <reason>": the input in words, then the model's reason.
+QString problemInWords(const Problem &problem);
+/// The Warnings tab's item for a plan that cannot run.
+WarningItem invalidPlanItem(const Problem &problem, bool canRepair);
 ExplanationText explanationText(const Explanation &explanation);
 
 } // namespace ts

@@ -6,6 +6,8 @@
 #include "evaluate.h"
 #include "scenarioio.h"
 
+#include <cmath>
+
 #include <QJsonDocument>
 #include <QUndoCommand>
 #include <QUndoStack>
@@ -70,6 +72,7 @@ void ScenarioDocument::edit(const Scenario &scenario, const QString &text, int m
 
 void ScenarioDocument::edit(Field field, double siValue)
 {
+    m_lastField = field;
     const FieldEdit r = withField(m_scenario, field, siValue);
     if (r.scenario == m_scenario) {
         if (!r.note.empty()) {   // nothing changed, and the note says why (a value out of range)
@@ -114,6 +117,7 @@ void ScenarioDocument::reevaluate()
 
 void ScenarioDocument::load(const LoadedScenario &loaded, const QString &filePath)
 {
+    m_lastField = Field::None;
     m_undo->clear();
     m_name = loaded.name;
     m_description = loaded.description;
@@ -204,5 +208,56 @@ void ScenarioDocument::applyWarning(int index)
 }
 
 double ScenarioDocument::fieldValue(Field field) const { return ts::fieldValue(m_scenario, field); }
+
+std::optional<std::pair<Field, double>> ScenarioDocument::repairEdit() const
+{
+    const Evaluation &e = m_analysis.evaluation;
+    if (e.feasible)
+        return std::nullopt;
+    const ValidDegrees &valid = m_analysis.degrees;
+    auto nearest = [](const auto &values, double x) -> std::optional<double> {
+        if (values.empty() || !(x > 0))
+            return std::nullopt;
+        double best = double(values.front());
+        for (const auto v : values)
+            if (std::abs(std::log(double(v) / x)) < std::abs(std::log(best / x)))
+                best = double(v);
+        return best;
+    };
+    const Plan &pl = m_scenario.plan;
+    auto repairOf = [&](Field f) -> std::optional<double> {
+        switch (f) {
+        case Field::Tp: return nearest(valid.tp, pl.tp);
+        case Field::Pp: return nearest(valid.pp, pl.pp);
+        case Field::Cp: return nearest(valid.cp, pl.cp);
+        case Field::GlobalBatch: return nearest(valid.globalBatch, double(m_scenario.training.globalBatch));
+        case Field::Dp: {
+            const long long modelParallel = (long long)pl.tp * pl.pp * pl.cp;
+            if (modelParallel > 0 && m_scenario.cluster.gpus % modelParallel == 0)
+                return double(m_scenario.cluster.gpus / modelParallel);
+            return std::nullopt;
+        }
+        default: return std::nullopt;
+        }
+    };
+    // The input just changed first (TP 3 makes DP fractional: TP is what to move back), then the
+    // one the reason names. Only a repair that runs is offered.
+    for (Field f : {m_lastField, fieldForKey(e.problem.field)}) {
+        const std::optional<double> value = repairOf(f);
+        if (value && *value != fieldValue(f) && evaluate(withField(m_scenario, f, *value).scenario).feasible)
+            return std::pair{f, *value};
+    }
+    return std::nullopt;
+}
+
+bool ScenarioDocument::canRepair() const { return repairEdit().has_value(); }
+
+void ScenarioDocument::repair()
+{
+    if (const auto r = repairEdit()) {
+        edit(r->first, r->second);
+        finishEdit();
+    }
+}
 
 } // namespace ts

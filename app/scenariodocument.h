@@ -15,6 +15,7 @@
 #include <functional>
 
 #include <bitset>
+#include <optional>
 
 #include <QMetaType>
 #include <QObject>
@@ -82,6 +83,11 @@ public:
     bool choosePreset(const QString &kind, const QString &name, QString *error = nullptr);
     /// Applies the recommendation of warning `index` of the current evaluation as one undo step.
     void applyWarning(int index);
+    /// Whether an invalid plan has a nearest valid one: TP, PP or CP snapped to the nearest valid
+    /// degree (DP follows), DP from the GPU count, or the nearest global batch the plan accepts.
+    bool canRepair() const;
+    /// Applies that repair as one undo step ("Repair TP to 4").
+    void repair();
     /// The value of one input in SI units (model/fields.h).
     double fieldValue(Field field) const;
 
@@ -102,6 +108,7 @@ signals:
 
 private:
     void reevaluate();
+    std::optional<std::pair<Field, double>> repairEdit() const;
 
     Scenario m_scenario;
     AnalysisOptions m_options;
@@ -111,6 +118,7 @@ private:
     QStringList m_notes;
     QUndoStack *m_undo;
     int m_editSerial = 0;
+    Field m_lastField = Field::None;   // the input edited last, the first a repair moves
 };
 
 } // namespace ts

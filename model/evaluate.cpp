@@ -382,7 +382,7 @@ std::optional<Problem> validate(const Scenario &sc)
         return problem(pl.tp < 1 ? "plan.tp" : pl.pp < 1 ? "plan.pp" : pl.dp < 1 ? "plan.dp" : "plan.cp",
                        "parallel degrees must be at least 1");
     if ((long long)pl.tp * pl.pp * pl.dp * pl.cp != cl.gpus)
-        return problem("plan.dp", "tp x pp x dp x cp = %g must equal cluster.gpus = %g; dp would be %g",
+        return problem("plan.dp", "TP × PP × DP × CP = %g must equal the %g GPUs (DP would be %g)",
                        double((long long)pl.tp * pl.pp * pl.dp * pl.cp), cl.gpus,
                        double(cl.gpus) / (double(pl.tp) * pl.pp * pl.cp));
     if (w.heads % pl.tp != 0)

@@ -4,7 +4,6 @@
 #include "theme.h"
 
 #include <QEvent>
-#include <QGraphicsOpacityEffect>
 #include <QGridLayout>
 #include <QKeyEvent>
 #include <QLabel>
@@ -14,7 +13,6 @@ namespace ts {
 
 namespace {
 constexpr double kValueFontScale = 1.7;
-constexpr double kStaleOpacity = 0.45;
 } // namespace
 
 HeadlineCard::HeadlineCard(QWidget *parent)
@@ -58,12 +56,23 @@ void HeadlineCard::setData(const CardData &d)
 
 QString HeadlineCard::valueText() const { return m_value->text(); }
 
+void HeadlineCard::setStale(bool stale)
+{
+    m_stale = stale;
+    QFont f = m_value->font();
+    f.setStrikeOut(stale);
+    m_value->setFont(f);
+    applyTone();
+}
+
 void HeadlineCard::applyTone()
 {
     QPalette p = palette();
     const QPalette base = parentWidget() ? parentWidget()->palette() : QPalette();
     QColor text = base.color(QPalette::WindowText);
-    if (m_tone == CardData::Warn)
+    if (m_stale)
+        text = base.color(QPalette::PlaceholderText);
+    else if (m_tone == CardData::Warn)
         text = theme::cautionColor();
     else if (m_tone == CardData::Bad)
         text = theme::errorColor();
@@ -107,6 +116,7 @@ void HeadlineCards::setCards(const QList<CardData> &cards)
 {
     while (m_cards.size() < cards.size()) {
         auto *card = new HeadlineCard(this);
+        card->setStale(m_stale);
         connect(card, &HeadlineCard::activated, this, &HeadlineCards::activated);
         const int i = int(m_cards.size());
         m_grid->addWidget(card, i / kColumns, i % kColumns);
@@ -124,13 +134,8 @@ void HeadlineCards::setStale(bool stale)
     if (stale == m_stale)
         return;
     m_stale = stale;
-    if (stale) {
-        auto *effect = new QGraphicsOpacityEffect(this);
-        effect->setOpacity(kStaleOpacity);
-        setGraphicsEffect(effect);
-    } else {
-        setGraphicsEffect(nullptr);
-    }
+    for (HeadlineCard *card : m_cards)
+        card->setStale(stale);
 }
 
 } // namespace ts

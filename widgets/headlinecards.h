@@ -26,6 +26,8 @@ class HeadlineCard : public QFrame
 public:
     explicit HeadlineCard(QWidget *parent = nullptr);
     void setData(const CardData &data);
+    /// The figure is the last valid scenario's: struck through and grey, never read as current.
+    void setStale(bool stale);
     QString id() const { return m_id; }
     QString valueText() const;
 
@@ -41,6 +43,7 @@ private:
     void applyTone();
     QString m_id;
     CardData::Tone m_tone = CardData::Normal;
+    bool m_stale = false;
     QLabel *m_title;
     QLabel *m_value;
     QLabel *m_detail;
@@ -52,6 +55,7 @@ class HeadlineCards : public QWidget
 public:
     explicit HeadlineCards(QWidget *parent = nullptr);
     void setCards(const QList<CardData> &cards);
+    bool isStale() const { return m_stale; }
     void setStale(bool stale);
     /// Cards per row; the rest wrap.
     static constexpr int kColumns = 4;

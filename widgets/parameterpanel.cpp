@@ -270,7 +270,7 @@ void ParameterPanel::clearProblems()
 }
 
 void ParameterPanel::setScenario(const Scenario &s, const ValidDegrees &degrees, double parameterCount,
-                                 const QString &shapeNote, const Problem &problem)
+                                 const QString &shapeNote, const Problem &problem, Field changed)
 {
     m_updating = true;
     // Every control shows its field's value in the table's display unit (model/fields.h).
@@ -318,23 +318,38 @@ void ParameterPanel::setScenario(const Scenario &s, const ValidDegrees &degrees,
 
     clearProblems();
     if (!problem.field.empty()) {
-        const QString key = QString::fromStdString(problem.field), message = QString::fromStdString(problem.message);
+        const Field named = fieldForKey(problem.field);
+        const QString words = named != Field::None ? QString::fromLatin1(fieldInfo(named).name) : QString::fromStdString(problem.field);
+        const QString message = QString::fromStdString(problem.message);
         bool shown = false;
-        for (auto it = m_sliders.begin(); it != m_sliders.end(); ++it)
-            if (QLatin1String(fieldInfo(it.key()).key) == key) {
-                it.value()->setProblem(message);
+        QWidget *scrollTo = nullptr;
+        // At the input the reason names, and at the one just changed (with the name of the other).
+        for (Field f : {named, changed}) {
+            if (f == Field::None || (f == changed && changed == named && shown))
+                continue;
+            const QString text = f == named ? message : tr("The plan cannot run: %1: %2").arg(words, message);
+            if (QuantitySlider *slider = m_sliders.value(f)) {
+                slider->setProblem(text);
+                scrollTo = scrollTo ? scrollTo : slider;
+                shown = true;
+            } else if (QLabel *label = m_comboProblems.value(f)) {
+                label->setText(text);
+                label->setVisible(true);
+                scrollTo = scrollTo ? scrollTo : label;
                 shown = true;
             }
-        for (auto it = m_comboProblems.begin(); it != m_comboProblems.end(); ++it)
-            if (QLatin1String(fieldInfo(it.key()).key) == key) {
-                it.value()->setText(message);
-                it.value()->setVisible(true);
-                shown = true;
-            }
-        if (!shown) {
-            m_generalProblem->setText(tr("%1: %2").arg(key, message));
-            m_generalProblem->setVisible(true);
         }
+        if (!shown) {
+            m_generalProblem->setText(tr("The plan cannot run: %1: %2").arg(words, message));
+            m_generalProblem->setVisible(true);
+            scrollTo = m_generalProblem;
+        }
+        if (changed != Field::None) {
+            if (QuantitySlider *slider = m_sliders.value(changed))
+                scrollTo = slider;
+        }
+        if (scrollTo)
+            ensureWidgetVisible(scrollTo);
     }
     m_updating = false;
 }

@@ -32,8 +32,10 @@ public:
     void setPresetLists(const QList<PresetChoice> &models, const QList<PresetChoice> &gpus,
                         const QList<PresetChoice> &links);
     /// Shows the scenario. `problem` (may be empty) is shown next to the control of its field.
+    /// `changed`: the input the user just changed; an invalid plan's reason shows there too (and
+    /// it is scrolled into view), not only at the input the reason names.
     void setScenario(const Scenario &scenario, const ValidDegrees &degrees, double parameterCount,
-                     const QString &shapeNote, const Problem &problem);
+                     const QString &shapeNote, const Problem &problem, Field changed = Field::None);
     /// The DP bucket the plan runs with (the framework's when plan.bucket is auto), bytes.
     void setEffectiveBucket(double bytes);
 

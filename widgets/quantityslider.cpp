@@ -77,7 +77,6 @@ QuantitySlider::QuantitySlider(const QString &label, const QString &unit, QWidge
     m_spin->setAlignment(Qt::AlignRight);
     m_problem->setWordWrap(true);
     m_problem->setVisible(false);
-    m_problem->setForegroundRole(QPalette::BrightText);
     QPalette warn = m_problem->palette();
     warn.setColor(QPalette::WindowText, theme::errorColor());
     m_problem->setPalette(warn);

@@ -54,7 +54,7 @@ void WarningsView::setWarnings(const QList<WarningItem> &warnings)
         marker->setFixedWidth(4);
         marker->setAutoFillBackground(true);
         QPalette p = marker->palette();
-        p.setColor(QPalette::Window, theme::warningColor());
+        p.setColor(QPalette::Window, w.error ? theme::errorColor() : theme::warningColor());
         marker->setPalette(p);
         row->addWidget(marker);
         auto *text = new QLabel(QStringLiteral("<b>%1</b><br>%2").arg(w.message.toHtmlEscaped(), w.recommendation.toHtmlEscaped()), frame);
@@ -64,6 +64,8 @@ void WarningsView::setWarnings(const QList<WarningItem> &warnings)
         auto *apply = new QPushButton(tr("Apply"), frame);
         apply->setEnabled(w.canApply);
         apply->setToolTip(w.canApply ? tr("Change the plan as recommended (undoable)") : tr("No automatic change for this one"));
+        if (w.error)
+            apply->setText(tr("Repair"));
         row->addWidget(apply, 0, Qt::AlignTop);
         connect(apply, &QPushButton::clicked, this, [this, i] { emit applyRequested(i); });
         m_list->insertWidget(1 + i, frame);

@@ -15,6 +15,7 @@ struct WarningItem
     QString message;
     QString recommendation;
     bool canApply = false;
+    bool error = false;   // the plan cannot run (red, first)
 
     bool operator==(const WarningItem &) const = default;
 };

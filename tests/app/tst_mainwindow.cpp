@@ -164,12 +164,12 @@ private slots:
             if (l->isVisible() && (l->text().contains(QLatin1String("tp (3)")) || l->text().contains(QLatin1String("must equal"))))
                 shown = true;
         QVERIFY(shown);
-        // The last valid picture stays, greyed.
+        // The last valid picture stays, struck through.
         QCOMPARE(cardValue(w, QStringLiteral("step_time_s")), stepBefore);
-        QVERIFY(w.cards()->graphicsEffect() != nullptr);
+        QVERIFY(w.cards()->isStale());
         w.document()->undoStack()->undo();
         QVERIFY(w.document()->evaluation().feasible);
-        QVERIFY(w.cards()->graphicsEffect() == nullptr);
+        QVERIFY(!w.cards()->isStale());
     }
 
     void nanAndExtremesNeverCrash()
@@ -430,7 +430,14 @@ private slots:
                 QVERIFY(w.grab().save(outputDir() + QStringLiteral("/size-%1-%2x%3.png").arg(QLatin1String(names[tab])).arg(size.width()).arg(size.height())));
             }
             w.mainTabs()->setCurrentIndex(0);
+            QTest::qWait(20);
             w.editField(Field::Tp, 3);   // does not divide the heads
+            // The reason in red at TP (the input changed), the cards struck through, the Warnings
+            // tab saying the plan cannot run, with a repair.
+            const QList<QPushButton *> buttons = w.warningsView()->findChildren<QPushButton *>();
+            QCOMPARE(buttons.size(), 1);
+            QCOMPARE(buttons.front()->text(), QStringLiteral("Repair"));
+            QVERIFY(buttons.front()->isEnabled());
             QTest::qWait(20);
             QVERIFY(w.grab().save(outputDir() + QStringLiteral("/invalid-%1x%2.png").arg(size.width()).arg(size.height())));
         }

@@ -162,6 +162,25 @@ private slots:
         QVERIFY(doc.stepTimelines().overlapped.error.empty());
         QVERIFY(!doc.explanation("step_time_s").formula.empty());
     }
+
+    // An invalid plan offers the nearest one that runs, moving the input just changed.
+    void repairsTheInputJustChanged()
+    {
+        ScenarioDocument doc;
+        loadDefault(doc);
+        QVERIFY(!doc.canRepair());   // valid: nothing to repair
+        doc.edit(Field::Tp, 3);      // 64 heads: TP 3 does not divide them, and DP would be fractional
+        doc.finishEdit();
+        QVERIFY(!doc.evaluation().feasible);
+        QVERIFY(doc.canRepair());
+        const int steps = doc.undoStack()->count();
+        doc.repair();
+        QVERIFY2(doc.evaluation().feasible, doc.evaluation().problem.message.c_str());
+        QVERIFY(doc.scenario().plan.tp == 2 || doc.scenario().plan.tp == 4);
+        QCOMPARE(doc.undoStack()->count(), steps + 1);
+        doc.undoStack()->undo();
+        QCOMPARE(doc.scenario().plan.tp, 3);   // what the user typed is kept in the history
+    }
 };
 
 QTEST_MAIN(TestScenarioDocument)

@@ -53,7 +53,7 @@ private slots:
         QTest::addColumn<Edit>("edit");
         QTest::addColumn<QString>("field");
         QTest::addColumn<QString>("fragment");
-        QTest::newRow("product") << Edit([](Scenario &s) { s.plan.dp = 3; }) << "plan.dp" << "must equal cluster.gpus";
+        QTest::newRow("product") << Edit([](Scenario &s) { s.plan.dp = 3; }) << "plan.dp" << "must equal the";
         QTest::newRow("heads by tp") << Edit([](Scenario &s) { s.plan.tp = 16; s.plan.dp = 2; }) << "plan.tp" << "divide the 40 attention heads";
         QTest::newRow("stages > layers") << Edit([](Scenario &s) { s.workload.layers = 1; }) << "plan.pp" << "cannot exceed";
         QTest::newRow("batch") << Edit([](Scenario &s) { s.training.globalBatch = 255; }) << "training.global_batch" << "multiple of micro_batch x dp";
