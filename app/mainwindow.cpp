@@ -12,6 +12,7 @@
 #include "plansearchpanel.h"
 #include "planview.h"
 #include "presenter.h"
+#include "presentationmode.h"
 #include "presets.h"
 #include "ringpanel.h"
 #include "scalingchart.h"
@@ -54,11 +55,11 @@ MainWindow::MainWindow(QWidget *parent)
 {
     setObjectName(QStringLiteral("MainWindow"));
     setAcceptDrops(true);
-    auto *dock = new QDockWidget(tr("Parameters"), this);
-    dock->setObjectName(QStringLiteral("ParametersDock"));
-    dock->setWidget(m_panel);
-    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
-    addDockWidget(Qt::LeftDockWidgetArea, dock);
+    m_dock = new QDockWidget(tr("Parameters"), this);
+    m_dock->setObjectName(QStringLiteral("ParametersDock"));
+    m_dock->setWidget(m_panel);
+    m_dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable | QDockWidget::DockWidgetClosable);
+    addDockWidget(Qt::LeftDockWidgetArea, m_dock);
 
     m_mainTabs->addTab(m_plan, tr("Plan"));
     m_mainTabs->addTab(m_ringPanel, tr("All-reduce"));
@@ -140,10 +141,12 @@ void MainWindow::createMenus()
     edit->addActions({undo, redo});
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
-    QAction *present = view->addAction(tr("&Presentation Mode"));
-    present->setShortcut(QKeySequence(Qt::Key_F11));
-    present->setCheckable(true);
-    connect(present, &QAction::toggled, this, &MainWindow::setPresentationMode);
+    m_presentation = new PresentationMode(this, m_dock, animationPanels());
+    view->addAction(m_presentation->action());
+    QAction *dockAction = m_dock->toggleViewAction();
+    dockAction->setText(tr("Pa&rameters Panel"));
+    dockAction->setShortcut(QKeySequence(tr("Ctrl+P")));
+    view->addAction(dockAction);
     view->addSeparator();
     // Space, Left, Right and L drive the animation of the tab that has focus (AnimationControls).
     view->addAction(tr("P&in for Comparison"), QKeySequence(tr("Ctrl+D")), this, [this] { pinCurrent(); });
@@ -280,16 +283,7 @@ CalibrationDialog *MainWindow::openCalibration()
 
 QList<AnimationPanel *> MainWindow::animationPanels() const { return {m_ringPanel, m_pipelinePanel, m_stepPanel}; }
 
-void MainWindow::setPresentationMode(bool on)
-{
-    constexpr double kPresentationScale = 1.6;   // readable from the back of a classroom
-    for (AnimationPanel *panel : animationPanels())
-        panel->setPresentationScale(on ? kPresentationScale : 1.0);
-    if (on)
-        showFullScreen();
-    else
-        showNormal();
-}
+void MainWindow::setPresentationMode(bool on) { m_presentation->setOn(on); }
 
 void MainWindow::showExplanation(const QString &id)
 {

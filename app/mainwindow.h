@@ -9,6 +9,7 @@
 
 #include <QMainWindow>
 
+class QDockWidget;
 class QTabWidget;
 
 namespace ts {
@@ -22,6 +23,7 @@ class ParameterPanel;
 class PipelinePanel;
 class PlanSearchPanel;
 class PlanView;
+class PresentationMode;
 class RingPanel;
 class ScenarioDocument;
 class ScenarioFiles;
@@ -98,6 +100,8 @@ private:
     PlanSearchPanel *m_planSearch;
     ComparePanel *m_compare;
     ScenarioFiles *m_files = nullptr;
+    QDockWidget *m_dock = nullptr;
+    PresentationMode *m_presentation = nullptr;
     CalibrationDialog *m_calibration = nullptr;
     QList<PinnedScenario> m_pinned;
     QString m_explainedId;

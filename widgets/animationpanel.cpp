@@ -44,6 +44,8 @@ void AnimationPanel::setPresentationScale(double scale)
     if (m_animatedView)
         m_animatedView->setPresentationScale(scale);
     m_controls->setPresentationScale(scale);
+    if (m_pickers)
+        m_pickers->setVisible(scale <= 1.0);
 }
 
 QLabel *AnimationPanel::noteLabel(QWidget *parent)

@@ -21,7 +21,8 @@ public:
     explicit AnimationPanel(QWidget *parent = nullptr);
     /// The scenario changed: rebuild now if visible, else when shown.
     void invalidate();
-    /// Larger type and strokes in the view and its controls (presentation mode).
+    /// Larger type and strokes in the view and its controls (presentation mode); while presenting
+    /// (scale above 1) the pickers hide and only the drawing and playback remain.
     void setPresentationScale(double scale);
     AnimationClock *clock() const { return m_clock; }
     AnimationControls *controls() const { return m_controls; }
@@ -35,11 +36,14 @@ protected:
     static QLabel *noteLabel(QWidget *parent);
     /// The panel's animated view (for the presentation scale).
     void setAnimatedView(AnimatedView *view) { m_animatedView = view; }
+    /// The row of pickers above the view (hidden while presenting).
+    void setPickers(QWidget *pickers) { m_pickers = pickers; }
     AnimationClock *m_clock;
     AnimationControls *m_controls;
 
 private:
     AnimatedView *m_animatedView = nullptr;
+    QWidget *m_pickers = nullptr;
     bool m_dirty = true;
 };
 

@@ -28,13 +28,16 @@ PipelinePanel::PipelinePanel(QWidget *parent)
     m_schedule->addItem(tr("Interleaved 1F1B"), int(Schedule::Interleaved));
     m_schedule->addItem(tr("Zero bubble (ZB-H1)"), int(Schedule::ZeroBubbleH1));
     m_schedule->setToolTip(tr("Compare schedules on the same stage times"));
-    auto *top = new QHBoxLayout;
+    auto *pickerRow = new QWidget(this);
+    auto *top = new QHBoxLayout(pickerRow);
+    top->setContentsMargins(0, 0, 0, 0);
+    setPickers(pickerRow);
     auto *form = new QFormLayout;
     form->addRow(tr("Schedule"), m_schedule);
     top->addLayout(form);
     top->addStretch(1);
     auto *column = new QVBoxLayout(this);
-    column->addLayout(top);
+    column->addWidget(pickerRow);
     column->addWidget(m_view, 1);
     column->addWidget(m_note);
     column->addWidget(m_controls);

@@ -39,7 +39,10 @@ RingPanel::RingPanel(QWidget *parent)
     m_size->addItem(tr("One DP bucket"), 0);
     m_size->addItem(tr("All gradients of a GPU"), 1);
     m_size->setToolTip(tr("Buffer being all-reduced"));
-    auto *pickers = new QHBoxLayout;
+    auto *pickerRow = new QWidget(this);
+    auto *pickers = new QHBoxLayout(pickerRow);
+    pickers->setContentsMargins(0, 0, 0, 0);
+    setPickers(pickerRow);
     for (auto [label, widget] : {std::pair<QString, QWidget *>{tr("Algorithm"), m_algorithm}, {tr("GPUs"), m_ranks},
                                  {tr("Buffer"), m_size}}) {
         auto *form = new QFormLayout;
@@ -48,7 +51,7 @@ RingPanel::RingPanel(QWidget *parent)
     }
     pickers->addStretch(1);
     auto *column = new QVBoxLayout(this);
-    column->addLayout(pickers);
+    column->addWidget(pickerRow);
     column->addWidget(m_view, 1);
     column->addWidget(m_note);
     column->addWidget(m_controls);

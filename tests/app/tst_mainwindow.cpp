@@ -23,6 +23,8 @@
 #include "scenarioio.h"
 #include "warningsview.h"
 
+#include <QComboBox>
+#include <QMenuBar>
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QProcess>
@@ -280,9 +282,27 @@ private slots:
         w.ringPanel()->clock()->play();
         QTRY_VERIFY_WITH_TIMEOUT(w.ringPanel()->clock()->time() > 0, 2000);
         w.ringPanel()->clock()->pause();
+        auto visibleCombos = [&w] {
+            const QList<QComboBox *> all = w.ringPanel()->findChildren<QComboBox *>();
+            return std::count_if(all.begin(), all.end(), [](QComboBox *c) { return c->isVisible(); });
+        };
+        const auto combosBefore = visibleCombos();   // algorithm, buffer, playback speed
         w.setPresentationMode(true);
         QVERIFY(w.isFullScreen() || QGuiApplication::platformName() == QLatin1String("offscreen"));
+        // Only the tabs, the drawing and its playback: no dock, menus, status bar or pickers.
+        QVERIFY(!w.panel()->isVisible());
+        QVERIFY(!w.menuBar()->isVisible());
+        QCOMPARE(visibleCombos(), combosBefore - 2);   // only the playback speed is left
+        QVERIFY(w.font().pointSizeF() > QApplication::font().pointSizeF());
+        w.resize(1280, 720);
+        QTest::qWait(20);
+        QVERIFY(w.grab().save(outputDir() + QStringLiteral("/presentation-ring-1280x720.png")));
+        w.mainTabs()->setCurrentWidget(w.pipelinePanel());
+        QTest::qWait(20);
+        QVERIFY(w.grab().save(outputDir() + QStringLiteral("/presentation-pipeline-1280x720.png")));
         w.setPresentationMode(false);
+        QVERIFY(w.panel()->isVisible());
+        QVERIFY(w.menuBar()->isVisible());
     }
 
     // The window works down to 1024x640 (a 1280x720 projector with room to spare).
