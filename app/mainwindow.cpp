@@ -6,6 +6,7 @@
 #include "comparepanel.h"
 #include "explanationview.h"
 #include "headlinecards.h"
+#include "help.h"
 #include "memorychart.h"
 #include "parameterpanel.h"
 #include "pipelinepanel.h"
@@ -174,6 +175,9 @@ void MainWindow::createMenus()
     presetsMenu->setToolTipsVisible(true);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Tour of the Tabs"), this, [this] { QMessageBox::information(this, tr("Tour of the tabs"), help::tourHtml()); });
+    help->addAction(tr("&Keyboard Shortcuts"), QKeySequence::HelpContents, this,
+                    [this] { QMessageBox::information(this, tr("Keyboard shortcuts"), help::shortcutsHtml()); });
     help->addAction(tr("&About Trainscope"), this, [this] {
         QMessageBox::about(this, tr("About Trainscope"),
                            tr("<b>Trainscope %1</b><p>Models the cost of distributed deep-learning training: step time, "

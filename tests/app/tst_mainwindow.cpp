@@ -6,6 +6,7 @@
 #include "ringpanel.h"
 #include "steptimelinepanel.h"
 #include "autosave.h"
+#include "help.h"
 #include "calibrationdialog.h"
 #include "scenariofiles.h"
 #include "comparepanel.h"
@@ -303,6 +304,16 @@ private slots:
         w.setPresentationMode(false);
         QVERIFY(w.panel()->isVisible());
         QVERIFY(w.menuBar()->isVisible());
+    }
+
+    // Help's tour names every tab; its shortcuts list names the View menu's tab keys.
+    void helpCoversEveryTab()
+    {
+        MainWindow w;
+        const QString tour = help::tourHtml();
+        for (int i = 0; i < w.mainTabs()->count(); ++i)
+            QVERIFY2(tour.contains(QStringLiteral("<b>%1</b>").arg(w.mainTabs()->tabText(i))), qPrintable(w.mainTabs()->tabText(i)));
+        QVERIFY(help::shortcutsHtml().contains(QStringLiteral("Alt+%1").arg(w.mainTabs()->count())));
     }
 
     // The window works down to 1024x640 (a 1280x720 projector with room to spare).
