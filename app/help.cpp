@@ -17,7 +17,7 @@ QString shortcutsHtml()
         {"Ctrl+P", "Show or hide the parameters panel"},
         {"Ctrl+D", "Pin the current scenario for comparison (up to four)"},
         {"Ctrl+E / Ctrl+Shift+E", "Export the views (PNG, SVG, PDF) / the capacity-plan report (PDF)"},
-        {"Alt+1 ... Alt+6", "Plan, All-reduce, Pipeline, Step timeline, Plan search, Compare"},
+        {"Alt+1 ... Alt+7", "Plan, All-reduce, Pipeline, Step timeline, Plan search, Plan map, Compare"},
         {"F11 / Esc", "Presentation mode on / off"},
         {"Space", "Play or pause the animation of the tab that has focus"},
         {"Left / Right", "Step the animation back / forward"},
@@ -44,6 +44,9 @@ QString tourHtml()
                           "overlapping the gradient sync: what overlap hides."},
         {"Plan search", "Every plan that runs (TP, PP, DP, CP, micro-batch, schedule, ZeRO, recompute, overlap) ranked by "
                         "time to train, your plan among them."},
+        {"Plan map", "Time to train (or MFU, step time, memory) over two plan inputs at once, every cell a plan "
+                     "evaluated in full, redrawn while you drag a slider: where the good plans are and how sharp the "
+                     "edges are. Click a cell to apply it."},
         {"Compare", "Pinned scenarios beside the current one: step time, figures and the inputs that differ."},
     };
     QString html;

@@ -10,6 +10,7 @@
 #include "memorychart.h"
 #include "parameterpanel.h"
 #include "pipelinepanel.h"
+#include "planmappanel.h"
 #include "plansearchpanel.h"
 #include "planview.h"
 #include "presenter.h"
@@ -52,6 +53,7 @@ MainWindow::MainWindow(QWidget *parent)
     , m_pipelinePanel(new PipelinePanel(m_mainTabs))
     , m_stepPanel(new StepTimelinePanel(m_mainTabs))
     , m_planSearch(new PlanSearchPanel(m_mainTabs))
+    , m_planMap(new PlanMapPanel(m_mainTabs))
     , m_compare(new ComparePanel(m_mainTabs))
 {
     setObjectName(QStringLiteral("MainWindow"));
@@ -67,6 +69,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_mainTabs->addTab(m_pipelinePanel, tr("Pipeline"));
     m_mainTabs->addTab(m_stepPanel, tr("Step timeline"));
     m_mainTabs->addTab(m_planSearch, tr("Plan search"));
+    m_mainTabs->addTab(m_planMap, tr("Plan map"));
     m_mainTabs->addTab(m_compare, tr("Compare"));
     m_mainTabs->setDocumentMode(true);
     setCentralWidget(m_mainTabs);
@@ -76,6 +79,8 @@ MainWindow::MainWindow(QWidget *parent)
     m_pipelinePanel->setSource([this](std::optional<Schedule> s) { return m_doc->pipelineDemo(s); });
     m_stepPanel->setSource([this] { return m_doc->stepTimelines(); });
     m_planSearch->setJobSource([this] { return m_doc->planSearchJob(PlanSearchPanel::kPlansShown); });
+    m_planMap->setSource([this](const PlanMapRequest &r) { return m_doc->planMap(r); });
+    connect(m_planMap, &PlanMapPanel::cellChosen, m_doc, &ScenarioDocument::applyPlanMapCell);
     m_panel->setPresetLists(Presets::choices(Presets::Models), Presets::choices(Presets::Gpus), Presets::choices(Presets::Links));
 
     connect(m_mainTabs, &QTabWidget::currentChanged, this, [this] { refreshCompare(); });
@@ -229,6 +234,7 @@ void MainWindow::refreshViews(const DocumentChange &change)
     }
     refreshCompare();
     m_planSearch->scenarioChanged();
+    m_planMap->invalidate();   // live: rebuilt on every change while shown
     m_plan->warnings()->setWarnings(stale ? QList<WarningItem>{invalidPlanItem(e.problem, m_doc->canRepair())}
                                           : warningItems(m_doc->analysis()));
     m_plan->setStale(stale);

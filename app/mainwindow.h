@@ -21,6 +21,7 @@ class ExplanationView;
 class HeadlineCards;
 class ParameterPanel;
 class PipelinePanel;
+class PlanMapPanel;
 class PlanSearchPanel;
 class PlanView;
 class PresentationMode;
@@ -54,6 +55,7 @@ public:
     PipelinePanel *pipelinePanel() const { return m_pipelinePanel; }
     StepTimelinePanel *stepTimelinePanel() const { return m_stepPanel; }
     PlanSearchPanel *planSearchPanel() const { return m_planSearch; }
+    PlanMapPanel *planMapPanel() const { return m_planMap; }
     ComparePanel *comparePanel() const { return m_compare; }
 
     /// Pins the current scenario for comparison (at most ComparePanel::kMaxPinned).
@@ -98,6 +100,7 @@ private:
     PipelinePanel *m_pipelinePanel;
     StepTimelinePanel *m_stepPanel;
     PlanSearchPanel *m_planSearch;
+    PlanMapPanel *m_planMap;
     ComparePanel *m_compare;
     ScenarioFiles *m_files = nullptr;
     QDockWidget *m_dock = nullptr;

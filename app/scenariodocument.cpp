@@ -260,4 +260,17 @@ void ScenarioDocument::repair()
     }
 }
 
+PlanMap ScenarioDocument::planMap(const PlanMapRequest &request) const { return ts::planMap(lastValidScenario(), request); }
+
+void ScenarioDocument::applyPlanMapCell(const PlanMap &map, int ix, int iy)
+{
+    if (ix < 0 || iy < 0 || size_t(ix) >= map.xs.size() || size_t(iy) >= map.ys.size())
+        return;
+    edit(planMapScenario(lastValidScenario(), map, ix, iy),
+         tr("Plan map: %1, %2")
+             .arg(QString::fromStdString(describeFieldChange(map.request.x, map.xs[size_t(ix)])),
+                  QString::fromStdString(describeFieldChange(map.request.y, map.ys[size_t(iy)]))));
+    finishEdit();
+}
+
 } // namespace ts

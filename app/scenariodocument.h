@@ -9,6 +9,7 @@
 #include "calibration.h"
 #include "explain.h"
 #include "inputs.h"
+#include "planmap.h"
 #include "planner.h"
 #include "teaching.h"
 
@@ -55,6 +56,10 @@ public:
     RingDemo ringDemo(const RingRequest &request) const;
     PipelineDemo pipelineDemo(std::optional<Schedule> schedule) const;
     StepTimelinePair stepTimelines() const;
+    /// The plan map of the last valid scenario.
+    PlanMap planMap(const PlanMapRequest &request) const;
+    /// Applies the plan of cell (ix, iy) as one undo step.
+    void applyPlanMapCell(const PlanMap &map, int ix, int iy);
     /// A plan search over a copy of the current scenario, to run on a worker thread: progress in
     /// [0, 1], returning false from it stops the search.
     std::function<PlanSearchResult(const std::function<bool(double)> &)> planSearchJob(int top) const;

@@ -321,8 +321,8 @@ private slots:
     {
         MainWindow w;
         w.show();
-        for (QWidget *tab : {w.mainTabs()->widget(0), w.mainTabs()->widget(1), w.mainTabs()->widget(2),
-                             w.mainTabs()->widget(3), w.mainTabs()->widget(4), w.mainTabs()->widget(5)}) {
+        for (int i = 0; i < w.mainTabs()->count(); ++i) {
+            QWidget *tab = w.mainTabs()->widget(i);
             w.mainTabs()->setCurrentWidget(tab);
             QTest::qWait(5);
             const QSize minimum = w.minimumSizeHint().expandedTo(w.minimumSize());
@@ -446,7 +446,7 @@ private slots:
     // Every tab at a projector's and a desktop's size, and an invalid state: written for review.
     void screenshotsAtCommonSizes()
     {
-        const char *names[] = {"plan", "allreduce", "pipeline", "steptimeline", "plansearch", "compare"};
+        const char *names[] = {"plan", "allreduce", "pipeline", "steptimeline", "plansearch", "planmap", "compare"};
         for (const QSize size : {QSize(1280, 720), QSize(1920, 1080)}) {
             MainWindow w;
             w.resize(size);
