@@ -16,6 +16,32 @@ const std::vector<Field> &planMapAxes()
     return axes;
 }
 
+namespace {
+// Up to n values from center/32 to center x 32, evenly spaced in log, snapped to multiples of
+// `step` (GPU counts a model-parallel group divides, batches the DP ranks share evenly).
+std::vector<double> geometricMultiples(double center, double step, int n)
+{
+    std::vector<double> out;
+    step = std::max(1.0, step);
+    // Snapping merges neighbours at the low end: sample more finely until n distinct values (or
+    // every multiple in the range) are found; the caller thins them evenly.
+    for (int samples = n; samples <= 64 * n; samples *= 2) {
+        out.clear();
+        for (int i = 0; i < samples; ++i) {
+            const double x = center / 32 * std::pow(1024.0, double(i) / double(std::max(1, samples - 1)));
+            const double snapped = std::max(step, std::round(x / step) * step);
+            if (snapped <= double(1 << 22))
+                out.push_back(snapped);
+        }
+        std::sort(out.begin(), out.end());
+        out.erase(std::unique(out.begin(), out.end()), out.end());
+        if (int(out.size()) >= n)
+            break;
+    }
+    return out;
+}
+} // namespace
+
 std::vector<double> planMapAxisValues(const Scenario &s, Field field, int maxValues)
 {
     std::vector<double> v;
@@ -28,22 +54,20 @@ std::vector<double> planMapAxisValues(const Scenario &s, Field field, int maxVal
     case Field::Tp: fromInts(degrees.tp); break;
     case Field::Pp: fromInts(degrees.pp); break;
     case Field::Cp: fromInts(degrees.cp); break;
-    case Field::GlobalBatch: v = degrees.globalBatch; break;
+    case Field::GlobalBatch:
+        v = geometricMultiples(double(s.training.globalBatch), double(s.training.microBatch) * s.plan.dp, maxValues);
+        v.push_back(double(s.training.globalBatch));
+        break;
     case Field::MicroBatch:
         for (int b = 1; b <= 64; b *= 2)
             v.push_back(b);
         break;
     case Field::Recompute: v = {0, 1, 2}; break;
     case Field::Zero: v = {0, 1, 2, 3}; break;
-    case Field::Gpus: {
-        const long long modelParallel = (long long)s.plan.tp * s.plan.pp * s.plan.cp;
-        for (int k = -5; k <= 5; ++k) {
-            const double g = s.cluster.gpus * std::pow(2.0, k);
-            if (g >= 1 && g <= (1 << 22) && std::fmod(g, 1.0) == 0 && (long long)g % std::max(1LL, modelParallel) == 0)
-                v.push_back(g);
-        }
+    case Field::Gpus:
+        v = geometricMultiples(double(s.cluster.gpus), double(s.plan.tp) * s.plan.pp * s.plan.cp, maxValues);
+        v.push_back(double(s.cluster.gpus));
         break;
-    }
     default: break;
     }
     std::sort(v.begin(), v.end());

@@ -44,9 +44,10 @@ struct PlanMap
 /// The inputs a map axis can take: TP, PP, CP, GPUs, global batch, micro-batch, recompute, ZeRO.
 const std::vector<Field> &planMapAxes();
 /// The values of `field` an axis spans for this scenario: valid degrees for TP, PP and CP; GPU
-/// counts from 1/32 to 32 times the current at multiples of TP x PP x CP; global batches the
-/// plan accepts; micro-batches 1 to 64; every recompute policy and ZeRO stage. Ascending, at most
-/// `maxValues` (thinned evenly, keeping the current value).
+/// counts and global batches from 1/32 to 32 times the current, evenly spaced in log, at multiples
+/// of TP x PP x CP (GPUs) and of micro-batch x DP (batches); micro-batches 1 to 64; every
+/// recompute policy and ZeRO stage. Ascending, at most `maxValues` (thinned evenly, keeping the
+/// current value), always including the current value.
 std::vector<double> planMapAxisValues(const Scenario &scenario, Field field, int maxValues = 64);
 /// Evaluates every cell.
 PlanMap planMap(const Scenario &scenario, const PlanMapRequest &request);

@@ -9,6 +9,9 @@
 #include "steptimelinepanel.h"
 #include "mainwindow.h"
 #include "pipeline.h"
+#include "planmap.h"
+#include "planmappanel.h"
+#include "planmapview.h"
 #include "planner.h"
 #include "quantityslider.h"
 
@@ -134,6 +137,30 @@ void benchWindow(int argc, char *argv[])
         std::printf("%s_p99_ms: %.2f\n", prefix, ms[size_t(ms.size() * 0.99)]);
         std::printf("%s_max_ms: %.2f\n", prefix, ms.back());
     }
+    // The plan map (GPUs x global batch, 64 x 64 cells) shown while the slider is dragged: each
+    // step rebuilds and repaints it.
+    {
+        window.mainTabs()->setCurrentWidget(window.planMapPanel());
+        window.planMapPanel()->setAxes(ts::Field::Gpus, ts::Field::GlobalBatch);
+        QApplication::processEvents();
+        const ts::PlanMap &map = window.planMapPanel()->view()->map();
+        std::printf("plan_map_grid: %zux%zu\n", map.xs.size(), map.ys.size());
+        constexpr int kMapUpdates = 200;
+        std::vector<double> ms;
+        track->setSliderDown(true);
+        for (int i = 0; i < kMapUpdates; ++i) {
+            QElapsedTimer t;
+            t.start();
+            track->setValue(i <= track->maximum() ? i : 2 * track->maximum() - i);
+            QApplication::processEvents();
+            ms.push_back(t.nsecsElapsed() / 1e6);
+        }
+        track->setSliderDown(false);
+        std::sort(ms.begin(), ms.end());
+        std::printf("plan_map_update_p50_ms: %.2f\n", ms[ms.size() / 2]);
+        std::printf("plan_map_update_p99_ms: %.2f\n", ms[size_t(ms.size() * 0.99)]);
+        std::printf("plan_map_update_max_ms: %.2f\n", ms.back());
+    }
     // Play the pipeline animation for two seconds of wall time: frame interval and CPU share.
     window.mainTabs()->setCurrentWidget(window.pipelinePanel());
     QApplication::processEvents();
@@ -227,6 +254,24 @@ int main(int argc, char *argv[])
         std::printf("plan_search_1t_16384gpus_plans: %lld\n", r.evaluated);
         std::printf("plan_search_1t_16384gpus_ms: %.1f\n", r.seconds * 1e3);
         std::printf("plan_search_plans_per_second: %.0f\n", r.evaluated / r.seconds);
+    }
+    // The plan map of the default-sized scenario over GPUs x global batch (64 x 64 cells).
+    {
+        ts::PlanMapRequest request;
+        request.x = ts::Field::Gpus;
+        request.y = ts::Field::GlobalBatch;
+        Scenario mapped = s;
+        mapped.cluster.gpus = 1024;
+        mapped.plan.dp = 1024 / (mapped.plan.tp * mapped.plan.pp * mapped.plan.cp);
+        mapped.training.globalBatch = 1024;
+        const auto start = std::chrono::steady_clock::now();
+        constexpr int kMaps = 5;
+        size_t cells = 0;
+        for (int i = 0; i < kMaps; ++i)
+            cells += ts::planMap(mapped, request).cells.size();
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        std::printf("plan_map_cells_per_second: %.0f\n", double(cells) / seconds);
+        std::printf("plan_map_64x64_ms: %.2f\n", seconds / kMaps * 1e3 * 4096.0 / double(cells / kMaps));
     }
     benchWindow(argc, argv);
     return sink < 0 ? 1 : 0;

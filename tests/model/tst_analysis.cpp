@@ -3,6 +3,7 @@
 // every figure agrees with evaluate() on the same scenario.
 #include "analysis.h"
 #include "fixtures.h"
+#include "planmap.h"
 #include "teaching.h"
 
 #include <QTest>
@@ -120,6 +121,51 @@ private slots:
         QCOMPARE(pair.savedSeconds, pair.serial.stepSeconds - pair.overlapped.stepSeconds);
         QVERIFY(std::abs(pair.serial.stepSeconds - (eo.breakdown.stepSeconds - eo.breakdown.stragglerSeconds))
                 <= 5e-3 * eo.breakdown.stepSeconds);
+    }
+
+    // The plan map: every cell is the full evaluation of the scenario with both inputs changed the
+    // way the sliders change them; the current plan is on the map where it is.
+    void planMapCellsAreEvaluations()
+    {
+        const Scenario s = fixtures::gpt13bOn64H100();
+        const Evaluation own = evaluate(s);
+        for (const auto &[x, y] : {std::pair{Field::Tp, Field::Pp}, {Field::Gpus, Field::GlobalBatch}, {Field::MicroBatch, Field::Recompute}}) {
+            PlanMapRequest r;
+            r.x = x;
+            r.y = y;
+            const PlanMap map = planMap(s, r);
+            QVERIFY(!map.xs.empty() && !map.ys.empty());
+            QVERIFY(int(map.xs.size()) <= r.maxValuesPerAxis && int(map.ys.size()) <= r.maxValuesPerAxis);
+            QVERIFY(std::is_sorted(map.xs.begin(), map.xs.end()) && std::is_sorted(map.ys.begin(), map.ys.end()));
+            QVERIFY(map.currentX >= 0 && map.currentY >= 0);
+            QCOMPARE(map.at(map.currentX, map.currentY).value, own.trainSeconds);
+            int fitting = 0;
+            for (int iy = 0; iy < int(map.ys.size()); ++iy)
+                for (int ix = 0; ix < int(map.xs.size()); ++ix) {
+                    const PlanMapCell &c = map.at(ix, iy);
+                    const Scenario cell = planMapScenario(s, map, ix, iy);
+                    QCOMPARE(fieldValue(cell, x), map.xs[size_t(ix)]);
+                    QCOMPARE(fieldValue(cell, y), map.ys[size_t(iy)]);
+                    const Evaluation e = evaluate(cell);
+                    QCOMPARE(c.feasible, e.feasible);
+                    if (!e.feasible)
+                        continue;
+                    QCOMPARE(c.fits, e.memory.fits);
+                    QCOMPARE(c.value, e.trainSeconds);
+                    if (c.fits) {
+                        ++fitting;
+                        QVERIFY(c.value >= map.minValue && c.value <= map.maxValue);
+                    }
+                }
+            QVERIFY(fitting > 1);
+        }
+        // GPUs x global batch reaches 64 x 64 cells (the benchmark's grid).
+        PlanMapRequest big;
+        big.x = Field::Gpus;
+        big.y = Field::GlobalBatch;
+        const PlanMap map = planMap(s, big);
+        QCOMPARE(int(map.xs.size()), 64);
+        QVERIFY(map.ys.size() >= 40);
     }
 };
 
