@@ -37,6 +37,9 @@ private slots:
                 off.plan.overlapDp = !s.plan.overlapDp;
                 QCOMPARE(v.breakdown.stepSeconds, evaluate(off).breakdown.stepSeconds);
             }
+        // Every variant shown changes the step (one that does not teaches nothing).
+        for (size_t i = 1; i < a.stepVariants.size(); ++i)
+            QVERIFY(std::abs(a.stepVariants[i].breakdown.stepSeconds - e.breakdown.stepSeconds) > 1e-3 * e.breakdown.stepSeconds);
         // The valid degrees include the plan's own.
         QVERIFY(std::find(a.degrees.tp.begin(), a.degrees.tp.end(), s.plan.tp) != a.degrees.tp.end());
         // Scaling: Amdahl and Gustafson from the same serial share, one value per point, Amdahl's
