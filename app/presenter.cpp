@@ -89,21 +89,28 @@ QList<StepTimeBar> stepTimeVariants(const Analysis &a)
 
 ScalingChartData scalingData(const Analysis &a)
 {
+    auto curves = [&](const ScalingAnalysis &x) {
+        ScalingCurves d;
+        for (size_t i = 0; i < x.points.size(); ++i) {
+            const ScalingPoint &p = x.points[i];
+            d.gpus.push_back(p.gpus);
+            d.speedup.push_back(p.feasible ? p.speedup : std::nan(""));
+            d.efficiency.push_back(p.feasible ? p.efficiency : std::nan(""));
+            d.ideal.push_back(p.gpus);
+            d.amdahl.push_back(x.amdahl[i]);
+            d.gustafson.push_back(x.gustafson[i]);
+            if (p.gpus == a.scenario.cluster.gpus) {
+                d.currentSpeedup = d.speedup.back();
+                d.currentEfficiency = d.efficiency.back();
+            }
+        }
+        return d;
+    };
     ScalingChartData d;
-    const ScalingAnalysis &x = a.scaling;
-    for (size_t i = 0; i < x.points.size(); ++i) {
-        const ScalingPoint &p = x.points[i];
-        d.gpus.push_back(p.gpus);
-        d.speedup.push_back(p.feasible ? p.speedup : std::nan(""));
-        d.efficiency.push_back(p.feasible ? p.efficiency : std::nan(""));
-        d.ideal.push_back(p.gpus);
-        d.amdahl.push_back(x.amdahl[i]);
-        d.gustafson.push_back(x.gustafson[i]);
-        if (p.gpus == a.scenario.cluster.gpus)
-            d.currentSpeedup = d.speedup.back();
-    }
+    d.weak = curves(a.scaling);
+    d.strong = curves(a.strongScaling);
     d.currentGpus = a.scenario.cluster.gpus;
-    d.serialFraction = x.serialFraction;
+    d.serialFraction = a.scaling.serialFraction;
     return d;
 }
 

@@ -96,7 +96,7 @@ std::vector<CollectiveEntry> collectiveTable(const Scenario &s, const Evaluation
     return rows;
 }
 
-ScalingAnalysis scaling(const Scenario &s, const Evaluation &e, const AnalysisOptions &o)
+ScalingAnalysis scaling(const Scenario &s, const Evaluation &e, const AnalysisOptions &o, ScalingMode mode)
 {
     ScalingAnalysis a;
     const int modelParallel = s.plan.tp * s.plan.pp * s.plan.cp;
@@ -106,7 +106,7 @@ ScalingAnalysis scaling(const Scenario &s, const Evaluation &e, const AnalysisOp
         if (g >= modelParallel && g <= (1 << 22) && std::fmod(g, 1.0) == 0 && int(g) % modelParallel == 0)
             counts.push_back(int(g));
     }
-    a.points = scalingSweep(s, counts, ScalingMode::Weak);
+    a.points = scalingSweep(s, counts, mode);
     a.serialFraction = e.communicationFraction;
     a.baseGpus = 0;
     for (const ScalingPoint &p : a.points)
@@ -139,7 +139,8 @@ Analysis analyse(const Scenario &scenario, const AnalysisOptions &options)
     a.collectives = collectiveTable(scenario, a.evaluation, a.collectivesGroup);
     a.stepVariants = stepVariants(scenario, a.evaluation, options);
     a.memoryVariants = memoryVariants(scenario, a.evaluation);
-    a.scaling = scaling(scenario, a.evaluation, options);
+    a.scaling = scaling(scenario, a.evaluation, options, ScalingMode::Weak);
+    a.strongScaling = scaling(scenario, a.evaluation, options, ScalingMode::Strong);
     return a;
 }
 

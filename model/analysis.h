@@ -72,7 +72,8 @@ struct Analysis
     ValidDegrees degrees;
     std::vector<StepVariant> stepVariants;       // [0] is the current plan; empty when infeasible
     std::vector<MemoryVariant> memoryVariants;   // [0] is the current plan
-    ScalingAnalysis scaling;
+    ScalingAnalysis scaling;         // weak: the global batch grows with DP
+    ScalingAnalysis strongScaling;   // strong: the global batch is kept
     std::vector<WarningText> warnings;           // describe() of each of evaluation.warnings
     Group collectivesGroup;                      // all GPUs, GPUs per node as in the cluster
     std::vector<CollectiveEntry> collectives;    // at one DP bucket and at 1 GiB, every applicable algorithm

@@ -185,6 +185,19 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                    "(" + sec(b.tpCommExposedSeconds) + " + " + sec(b.cpCommExposedSeconds) + " + " + sec(b.ppP2pExposedSeconds)
                        + " + " + sec(b.dpCommExposedSeconds) + ") / " + sec(b.stepSeconds),
                    pct(e.communicationFraction), "Seed 000/001: s = T_comm / (T_comp + T_comm)"});
+    {
+        // The scaling chart: the model's own sweep, and the two laws with s as the serial part.
+        const double s = e.communicationFraction, twice = 2.0 * sc.cluster.gpus;
+        const double p = twice / sc.cluster.gpus;
+        out.push_back({"scaling", "Scaling with GPUs",
+                       "speedup(N) = throughput(N) / throughput(N0) x N0, efficiency = speedup / N, evaluated at each N "
+                       "with TP, PP, CP kept and DP scaled (weak: global batch grows with DP; strong: kept); "
+                       "Amdahl S(P) = 1 / (s + (1 - s)/P); Gustafson S(P) = P - (P - 1) s",
+                       "s = " + pct(s) + " (exposed communication share); doubling to " + num(twice) + " GPUs: Amdahl "
+                           + num(1.0 / (s + (1 - s) / p)) + "x, Gustafson " + num(p - (p - 1) * s) + "x of the current",
+                       "the chart's points",
+                       "Amdahl 1967; Gustafson 1988, CACM 31(5); seed 001 (Gustafson with the communication share)"});
+    }
     const MemoryBreakdown &mem = e.memory;
     const std::string stageText = "stage " + std::to_string(mem.stage + 1) + " of " + std::to_string(mem.stages)
                                   + " (the fullest), " + nameOf(e.framework) + ", zero " + std::to_string(pl.zeroStage);

@@ -22,16 +22,22 @@ struct StepTimeBar
 };
 
 /// Speedup and efficiency against GPU count, with reference curves, all from model/scaling.h.
-struct ScalingChartData
+struct ScalingCurves
 {
     std::vector<double> gpus;        // x, GPU counts (log axis)
     std::vector<double> speedup;     // model's speedup at each count (NaN where infeasible)
     std::vector<double> efficiency;  // model's efficiency (0..1)
-    std::vector<double> ideal;       // = gpus / gpus[0] * reference
+    std::vector<double> ideal;       // = gpus
     std::vector<double> amdahl;      // Amdahl speedup for the current communication share
     std::vector<double> gustafson;   // Gustafson speedup for the current communication share
-    double currentGpus = 0;
     double currentSpeedup = 0;
+    double currentEfficiency = 0;
+};
+struct ScalingChartData
+{
+    ScalingCurves weak;              // global batch grows with the GPUs (micro-batches per replica kept)
+    ScalingCurves strong;            // global batch kept
+    double currentGpus = 0;
     double serialFraction = 0;       // the communication share the reference curves use
 };
 

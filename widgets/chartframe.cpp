@@ -50,7 +50,8 @@ ChartFrame::ChartFrame(QWidget *parent)
     // All in one grid cell: the notes overlay the chart's corner, so showing one does not move the plot.
     m_layout = new QGridLayout(this);
     m_layout->setContentsMargins(QMargins());
-    m_layout->addWidget(m_view, 0, 0);
+    m_layout->addWidget(m_view, 1, 0);
+    m_layout->setRowStretch(1, 1);
     addOverlay(m_staleNote, Qt::AlignTop | Qt::AlignRight);
 }
 
@@ -68,7 +69,15 @@ QSize ChartFrame::sizeHint() const { return {560, 340}; }
 
 void ChartFrame::addOverlay(QWidget *widget, Qt::Alignment alignment)
 {
-    m_layout->addWidget(widget, 0, 0, alignment);
+    m_layout->addWidget(widget, 1, 0, alignment);
+}
+
+void ChartFrame::setHeader(QWidget *header)
+{
+    header->setParent(this);
+    header->setBackgroundRole(QPalette::Base);   // one surface with the chart below
+    header->setAutoFillBackground(true);
+    m_layout->addWidget(header, 0, 0);
 }
 
 void ChartFrame::applyPalette()

@@ -42,6 +42,8 @@ protected:
     QChartView *chartView() const { return m_view; }
     /// Lays `widget` over the chart; overlays do not move the plot when they show.
     void addOverlay(QWidget *widget, Qt::Alignment alignment);
+    /// A row above the chart (pickers for what it shows).
+    void setHeader(QWidget *header);
 
     /// Applies the palette's chart theme, then paletteChanged(). Derived constructors call it last,
     /// once their axes and series exist, as setTheme restyles them.

@@ -47,6 +47,7 @@ PlanView::PlanView(QWidget *parent)
     connect(m_cards, &HeadlineCards::activated, this, &PlanView::explanationRequested);
     connect(m_stepChart, &StepTimeChart::partActivated, this, &PlanView::explanationRequested);
     connect(m_memoryChart, &MemoryChart::partActivated, this, &PlanView::explanationRequested);
+    connect(m_scalingChart, &ScalingChart::explanationRequested, this, &PlanView::explanationRequested);
 }
 
 void PlanView::setStale(bool stale)

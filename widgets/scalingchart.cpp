@@ -5,16 +5,18 @@
 #include "formatting.h"
 #include "theme.h"
 
+#include <QtCharts/QCategoryAxis>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 #include <QtCharts/QLegend>
 #include <QtCharts/QLegendMarker>
 #include <QtCharts/QLineSeries>
-#include <QtCharts/QLogValueAxis>
 #include <QtCharts/QScatterSeries>
-#include <QtCharts/QValueAxis>
 
+#include <QCheckBox>
+#include <QComboBox>
 #include <QCursor>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QToolTip>
 
@@ -28,75 +30,105 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-/// The (x, y * scale) points that can be drawn: NaN marks an infeasible count, and a log axis
-/// cannot show zero or less.
-QList<QPointF> plottable(const std::vector<double> &xs, const std::vector<double> &ys, double scale, bool logY)
+/// Points (log2 x, y) that can be drawn: NaN marks an infeasible count; log2 y needs y > 0.
+QList<QPointF> plottable(const std::vector<double> &xs, const std::vector<double> &ys, bool log2Y, double scale = 1)
 {
     QList<QPointF> points;
     const size_t n = std::min(xs.size(), ys.size());
     for (size_t i = 0; i < n; ++i) {
-        const double x = xs[i];
-        const double y = ys[i] * scale;
-        if (x > 0 && std::isfinite(x) && std::isfinite(y) && (y > 0 || (!logY && y >= 0)))
-            points.append({x, y});
+        const double x = xs[i], y = ys[i] * scale;
+        if (x > 0 && std::isfinite(x) && std::isfinite(y) && (!log2Y || y > 0) && y >= 0)
+            points.append({std::log2(x), log2Y ? std::log2(y) : y});
     }
     return points;
 }
 
-QString speedupText(double speedup)
+// Labels at the integer log2 positions of [lo, hi], every `step` octaves.
+void setLog2Labels(QCategoryAxis *axis, double lo, double hi)
 {
-    return std::isfinite(speedup) ? QString::number(speedup, 'f', 1) : QStringLiteral("—");
+    for (const QString &label : axis->categoriesLabels())
+        axis->remove(label);
+    const int octaves = std::max(1, int(std::ceil(hi - lo)));
+    const int step = octaves > 12 ? 4 : octaves > 6 ? 2 : 1;
+    for (int k = int(std::floor(lo)); k <= int(std::ceil(hi)); ++k)
+        if (k % step == 0)
+            axis->append(ScalingChart::powerOfTwoLabel(std::pow(2.0, k)), k);
+    if (axis->min() != lo || axis->max() != hi)
+        axis->setRange(lo, hi);
 }
 
 } // namespace
 
+QString ScalingChart::powerOfTwoLabel(double value)
+{
+    if (value >= 1 << 20)
+        return QStringLiteral("%1M").arg(value / (1 << 20), 0, 'g', 4);
+    if (value >= 1 << 10)
+        return QStringLiteral("%1K").arg(value / (1 << 10), 0, 'g', 4);
+    return QString::number(value, 'g', 4);
+}
+
 ScalingChart::ScalingChart(QWidget *parent)
     : ChartFrame(parent)
-    , m_gpuAxis(new QLogValueAxis)
-    , m_speedupAxis(new QLogValueAxis)
-    , m_efficiencyAxis(new QValueAxis)
-    , m_speedup(new QLineSeries)
+    , m_gpuAxis(new QCategoryAxis)
+    , m_valueAxis(new QCategoryAxis)
+    , m_model(new QLineSeries)
     , m_ideal(new QLineSeries)
     , m_amdahl(new QLineSeries)
     , m_gustafson(new QLineSeries)
-    , m_efficiency(new QLineSeries)
     , m_current(new QScatterSeries)
 {
+    for (QCategoryAxis *axis : {m_gpuAxis, m_valueAxis})
+        axis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     m_gpuAxis->setTitleText(tr("GPUs"));
-    m_gpuAxis->setLabelFormat(QStringLiteral("%g"));
-    // Log speedup: the ideal line stays straight over decades of GPU counts.
-    m_speedupAxis->setTitleText(tr("Speedup [×]"));
-    m_speedupAxis->setLabelFormat(QStringLiteral("%.5g"));   // 65536 and 0.015625 both readable
-    m_efficiencyAxis->setTitleText(tr("Efficiency [%]"));
-    m_efficiencyAxis->setLabelFormat(QStringLiteral("%.0f"));
-    m_efficiencyAxis->setTickType(QValueAxis::TicksDynamic);
-    m_efficiencyAxis->setTickAnchor(0);
     chart()->addAxis(m_gpuAxis, Qt::AlignBottom);
-    chart()->addAxis(m_speedupAxis, Qt::AlignLeft);
-    chart()->addAxis(m_efficiencyAxis, Qt::AlignRight);
-
-    m_speedup->setName(tr("Model"));
+    chart()->addAxis(m_valueAxis, Qt::AlignLeft);
+    m_model->setName(tr("Model"));
     m_ideal->setName(tr("Ideal"));
-    m_efficiency->setName(tr("Efficiency"));
+    m_amdahl->setName(tr("Amdahl"));
+    m_gustafson->setName(tr("Gustafson"));
     m_current->setName(tr("Current"));
-    // Added in drawing order: the current point last, on top.
-    const QList<QXYSeries *> all{m_speedup, m_ideal, m_amdahl, m_gustafson, m_efficiency, m_current};
+    // Added in drawing order: the ideal under the model, the current point last, on top.
+    const QList<QXYSeries *> all{m_ideal, m_amdahl, m_gustafson, m_model, m_current};
     for (QXYSeries *series : all) {
         chart()->addSeries(series);
         series->attachAxis(m_gpuAxis);
-        series->attachAxis(series == m_efficiency ? static_cast<QAbstractAxis *>(m_efficiencyAxis) : m_speedupAxis);
+        series->attachAxis(m_valueAxis);
+        connect(series, &QXYSeries::clicked, this, [this] { emit explanationRequested(QStringLiteral("scaling")); });
     }
-    const QList<QXYSeries *> described{m_speedup, m_efficiency, m_current};
-    for (QXYSeries *series : described) {
+    for (QXYSeries *series : {static_cast<QXYSeries *>(m_model), static_cast<QXYSeries *>(m_current)})
         connect(series, &QXYSeries::hovered, this, [this](const QPointF &point, bool on) {
             if (on)
                 showTooltip(point.x());
             else
                 QToolTip::hideText();
         });
-    }
-
     chartView()->setRenderHint(QPainter::Antialiasing);   // curves, unlike bars, need it
+
+    // What to show: one quantity, one kind of scaling, laws on request.
+    auto *header = new QWidget;
+    auto *row = new QHBoxLayout(header);
+    row->setContentsMargins(4, 2, 4, 0);
+    m_mode = new QComboBox(header);
+    m_mode->addItem(tr("Weak scaling"));
+    m_mode->addItem(tr("Strong scaling"));
+    m_mode->setItemData(0, tr("The global batch grows with the GPUs (micro-batches per replica kept)"), Qt::ToolTipRole);
+    m_mode->setItemData(1, tr("The global batch is kept: each replica gets fewer micro-batches"), Qt::ToolTipRole);
+    m_quantity = new QComboBox(header);
+    m_quantity->addItem(tr("Speedup"));
+    m_quantity->addItem(tr("Efficiency"));
+    m_laws = new QCheckBox(tr("Laws"), header);
+    m_laws->setToolTip(tr("Amdahl's (fixed size) and Gustafson's (scaled size) laws, with the current exposed "
+                          "communication share as the serial part"));
+    m_laws->setChecked(true);
+    row->addWidget(m_mode);
+    row->addWidget(m_quantity);
+    row->addWidget(m_laws);
+    row->addStretch(1);
+    setHeader(header);
+    for (QComboBox *c : {m_mode, m_quantity})
+        connect(c, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
+    connect(m_laws, &QCheckBox::toggled, this, [this] { refresh(); });
 
     m_emptyNote = new QLabel;
     m_emptyNote->setForegroundRole(QPalette::PlaceholderText);
@@ -112,16 +144,24 @@ void ScalingChart::setData(const ScalingChartData &data)
     refresh();
 }
 
+void ScalingChart::setView(bool weak, bool speedup, bool laws)
+{
+    m_mode->setCurrentIndex(weak ? 0 : 1);
+    m_quantity->setCurrentIndex(speedup ? 0 : 1);
+    m_laws->setChecked(laws);
+}
+
+const ScalingCurves &ScalingChart::curves() const { return m_mode->currentIndex() == 0 ? m_data.weak : m_data.strong; }
+
 void ScalingChart::paletteChanged()
 {
     // After setTheme, which restyles every series. Lines that are not step parts borrow part
     // colours: the model the compute colour, the communication-share references communication ones.
-    m_speedup->setPen(QPen(theme::color(theme::Part::Compute), 2));
-    m_speedup->setPointsVisible(true);
+    m_model->setPen(QPen(theme::color(theme::Part::Compute), 2.5));
+    m_model->setPointsVisible(true);
     m_ideal->setPen(QPen(theme::idealColor(), 1.5, Qt::DashLine));
     m_amdahl->setPen(QPen(theme::color(theme::Part::TpComm), 1.5, Qt::DotLine));
     m_gustafson->setPen(QPen(theme::color(theme::Part::CpComm), 1.5, Qt::DotLine));
-    m_efficiency->setPen(QPen(palette().color(QPalette::Text), 1.5, Qt::DashDotLine));
     m_current->setColor(theme::currentPointColor());
     m_current->setBorderColor(palette().color(QPalette::Base));
     m_current->setMarkerSize(12);
@@ -129,21 +169,22 @@ void ScalingChart::paletteChanged()
 
 void ScalingChart::refresh()
 {
-    const std::vector<double> &gpus = m_data.gpus;
-    const QList<QPointF> speedup = plottable(gpus, m_data.speedup, 1, true);
-    const QList<QPointF> ideal = plottable(gpus, m_data.ideal, 1, true);
-    const QList<QPointF> amdahl = plottable(gpus, m_data.amdahl, 1, true);
-    const QList<QPointF> gustafson = plottable(gpus, m_data.gustafson, 1, true);
-    const QList<QPointF> efficiency = plottable(gpus, m_data.efficiency, 100, false);  // fraction -> %
-    const QList<QPointF> current = plottable({m_data.currentGpus}, {m_data.currentSpeedup}, 1, true);
-
-    const QString share = fmt::percent(m_data.serialFraction);
-    // Short legend names (long ones get elided); the serial share goes in the axis title.
-    m_amdahl->setName(tr("Amdahl"));
-    m_gustafson->setName(tr("Gustafson"));
-    const QString speedupTitle = tr("Speedup [×], laws at s = %1").arg(share);
-    if (m_speedupAxis->titleText() != speedupTitle)   // every change lays the chart out again
-        m_speedupAxis->setTitleText(speedupTitle);
+    const ScalingCurves &c = curves();
+    const bool speedup = m_quantity->currentIndex() == 0, laws = m_laws->isChecked();
+    const std::vector<double> &gpus = c.gpus;
+    // Efficiency in percent on a linear axis; speedups on log2.
+    std::vector<double> idealEfficiency(gpus.size(), 1.0), amdahlEfficiency, gustafsonEfficiency;
+    for (size_t i = 0; i < gpus.size() && i < c.amdahl.size(); ++i) {
+        amdahlEfficiency.push_back(c.amdahl[i] / gpus[i]);
+        gustafsonEfficiency.push_back(c.gustafson[i] / gpus[i]);
+    }
+    const double scale = speedup ? 1 : 100;
+    const QList<QPointF> model = plottable(gpus, speedup ? c.speedup : c.efficiency, speedup, scale);
+    const QList<QPointF> ideal = plottable(gpus, speedup ? c.ideal : idealEfficiency, speedup, scale);
+    const QList<QPointF> amdahl = laws ? plottable(gpus, speedup ? c.amdahl : amdahlEfficiency, speedup, scale) : QList<QPointF>{};
+    const QList<QPointF> gustafson =
+        laws ? plottable(gpus, speedup ? c.gustafson : gustafsonEfficiency, speedup, scale) : QList<QPointF>{};
+    const QList<QPointF> current = plottable({m_data.currentGpus}, {speedup ? c.currentSpeedup : c.currentEfficiency}, speedup, scale);
 
     // Series without points leave the legend too.
     const auto setPoints = [this](QXYSeries *series, const QList<QPointF> &points) {
@@ -154,76 +195,65 @@ void ScalingChart::refresh()
         for (QLegendMarker *marker : markers)
             marker->setVisible(!points.isEmpty());
     };
-    setPoints(m_speedup, speedup);
+    setPoints(m_model, model);
     setPoints(m_ideal, ideal);
     setPoints(m_amdahl, amdahl);
     setPoints(m_gustafson, gustafson);
-    setPoints(m_efficiency, efficiency);
     setPoints(m_current, current);
 
-    // Log axes span whole octaves around everything drawn on them.
-    double xMin = std::numeric_limits<double>::infinity(), xMax = 0;
-    double yMin = xMin, yMax = 0;
-    for (const QList<QPointF> *points : {&speedup, &ideal, &amdahl, &gustafson, &current}) {
+    double xMin = std::numeric_limits<double>::infinity(), xMax = -xMin, yMin = xMin, yMax = -xMin;
+    for (const QList<QPointF> *points : {&model, &ideal, &amdahl, &gustafson, &current})
         for (const QPointF &p : *points) {
             xMin = std::min(xMin, p.x());
             xMax = std::max(xMax, p.x());
             yMin = std::min(yMin, p.y());
             yMax = std::max(yMax, p.y());
         }
+    if (std::isfinite(xMin)) {
+        setLog2Labels(m_gpuAxis, std::floor(xMin), std::ceil(xMax));
+        if (speedup) {
+            setLog2Labels(m_valueAxis, std::floor(yMin), std::ceil(yMax));
+        } else {
+            // 0-100% unless a point is superlinear (ZeRO shards shrink with DP): then the next 10%.
+            const double top = yMax <= 100 ? 100.0 : 10 * std::ceil(yMax / 10);
+            for (const QString &label : m_valueAxis->categoriesLabels())
+                m_valueAxis->remove(label);
+            for (int v = 0; v <= int(top); v += top > 100 ? 20 : 25)
+                m_valueAxis->append(QStringLiteral("%1%").arg(v), v);
+            m_valueAxis->setRange(0, top);
+        }
     }
-    double efficiencyMax = 100;  // superlinear points stretch the axis rather than vanish
-    for (const QPointF &p : efficiency) {
-        xMin = std::min(xMin, p.x());
-        xMax = std::max(xMax, p.x());
-        efficiencyMax = std::max(efficiencyMax, p.y());
-    }
-    const chartmath::Range xRange = chartmath::log2Range(xMin, xMax);
-    const auto setLogAxis = [](QLogValueAxis *axis, double base, const chartmath::Range &range) {
-        if (axis->base() != base)
-            axis->setBase(base);
-        if (axis->min() != range.min || axis->max() != range.max)
-            axis->setRange(range.min, range.max);
-    };
-    setLogAxis(m_gpuAxis, chartmath::log2AxisBase(xMin, xMax, 9), xRange);
-    setLogAxis(m_speedupAxis, chartmath::log2AxisBase(yMin, yMax, 7), chartmath::log2Range(yMin, yMax));
-    // 100% unless a point is superlinear (ZeRO shards shrink with DP): then the next 10%.
-    const double efficiencyAxisMax = efficiencyMax <= 100 ? 100.0 : 10 * std::ceil(efficiencyMax / 10);
-    if (m_efficiencyAxis->max() != efficiencyAxisMax) {
-        m_efficiencyAxis->setRange(0, efficiencyAxisMax);
-        m_efficiencyAxis->setTickInterval(chartmath::niceTickInterval(efficiencyAxisMax));
-    }
+    const QString title = speedup ? tr("Speedup [×]") : tr("Efficiency");
+    if (m_valueAxis->titleText() != title)   // every change lays the chart out again
+        m_valueAxis->setTitleText(title);
+    m_laws->setText(tr("Laws at s = %1").arg(fmt::percent(m_data.serialFraction)));
 
     m_emptyNote->setText(gpus.empty() ? tr("No scaling data") : tr("No feasible GPU count to plot"));
-    m_emptyNote->setVisible(speedup.isEmpty());
+    m_emptyNote->setVisible(model.isEmpty());
 }
 
-void ScalingChart::showTooltip(double gpus)
+void ScalingChart::showTooltip(double log2Gpus)
 {
-    // The hovered position lies between points: describe the nearest GPU count on the log axis.
-    const std::vector<double> &xs = m_data.gpus;
-    size_t nearest = xs.size();
+    // The hovered position lies between points: describe the nearest GPU count.
+    const ScalingCurves &c = curves();
+    size_t nearest = c.gpus.size();
     double nearestDistance = std::numeric_limits<double>::infinity();
-    for (size_t i = 0; i < xs.size(); ++i) {
-        const double distance = std::abs(std::log(xs[i] / gpus));
+    for (size_t i = 0; i < c.gpus.size(); ++i) {
+        const double distance = std::abs(std::log2(c.gpus[i]) - log2Gpus);
         if (distance < nearestDistance) {
             nearest = i;
             nearestDistance = distance;
         }
     }
-    if (nearest == xs.size())
+    if (nearest == c.gpus.size())
         return;
-    const auto at = [nearest](const std::vector<double> &values) {
-        return nearest < values.size() ? values[nearest] : kNaN;
-    };
-    QString text = tr("<b>%1 GPUs</b>").arg(QString::number(xs[nearest], 'f', 0));
-    if (std::isfinite(at(m_data.speedup))) {
-        text += tr("<br>Speedup %1× (ideal %2×)<br>Efficiency %3")
-                    .arg(speedupText(at(m_data.speedup)), speedupText(at(m_data.ideal)),
-                         fmt::percent(at(m_data.efficiency)));
-    } else {
+    const auto at = [nearest](const std::vector<double> &values) { return nearest < values.size() ? values[nearest] : kNaN; };
+    QString text = tr("<b>%1 GPUs</b> (%2)").arg(fmt::count(c.gpus[nearest]), m_mode->currentText().toLower());
+    if (std::isfinite(at(c.speedup)))
+        text += tr("<br>Speedup %1× (ideal %2×)<br>Efficiency %3<br><i>Click for the formula</i>")
+                    .arg(QString::number(at(c.speedup), 'f', 1), QString::number(at(c.ideal), 'f', 0), fmt::percent(at(c.efficiency)));
+    else
         text += tr("<br>Infeasible");
-    }
     QToolTip::showText(QCursor::pos(), text, chartView());
 }
 

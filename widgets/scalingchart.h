@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: MIT
-// Speedup and efficiency against GPU count on log-log axes, with ideal, Amdahl and Gustafson
-// references and the current plan marked.
+// Scaling against GPU count: weak (the global batch grows with the GPUs) or strong (the batch is
+// kept), speedup or efficiency (one quantity on the axis), the ideal, and Amdahl's and
+// Gustafson's laws for the current communication share as optional overlays; the current plan
+// marked. GPU counts and speedups on log2 scales labelled 64, 1K, 16K, 1M.
 #pragma once
 
 #include "chartdata.h"
 #include "chartframe.h"
 
 QT_BEGIN_NAMESPACE
+class QCategoryAxis;
+class QCheckBox;
+class QComboBox;
 class QLabel;
 class QLineSeries;
-class QLogValueAxis;
 class QScatterSeries;
-class QValueAxis;
 QT_END_NAMESPACE
 
 namespace ts {
@@ -24,24 +27,34 @@ public:
 
     /// Shows the curves. NaN points (infeasible counts) are skipped; empty data shows a note.
     void setData(const ScalingChartData &data);
+    /// Weak (true) or strong scaling; speedup (true) or efficiency; the two laws drawn or not.
+    void setView(bool weak, bool speedup, bool laws);
+    /// "64", "1K", "16K", "1M": powers of two as axis labels.
+    static QString powerOfTwoLabel(double value);
+
+signals:
+    /// A curve was clicked: the explanation of the scaling figures.
+    void explanationRequested(const QString &id);
 
 protected:
     void paletteChanged() override;
 
 private:
     void refresh();
-    void showTooltip(double gpus);
+    void showTooltip(double log2Gpus);
+    const ScalingCurves &curves() const;
 
-    QLogValueAxis *m_gpuAxis = nullptr;
-    QLogValueAxis *m_speedupAxis = nullptr;
-    QValueAxis *m_efficiencyAxis = nullptr;
-    QLineSeries *m_speedup = nullptr;
+    QCategoryAxis *m_gpuAxis = nullptr;
+    QCategoryAxis *m_valueAxis = nullptr;
+    QLineSeries *m_model = nullptr;
     QLineSeries *m_ideal = nullptr;
     QLineSeries *m_amdahl = nullptr;
     QLineSeries *m_gustafson = nullptr;
-    QLineSeries *m_efficiency = nullptr;
     QScatterSeries *m_current = nullptr;
     QLabel *m_emptyNote = nullptr;
+    QComboBox *m_mode = nullptr;
+    QComboBox *m_quantity = nullptr;
+    QCheckBox *m_laws = nullptr;
 
     ScalingChartData m_data;
 };

@@ -5,6 +5,7 @@
 #include "collectivestablemodel.h"
 #include "plantablemodel.h"
 #include "quantityslider.h"
+#include "scalingchart.h"
 
 #include <QAbstractItemModelTester>
 #include <QSortFilterProxyModel>
@@ -145,6 +146,15 @@ private slots:
         QCOMPARE(collectives.data(collectives.index(1, CollectivesTableModel::SizeColumn), Qt::UserRole).toDouble(), 1e6);
         collectives.setRows({});
         QCOMPARE(collectives.rowCount(), 0);
+    }
+
+    void powerOfTwoLabels()
+    {
+        QCOMPARE(ScalingChart::powerOfTwoLabel(64), QStringLiteral("64"));
+        QCOMPARE(ScalingChart::powerOfTwoLabel(1024), QStringLiteral("1K"));
+        QCOMPARE(ScalingChart::powerOfTwoLabel(16384), QStringLiteral("16K"));
+        QCOMPARE(ScalingChart::powerOfTwoLabel(1 << 20), QStringLiteral("1M"));
+        QCOMPARE(ScalingChart::powerOfTwoLabel(0.5), QStringLiteral("0.5"));
     }
 };
 
