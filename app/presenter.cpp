@@ -21,6 +21,8 @@ namespace ts {
 namespace {
 QString tr(const char *text) { return QCoreApplication::translate("Presenter", text); }
 
+// MFU that published large runs reach on H100/A100 (Megatron-LM and NeMo tables: 38-49%; SC21 A100:
+// 44-52% hardware): below 35% is worth a look, below 20% something is off.
 constexpr double kMfuGood = 0.35, kMfuPoor = 0.2;
 constexpr double kCommWarn = 0.3, kCommBad = 0.5;
 constexpr double kPipelineWarn = 0.8;
@@ -36,6 +38,8 @@ QList<CardData> headlineCards(const Scenario &s, const Evaluation &e)
         CardData mfu{QStringLiteral("mfu"), tr("MFU"), fmt::percent(e.mfu),
                      tr("%1 hardware (Eq. 3) · %2").arg(fmt::flops(e.hardwareFlopsPerSecondPerGpu), QLatin1String(nameOf(e.framework)))};
         mfu.tone = e.mfu >= kMfuGood ? CardData::Normal : e.mfu >= kMfuPoor ? CardData::Warn : CardData::Bad;
+        if (mfu.tone != CardData::Normal)   // the colour says why
+            mfu.detail += QStringLiteral(" · ") + tr("below the %1 that tuned large runs reach").arg(fmt::percent(kMfuGood, 0));
         cards << mfu;
     } else {
         // A given compute time says nothing about FLOPs: utilisation is not defined.

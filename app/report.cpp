@@ -156,7 +156,7 @@ bool writeReport(const QString &path, const ReportInput &in, QString *error)
         rowOf(tr("Time to train"), [](const Scenario &, const Evaluation &x) { return fmt::duration(x.trainSeconds); });
         rowOf(tr("GPU-hours"), [](const Scenario &, const Evaluation &x) { return fmt::count(x.gpuHours); });
         rowOf(tr("MFU"), [](const Scenario &, const Evaluation &x) { return fmt::percent(x.mfu); });
-        rowOf(tr("Memory per GPU"), [](const Scenario &, const Evaluation &x) { return fmt::bytes(x.memory.totalBytes); });
+        rowOf(tr("Memory per GPU"), [](const Scenario &, const Evaluation &x) { return fmt::memory(x.memory.totalBytes); });
         html += QStringLiteral("</table>");
     }
     html += QStringLiteral("<h2>%1</h2>").arg(tr("Warnings and recommendations"));

@@ -240,14 +240,14 @@ QString evaluationText(const Scenario &sc, const Evaluation &e, const QString &n
                .arg(QLatin1String(nameOf(e.framework)))
                .arg(m.stage + 1)
                .arg(m.stages);
-    line(QStringLiteral("weights"), fmt::bytes(m.weightsBytes));
-    line(QStringLiteral("gradients"), fmt::bytes(m.gradientsBytes));
-    line(QStringLiteral("optimizer states"), fmt::bytes(m.optimizerBytes));
-    line(QStringLiteral("activations"), fmt::bytes(m.activationsBytes));
-    line(QStringLiteral("logits and loss"), fmt::bytes(m.lossBytes));
-    line(QStringLiteral("buffers"), fmt::bytes(m.buffersBytes));
-    line(QStringLiteral("runtime (context, workspaces, allocator)"), fmt::bytes(m.runtimeBytes));
-    line(QStringLiteral("total / HBM"), fmt::bytes(m.totalBytes) + QStringLiteral(" / ") + fmt::bytes(m.capacityBytes)
+    line(QStringLiteral("weights"), fmt::memory(m.weightsBytes));
+    line(QStringLiteral("gradients"), fmt::memory(m.gradientsBytes));
+    line(QStringLiteral("optimizer states"), fmt::memory(m.optimizerBytes));
+    line(QStringLiteral("activations"), fmt::memory(m.activationsBytes));
+    line(QStringLiteral("logits and loss"), fmt::memory(m.lossBytes));
+    line(QStringLiteral("buffers"), fmt::memory(m.buffersBytes));
+    line(QStringLiteral("runtime (context, workspaces, allocator)"), fmt::memory(m.runtimeBytes));
+    line(QStringLiteral("total / HBM"), fmt::memory(m.totalBytes) + QStringLiteral(" / ") + fmt::memory(m.capacityBytes)
                                             + (m.fits ? QStringLiteral(" (fits)") : QStringLiteral(" (DOES NOT FIT)")));
     const Extras x = extrasOf(sc, e);
     out += QStringLiteral("Requirements\n");

@@ -65,7 +65,7 @@ void ComparePanel::setScenarios(const QList<ComparedScenario> &pinned, const Com
         {QT_TR_NOOP("Tokens/s"), [](const Evaluation &e) { return fmt::count(e.tokensPerSecond); }},
         {QT_TR_NOOP("Communication"), [](const Evaluation &e) { return fmt::percent(e.communicationFraction); }},
         {QT_TR_NOOP("Pipeline efficiency"), [](const Evaluation &e) { return fmt::percent(e.pipelineEfficiency); }},
-        {QT_TR_NOOP("Memory per GPU"), [](const Evaluation &e) { return fmt::bytes(e.memory.totalBytes); }},
+        {QT_TR_NOOP("Memory per GPU"), [](const Evaluation &e) { return fmt::memory(e.memory.totalBytes); }},
         {QT_TR_NOOP("Fits in HBM"), [](const Evaluation &e) { return e.memory.fits ? tr("yes") : tr("no"); }},
     };
     QStringList headers;

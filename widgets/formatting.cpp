@@ -64,6 +64,18 @@ QString bytesDecimal(double b)
     return number(b, 3) + QStringLiteral(" B");
 }
 
+QString memory(double b)
+{
+    const double a = std::abs(b);
+    if (a >= units::kBytesPerTiB)
+        return number(b / units::kBytesPerTiB) + QStringLiteral(" TiB");
+    if (a >= units::kBytesPerGiB)
+        return number(b / units::kBytesPerGiB) + QStringLiteral(" GiB");
+    if (a >= units::kBytesPerMiB)
+        return number(b / units::kBytesPerMiB) + QStringLiteral(" MiB");
+    return number(b, 3) + QStringLiteral(" B");
+}
+
 QString bytes(double b)
 {
     const double a = std::abs(b);

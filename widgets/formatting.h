@@ -10,6 +10,7 @@ namespace ts::fmt {
 QString seconds(double seconds);              // "493.5 ms", "1.17 ms", "12.3 us", "4.2 days"
 QString bytes(double bytes);                  // "14.0 GB (13.04 GiB)"
 QString bytesDecimal(double bytes);           // "14.0 GB"
+QString memory(double bytes);                 // GPU memory in the cards' unit: "13.04 GiB", "512.0 MiB"
 QString bandwidth(double bytesPerSecond);     // "50.0 GB/s (400 Gb/s)"
 QString flops(double flopsPerSecond);         // "989 TFLOP/s"
 QString percent(double fraction, int decimals = 1);

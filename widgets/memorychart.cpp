@@ -134,7 +134,7 @@ void MemoryChart::showTooltip(Part part, int index)
     const double bytes = partBytes(bar.memory, part);
     QToolTip::showText(QCursor::pos(),
                        tr("<b>%1</b><br>%2: %3 (%4 of the total)")
-                           .arg(theme::label(part), bar.label.toHtmlEscaped(), fmt::bytes(bytes),
+                           .arg(theme::label(part), bar.label.toHtmlEscaped(), fmt::memory(bytes),
                                 fmt::percent(bytes / bar.memory.totalBytes)),
                        chartView());
 }

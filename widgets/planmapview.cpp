@@ -40,7 +40,7 @@ QString PlanMapView::metricText(PlanMapMetric metric, double value)
     case PlanMapMetric::TimeToTrain: return fmt::duration(value);
     case PlanMapMetric::Mfu: return fmt::percent(value);
     case PlanMapMetric::StepTime: return fmt::seconds(value);
-    case PlanMapMetric::MemoryPerGpu: return fmt::bytes(value);
+    case PlanMapMetric::MemoryPerGpu: return fmt::memory(value);
     }
     return {};
 }

@@ -87,7 +87,7 @@ QVariant PlanTableModel::data(const QModelIndex &index, int role) const
     case ColOverlap: return raw ? QVariant(p.overlapDp) : QVariant(p.overlapDp ? tr("on") : tr("off"));
     case ColStep: return raw ? QVariant(c.breakdown.stepSeconds) : QVariant(fmt::seconds(c.breakdown.stepSeconds));
     case ColMfu: return raw ? QVariant(c.mfu) : QVariant(fmt::percent(c.mfu));
-    case ColMemory: return raw ? QVariant(c.memoryBytes) : QVariant(fmt::bytes(c.memoryBytes));
+    case ColMemory: return raw ? QVariant(c.memoryBytes) : QVariant(fmt::memory(c.memoryBytes));
     case ColComm: return raw ? QVariant(c.communicationFraction) : QVariant(fmt::percent(c.communicationFraction));
     case ColEqual: return raw ? QVariant(c.equivalentPlans) : QVariant(c.equivalentPlans > 0 ? QString::number(c.equivalentPlans) : QString());
     }
