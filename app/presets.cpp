@@ -88,6 +88,7 @@ QList<std::pair<QString, QString>> Presets::examples()
     return {{QObject::tr("Llama 3 70B on 1024 H100"), QStringLiteral(":/scenarios/default.json")},
             {QObject::tr("Seed: gradient sync, 7B on 8 GPUs"), QStringLiteral(":/scenarios/seed-gradient-sync.json")},
             {QObject::tr("Seed: 4-stage pipeline"), QStringLiteral(":/scenarios/seed-pipeline.json")},
+            {QObject::tr("Overlap: Llama 3 8B on 64 H100 over 400 Gb/s RoCE"), QStringLiteral(":/scenarios/overlap.json")},
             {QObject::tr("1T parameters on 16,384 H100"), QStringLiteral(":/scenarios/trillion.json")}};
 }
 

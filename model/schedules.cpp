@@ -289,7 +289,9 @@ StepTimeline stepTimeline(const Scenario &sc, const Evaluation &e)
         if (ev.stage != 0)
             continue;
         const char *letter = ev.op == PipelineOp::Forward ? "F" : ev.op == PipelineOp::Backward ? "B" : "W";
-        out.intervals.push_back({Stream::Compute, letter + std::to_string(ev.microBatch), ev.microBatch, ev.startSeconds,
+        // Micro-batches numbered from 1, as the Pipeline tab numbers them.
+        const std::string number = std::to_string(ev.microBatch + 1);
+        out.intervals.push_back({Stream::Compute, letter + number, ev.microBatch, ev.startSeconds,
                                  ev.endSeconds});
         // Exposed TP/CP collectives sit inside each layer of the op: one slice per layer at its end.
         const double tp = ev.op == PipelineOp::Forward ? layers * e.perLayer.forwardCommSeconds
@@ -301,10 +303,10 @@ StepTimeline stepTimeline(const Scenario &sc, const Evaluation &e)
                                          ev.startSeconds + l * layerSpan});
         }
         if (p > 1 && ev.op == PipelineOp::Forward)
-            out.intervals.push_back({Stream::PpP2p, "send F" + std::to_string(ev.microBatch), ev.microBatch, ev.endSeconds,
+            out.intervals.push_back({Stream::PpP2p, "send F" + number, ev.microBatch, ev.endSeconds,
                                      ev.endSeconds + e.p2pSecondsPerTransfer});
         if (p > 1 && ev.op == PipelineOp::Backward)
-            out.intervals.push_back({Stream::PpP2p, "recv B" + std::to_string(ev.microBatch), ev.microBatch,
+            out.intervals.push_back({Stream::PpP2p, "recv B" + number, ev.microBatch,
                                      std::max(0.0, ev.startSeconds - e.p2pSecondsPerTransfer), ev.startSeconds});
         if (ev.op == PipelineOp::Backward) {
             if (firstBackward < 0)

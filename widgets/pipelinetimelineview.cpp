@@ -29,12 +29,7 @@ constexpr double kMaxRowLines = 7;
 
 QColor opColor(PipelineOp op)
 {
-    switch (op) {
-    case PipelineOp::Forward: return theme::color(theme::Part::Compute);
-    case PipelineOp::Backward: return theme::backwardColor();
-    case PipelineOp::WeightGrad: return theme::weightGradColor();
-    }
-    return theme::color(theme::Part::Compute);
+    return theme::opColor(op == PipelineOp::Backward ? 'B' : op == PipelineOp::WeightGrad ? 'W' : 'F');
 }
 
 QString opName(PipelineOp op)

@@ -299,7 +299,8 @@ void StepTimelineView::renderPanel(QPainter &p, int index) const
         if (it == panel.streams.cend())
             continue;
         const QRectF r = m.spanRect(int(it - panel.streams.cbegin()), s.startSeconds, s.endSeconds);
-        const QColor fill = streamColor(s.stream);
+        // Compute in the Pipeline tab's colours: forward, backward, weight gradient.
+        const QColor fill = s.stream == Stream::Compute && !s.label.empty() ? theme::opColor(s.label[0]) : streamColor(s.stream);
         p.setPen(r.width() > 3 ? QPen(base, 1) : QPen(Qt::NoPen));   // separates back-to-back intervals
         p.setBrush(fill);
         p.drawRect(r);

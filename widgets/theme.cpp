@@ -90,6 +90,11 @@ QColor currentPointColor() { return QColor(0xD5, 0x5E, 0x00); }
 QColor backwardColor() { return QColor(0x1B, 0x9E, 0x77); }
 QColor weightGradColor() { return QColor(0xCC, 0x79, 0xA7); }
 
+QColor opColor(char op)
+{
+    return op == 'B' ? backwardColor() : op == 'W' ? weightGradColor() : color(Part::Compute);
+}
+
 QColor mix(const QColor &from, const QColor &to, double fraction)
 {
     const double f = std::clamp(fraction, 0.0, 1.0);

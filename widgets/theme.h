@@ -28,6 +28,8 @@ QColor currentPointColor();
 
 /// Pipeline ops beyond the forward (which is Part::Compute): backward and weight-gradient (W) work.
 QColor backwardColor();
+/// Forward, backward and weight-gradient work in every teaching tab: compute blue, green, pink.
+QColor opColor(char op);   // 'F', 'B', 'W'
 QColor weightGradColor();
 
 /// Linear blend from `from` (fraction 0) to `to` (fraction 1, clamped): sequential colour ramps.

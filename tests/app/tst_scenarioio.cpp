@@ -2,11 +2,15 @@
 // Scenario files: units, presets, round trip, and a clear message for each kind of bad file.
 #include "presets.h"
 #include "quantity.h"
+#include "evaluate.h"
 #include "scenarioio.h"
 
 #include <QJsonDocument>
 #include <QTemporaryDir>
+#include <QDir>
 #include <QTest>
+
+#include <cmath>
 
 using namespace ts;
 
@@ -210,6 +214,29 @@ private slots:
         ScenarioError error;
         QVERIFY(!loadScenarioFile(QStringLiteral("/nonexistent/plan.json"), &error));
         QVERIFY(error.message.contains(QLatin1String("cannot open")));
+    }
+
+    // Every shipped example runs, shows no impossible figure, and the overlap example shows overlap.
+    void shippedExamplesAreSound()
+    {
+        const QStringList files = QDir(QStringLiteral(":/scenarios")).entryList({QStringLiteral("*.json")});
+        QVERIFY(files.size() >= 5);
+        for (const QString &file : files) {
+            ScenarioError error;
+            const auto loaded = loadScenarioFile(QStringLiteral(":/scenarios/") + file, &error);
+            QVERIFY2(loaded, qPrintable(file + QStringLiteral(": ") + error.text()));
+            const Evaluation e = evaluate(loaded->scenario);
+            QVERIFY2(e.feasible, qPrintable(file + QStringLiteral(": ") + QString::fromStdString(e.problem.message)));
+            QVERIFY2(std::isfinite(e.breakdown.stepSeconds) && e.breakdown.stepSeconds > 0, qPrintable(file));
+            if (e.flopsApplicable)
+                QVERIFY2(e.mfu > 0 && e.mfu <= 1 && e.hfu <= 1, qPrintable(file));
+            if (file == QLatin1String("overlap.json")) {
+                Scenario off = loaded->scenario;
+                off.plan.overlapDp = false;
+                QVERIFY(e.memory.fits);
+                QVERIFY(evaluate(off).breakdown.stepSeconds > 1.1 * e.breakdown.stepSeconds);
+            }
+        }
     }
 };
 
