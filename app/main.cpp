@@ -82,9 +82,11 @@ int main(int argc, char *argv[])
     QApplication::setOrganizationName(QStringLiteral("Trainscope"));
     QApplication::setApplicationVersion(QStringLiteral(TRAINSCOPE_VERSION));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/org.trainscope.Trainscope.svg")));
-    // --screenshot PATH [--tab N]: save the window as it first appears, then quit (docs, checks).
+    // --screenshot PATH [--tab N] [--size WxH]: save the window as it first appears, then quit
+    // (docs, checks); 1600x1000 unless a size is given.
     QString screenshot;
     int tab = 0;
+    QSize size(1600, 1000);
     for (int i = 1; i + 1 < arguments.size(); ++i) {
         if (arguments[i] == QLatin1String("--screenshot")) {
             screenshot = arguments[i + 1];
@@ -92,6 +94,14 @@ int main(int argc, char *argv[])
             --i;
         } else if (arguments[i] == QLatin1String("--tab")) {
             tab = arguments[i + 1].toInt();
+            arguments.remove(i, 2);
+            --i;
+        } else if (arguments[i] == QLatin1String("--size")) {
+            const QStringList wh = arguments[i + 1].split(QLatin1Char('x'));
+            if (wh.size() == 2 && wh[0].toInt() >= 320 && wh[1].toInt() >= 240)
+                size = QSize(wh[0].toInt(), wh[1].toInt());
+            else
+                std::fprintf(stderr, "trainscope: --size wants WIDTHxHEIGHT (at least 320x240), got %s\n", qPrintable(arguments[i + 1]));
             arguments.remove(i, 2);
             --i;
         }
@@ -106,6 +116,7 @@ int main(int argc, char *argv[])
     }
     window.show();
     if (!screenshot.isEmpty()) {
+        window.resize(size);
         window.mainTabs()->setCurrentIndex(tab);
         QTimer::singleShot(kScreenshotDelayMs, &window, [&window, screenshot] {
             const bool saved = window.grab().save(screenshot);

@@ -21,7 +21,6 @@ namespace ts {
 
 namespace {
 
-constexpr double kFadedOpacity = 0.22;   // schedule after the playhead: visible, clearly "not yet"
 constexpr double kHeaderLines = 3.4;
 constexpr double kStripLines = 5;
 constexpr double kAxisLines = 1.6;
@@ -217,13 +216,18 @@ void PipelineTimelineView::renderCache()
 {
     m_chrome = blankPixmap();
     m_content = blankPixmap();
+    m_outline = blankPixmap();
     {
         QPainter painter(&m_chrome);
         renderChrome(painter);
     }
     {
         QPainter painter(&m_content);
-        renderContent(painter);
+        renderContent(painter, false);
+    }
+    {
+        QPainter painter(&m_outline);
+        renderContent(painter, true);
     }
     m_cacheValid = true;
 }
@@ -316,7 +320,7 @@ void PipelineTimelineView::renderChrome(QPainter &p) const
                QStringLiteral("0"));
 }
 
-void PipelineTimelineView::renderContent(QPainter &p) const
+void PipelineTimelineView::renderContent(QPainter &p, bool outlined) const
 {
     const QPalette &pal = palette();
     const QColor base = pal.color(QPalette::Base);
@@ -338,12 +342,18 @@ void PipelineTimelineView::renderContent(QPainter &p) const
     for (const PipelineEvent &e : m_sim.events) {
         const QRectF r = m.blockRect(e);
         const QColor fill = opColor(e.op);
-        p.setPen(r.width() > 3 ? QPen(base, 1) : QPen(Qt::NoPen));   // separates back-to-back blocks
-        p.setBrush(fill);
-        p.drawRect(r);
+        if (outlined) {   // not played yet: the block's outline in its colour, readable numbers
+            p.setPen(r.width() > 3 ? QPen(fill, 1.5 * scale()) : QPen(fill, 1));
+            p.setBrush(base);
+            p.drawRect(r.adjusted(0.75, 0.75, -0.75, -0.75));
+        } else {
+            p.setPen(r.width() > 3 ? QPen(base, 1) : QPen(Qt::NoPen));   // separates back-to-back blocks
+            p.setBrush(fill);
+            p.drawRect(r);
+        }
         const QString label = blockLabel(e, m_interleaved);
         if (r.width() >= labelMetrics.horizontalAdvance(label) + 4 && r.height() >= 0.9 * labelMetrics.height()) {
-            p.setPen(theme::textOn(fill));
+            p.setPen(outlined ? palette().color(QPalette::Text) : theme::textOn(fill));
             p.drawText(r, Qt::AlignCenter, label);
         }
     }
@@ -403,12 +413,10 @@ void PipelineTimelineView::paintEvent(QPaintEvent *)
         renderCache();
     const TimelineMapping &m = m_layout.rows;
     p.drawPixmap(0, 0, m_chrome);
-    // Played part at full strength, the rest faded: playback reveals the schedule.
+    // Played part filled, the rest outlined with readable numbers: playback fills the schedule in.
     const double x = m.secondsToX(time());
     if (time() < m.t1) {
-        p.setOpacity(kFadedOpacity);
-        p.drawPixmap(0, 0, m_content);
-        p.setOpacity(1);
+        p.drawPixmap(0, 0, m_outline);
         p.setClipRect(QRectF(0, 0, x, height()));
     }
     p.drawPixmap(0, 0, m_content);

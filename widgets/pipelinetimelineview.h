@@ -84,7 +84,7 @@ private:
     void layoutView() override;
     void renderCache();
     void renderChrome(QPainter &painter) const;
-    void renderContent(QPainter &painter) const;
+    void renderContent(QPainter &painter, bool outlined) const;
     bool hasData() const { return m_sim.ok && !m_sim.events.empty(); }
 
     PipelineSimulation m_sim;
@@ -104,6 +104,7 @@ private:
     // Static renderings: axes, labels and legend; blocks, hatching, arrows and the strip.
     QPixmap m_chrome;
     QPixmap m_content;
+    QPixmap m_outline;   // the same blocks outlined: the part not played yet
     bool m_cacheValid = false;
 };
 
