@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Geometry and colour of the plan map: cells in a grid (y grows upwards), the cell under a point,
-// and the colour of a value (a perceptually ordered ramp, the better end bright). Header-only and
+// Geometry of the plan map: cells in a grid (y grows upwards), the cell under a point, and where
+// a value sits between the worst and the best (coloured with sequentialColor, colorramp.h). Header-only and
 // pure, so tests check it without a GUI.
 #pragma once
+
+#include "colorramp.h"
 
 #include <QColor>
 #include <QPointF>
@@ -44,20 +46,6 @@ inline double planMapGoodness(double value, double minValue, double maxValue, bo
         return 1.0;
     const double t = std::clamp((value - minValue) / (maxValue - minValue), 0.0, 1.0);
     return lowerIsBetter ? 1.0 - t : t;
-}
-
-/// Viridis (matplotlib's, 5 stops): dark violet for the worst, yellow for the best; ordered in
-/// lightness, so it reads in grey and for colour-blind viewers.
-inline QColor planMapColor(double goodness)
-{
-    static const QColor stops[] = {QColor(68, 1, 84), QColor(59, 82, 139), QColor(33, 145, 140), QColor(94, 201, 98),
-                                   QColor(253, 231, 37)};
-    const double g = std::clamp(goodness, 0.0, 1.0) * 4.0;
-    const int i = std::min(3, int(g));
-    const double f = g - i;
-    const QColor &a = stops[i], &b = stops[i + 1];
-    return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * f), float(a.greenF() + (b.greenF() - a.greenF()) * f),
-                            float(a.blueF() + (b.blueF() - a.blueF()) * f));
 }
 
 } // namespace ts

@@ -100,7 +100,7 @@ void PlanMapView::paintEvent(QPaintEvent *)
                 p.drawLine(in.topRight(), in.bottomLeft());
                 continue;
             }
-            const QColor color = planMapColor(planMapGoodness(c.value, m_map.minValue, m_map.maxValue, m_map.lowerIsBetter));
+            const QColor color = sequentialColor(planMapGoodness(c.value, m_map.minValue, m_map.maxValue, m_map.lowerIsBetter));
             if (c.fits || m_map.request.metric == PlanMapMetric::MemoryPerGpu) {
                 p.fillRect(r, color);
             }
@@ -150,7 +150,7 @@ void PlanMapView::paintEvent(QPaintEvent *)
     // Legend: the ramp, best at the top, with its two ends.
     for (int i = 0; i < int(m_legend.height()); ++i) {
         const double goodness = 1.0 - i / std::max(1.0, m_legend.height() - 1);
-        p.fillRect(QRectF(m_legend.left(), m_legend.top() + i, m_legend.width(), 1), planMapColor(goodness));
+        p.fillRect(QRectF(m_legend.left(), m_legend.top() + i, m_legend.width(), 1), sequentialColor(goodness));
     }
     const double best = m_map.lowerIsBetter ? m_map.minValue : m_map.maxValue;
     const double worst = m_map.lowerIsBetter ? m_map.maxValue : m_map.minValue;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ringview.h"
 
+#include "colorramp.h"
+
 #include "formatting.h"
 #include "theme.h"
 
@@ -404,7 +406,8 @@ QStringList RingView::overlayLines(bool widest) const
     const double sent = widest ? s.bytesSentPerRank : m_sent;
     return {algorithmTitle(s.algorithm),
             tr("Phase: %1").arg(phase),
-            tr("Step %1 of %2").arg(span + 1).arg(m_spans.size()),
+            !widest && time() <= 0 ? tr("Step 0 of %1: nothing sent yet").arg(m_spans.size())
+                                   : tr("Step %1 of %2").arg(span + 1).arg(m_spans.size()),
             tr("Step time: %1").arg(fmt::seconds(stepSeconds)),
             tr("Sent so far: %1 of %2 per GPU").arg(fmt::bytes(sent), fmt::bytes(s.bytesSentPerRank)),
             tr("Total: %1").arg(fmt::seconds(s.totalSeconds))};
@@ -451,7 +454,9 @@ void RingView::paintEvent(QPaintEvent *)
     const QColor muted = pal.color(QPalette::PlaceholderText);
     const QColor strong = theme::color(theme::Part::DpComm);
     const int n = m_schedule.ranks;
-    const auto ramp = [&](int contributors) { return theme::mix(base, strong, n > 0 ? double(contributors) / n : 0.0); };
+    // Viridis steps, ordered in lightness: "summed by 2" never looks like "1" (planmapmapping.h).
+    const auto ramp = [&](int contributors) { return sequentialColor(n > 1 ? double(contributors - 1) / (n - 1) : 1.0); };
+    const auto letter = [](int chunk) { return chunk < 26 ? QString(QChar('A' + chunk)) : QString::number(chunk + 1); };
 
     if (!m_schedule.error.empty() || n <= 0 || m_schedule.transfers.empty()) {
         drawMessage(p, !m_schedule.error.empty() ? tr("No schedule to show: %1").arg(translated(m_schedule.error))
@@ -485,12 +490,31 @@ void RingView::paintEvent(QPaintEvent *)
         p.setFont(scaledFont());
         // Buffers: one square per chunk, coloured by how many GPUs' data it sums.
         p.setRenderHint(QPainter::Antialiasing, false);
-        p.setPen(QPen(muted, 1));
+        p.setFont(scaledFont(0.7));
+        const QFontMetricsF chunkMetrics(p.font());
         for (int r = 0; r < n && size_t(r) < m_buffers.size(); ++r)
             for (int c = 0; c < int(m_buffers[size_t(r)].size()); ++c) {
-                p.setBrush(ramp(m_buffers[size_t(r)][size_t(c)]));
-                p.drawRect(chunkRect(l, r, c));
+                const QRectF square = chunkRect(l, r, c);
+                const QColor fill = ramp(m_buffers[size_t(r)][size_t(c)]);
+                p.setPen(QPen(muted, 1));
+                p.setBrush(fill);
+                p.drawRect(square);
+                if (square.height() >= chunkMetrics.height() * 0.9) {   // chunks named A, B, C ...
+                    p.setPen(theme::textOn(fill));
+                    p.drawText(square, Qt::AlignCenter, letter(c));
+                }
             }
+        p.setFont(scaledFont());
+        // The GPUs sending and receiving now, ringed.
+        p.setRenderHint(QPainter::Antialiasing, true);
+        p.setBrush(Qt::NoBrush);
+        for (const size_t i : m_inFlight)
+            for (const int rank : {m_schedule.transfers[i].sender, m_schedule.transfers[i].receiver})
+                if (rank >= 0 && rank < n) {
+                    p.setPen(QPen(theme::currentPointColor(), 3 * scale()));
+                    p.drawEllipse(l.gpus[size_t(rank)], l.nodeRadius + 2 * scale(), l.nodeRadius + 2 * scale());
+                }
+        p.setRenderHint(QPainter::Antialiasing, false);
     } else {
         p.setPen(QPen(theme::mix(base, text, 0.15), lineWidth));
         p.drawEllipse(l.centre, l.radius, l.radius);
@@ -544,8 +568,17 @@ void RingView::paintEvent(QPaintEvent *)
         const double span = t.endSeconds - t.startSeconds;
         const QPointF at = chunkPosition(l, t, span > 0 ? (time() - t.startSeconds) / span : 1.0);
         const double s = l.movingChunkSize;
-        p.setBrush(ramp(t.contributors));
-        p.drawRect(QRectF(at - QPointF(s / 2, s / 2), QSizeF(s, s)));
+        const QColor fill = ramp(t.contributors);
+        const QRectF square(at - QPointF(s / 2, s / 2), QSizeF(s, s));
+        p.setPen(QPen(text, 1));
+        p.setBrush(fill);
+        p.drawRect(square);
+        if (l.detailed && s >= QFontMetricsF(scaledFont(0.7)).height() * 0.9) {
+            p.setFont(scaledFont(0.7));
+            p.setPen(theme::textOn(fill));
+            p.drawText(square, Qt::AlignCenter, letter(t.chunk));
+            p.setFont(scaledFont());
+        }
     }
 
     // GPU labels last, so a chunk leaving or reaching a GPU never hides its name.
@@ -584,12 +617,18 @@ void RingView::paintEvent(QPaintEvent *)
                    tr("Chunk colour: GPUs summed, 1 to %1").arg(n));
         at.ry() += body.height();
         const double s = 0.8 * body.height();
-        p.setPen(QPen(muted, 1));
+        p.setFont(scaledFont(0.7));
         for (int k = 0; k < kLegendSwatches; ++k) {
             const int contributors = 1 + (n - 1) * k / (kLegendSwatches - 1);
-            p.setBrush(ramp(contributors));
-            p.drawRect(QRectF(at + QPointF(k * 1.25 * s, 0.1 * s), QSizeF(s, s)));
+            const QColor fill = ramp(contributors);
+            const QRectF swatch(at + QPointF(k * 1.25 * s, 0.1 * s), QSizeF(s, s));
+            p.setPen(QPen(muted, 1));
+            p.setBrush(fill);
+            p.drawRect(swatch);
+            p.setPen(theme::textOn(fill));
+            p.drawText(swatch, Qt::AlignCenter, QString::number(contributors));   // GPUs summed
         }
+        p.setFont(scaledFont());
     }
 }
 

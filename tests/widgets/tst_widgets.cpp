@@ -4,12 +4,15 @@
 #include "formatting.h"
 #include "collectivestablemodel.h"
 #include "plantablemodel.h"
+#include "planmapmapping.h"
 #include "quantityslider.h"
 #include "scalingchart.h"
 
 #include <QAbstractItemModelTester>
 #include <QSortFilterProxyModel>
 #include <QTest>
+
+#include <cmath>
 
 using namespace ts;
 using slidermap::Scale;
@@ -157,6 +160,40 @@ private slots:
         QCOMPARE(ScalingChart::powerOfTwoLabel(16384), QStringLiteral("16K"));
         QCOMPARE(ScalingChart::powerOfTwoLabel(1 << 20), QStringLiteral("1M"));
         QCOMPARE(ScalingChart::powerOfTwoLabel(0.5), QStringLiteral("0.5"));
+    }
+
+    // Plan map geometry: row 0 at the bottom, the cell under a point, outside is none.
+    void planMapMapping()
+    {
+        const PlanMapMapping m{QRectF(10, 20, 400, 300), 4, 3};
+        QCOMPARE(m.cell(0, 0), QRectF(10, 220, 100, 100));
+        QCOMPARE(m.cell(3, 2), QRectF(310, 20, 100, 100));
+        int ix = -1, iy = -1;
+        QVERIFY(m.cellAt(QPointF(315, 25), &ix, &iy));
+        QCOMPARE(ix, 3);
+        QCOMPARE(iy, 2);
+        QVERIFY(m.cellAt(QPointF(10, 319.9), &ix, &iy));
+        QCOMPARE(ix, 0);
+        QCOMPARE(iy, 0);
+        QVERIFY(!m.cellAt(QPointF(9, 100), &ix, &iy));
+        QVERIFY(!m.cellAt(QPointF(100, 321), &ix, &iy));
+        // Goodness: the best end is 1 whichever way the metric runs.
+        QCOMPARE(planMapGoodness(10, 10, 20, true), 1.0);
+        QCOMPARE(planMapGoodness(20, 10, 20, true), 0.0);
+        QCOMPARE(planMapGoodness(20, 10, 20, false), 1.0);
+        QCOMPARE(planMapGoodness(15, 15, 15, true), 1.0);   // one value: all best
+        // The ramp grows lighter (relative luminance, sRGB linearised) from 0 to 1, so its steps
+        // stay apart in grey.
+        const auto luminance = [](const QColor &c) {
+            const auto lin = [](double v) { return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+            return 0.2126 * lin(c.redF()) + 0.7152 * lin(c.greenF()) + 0.0722 * lin(c.blueF());
+        };
+        double previous = -1;
+        for (int k = 0; k <= 20; ++k) {
+            const double y = luminance(sequentialColor(k / 20.0));
+            QVERIFY(y > previous);
+            previous = y;
+        }
     }
 };
 
