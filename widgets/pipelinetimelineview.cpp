@@ -69,23 +69,31 @@ PipelineTimelineLayout layoutPipelineTimeline(QRectF area, int stages, double ma
     return l;
 }
 
-std::vector<Handoff> forwardHandoffs(const std::vector<PipelineEvent> &events)
+namespace {
+// Hand-offs of `op` between neighbouring stages: forward runs down the stages, backward up.
+std::vector<Handoff> handoffs(const std::vector<PipelineEvent> &events, PipelineOp op)
 {
-    std::map<std::tuple<int, int, int>, size_t> forward;   // (stage, micro-batch, chunk) -> event
+    std::map<std::tuple<int, int, int>, size_t> byKey;   // (stage, micro-batch, chunk) -> event
     for (size_t i = 0; i < events.size(); ++i) {
         const PipelineEvent &e = events[i];
-        if (e.op == PipelineOp::Forward)
-            forward[{e.stage, e.microBatch, e.chunk}] = i;
+        if (e.op == op)
+            byKey[{e.stage, e.microBatch, e.chunk}] = i;
     }
+    const int direction = op == PipelineOp::Forward ? 1 : -1;
     std::vector<Handoff> out;
-    for (const auto &[key, from] : forward) {
+    for (const auto &[key, from] : byKey) {
         const auto &[stage, microBatch, chunk] = key;
-        const auto next = forward.find({stage + 1, microBatch, chunk});
-        if (next != forward.end())
+        const auto next = byKey.find({stage + direction, microBatch, chunk});
+        if (next != byKey.end())
             out.push_back({from, next->second, events[next->second].startSeconds - events[from].endSeconds});
     }
     return out;
 }
+} // namespace
+
+std::vector<Handoff> forwardHandoffs(const std::vector<PipelineEvent> &events) { return handoffs(events, PipelineOp::Forward); }
+
+std::vector<Handoff> backwardHandoffs(const std::vector<PipelineEvent> &events) { return handoffs(events, PipelineOp::Backward); }
 
 bool hasP2pDelay(const std::vector<Handoff> &handoffs, double makespan)
 {
@@ -186,6 +194,7 @@ void PipelineTimelineView::setSimulation(const PipelineSimulation &simulation, d
     // Arrows would clutter large schedules; they are drawn only when hand-offs actually wait.
     const bool small = static_cast<long long>(m_stages) * microBatches <= kMaxArrowBlocks;
     m_handoffs = small ? forwardHandoffs(m_sim.events) : std::vector<Handoff>{};
+    m_gradientHandoffs = small ? backwardHandoffs(m_sim.events) : std::vector<Handoff>{};
     m_drawArrows = small && hasP2pDelay(m_handoffs, m_sim.makespanSeconds);
     clampTime();
     relayout();
@@ -272,8 +281,10 @@ void PipelineTimelineView::renderChrome(QPainter &p) const
     if (m_hasW)
         legend.push_back({tr("Weight gradient (W)"), opColor(PipelineOp::WeightGrad)});
     legend.push_back({tr("Idle (bubble)"), QBrush(theme::color(theme::Part::PpBubble), Qt::BDiagPattern)});
-    if (m_drawArrows)
+    if (m_drawArrows) {
         legend.push_back({tr("→ activation transfer (p2p)"), Qt::NoBrush});
+        legend.push_back({tr("→ gradient transfer"), Qt::NoBrush});
+    }
     double x = l.header.left();
     const double y = l.header.top() + 2 * line, swatch = 0.8 * line;
     for (const Entry &e : legend) {
@@ -283,7 +294,9 @@ void PipelineTimelineView::renderChrome(QPainter &p) const
             p.drawRect(QRectF(x, y + (line - swatch) / 2, swatch, swatch));
             x += swatch + 0.3 * line;
         }
-        p.setPen(e.brush.style() == Qt::NoBrush ? theme::color(theme::Part::PpP2p) : text);
+        // Arrow entries in their arrows' colours: activations p2p blue, gradients backward green.
+        p.setPen(e.brush.style() != Qt::NoBrush ? text : e.label.contains(tr("gradient")) ? theme::backwardColor()
+                                                                                        : theme::color(theme::Part::PpP2p));
         const double w = metrics.horizontalAdvance(e.label);
         p.drawText(QRectF(x, y, w + 2, line), Qt::AlignLeft | Qt::AlignVCenter, e.label);
         x += w + line;
@@ -368,16 +381,21 @@ void PipelineTimelineView::renderContent(QPainter &p, bool outlined) const
         double transferSeconds = std::numeric_limits<double>::infinity();
         for (const Handoff &h : m_handoffs)
             transferSeconds = std::min(transferSeconds, h.gapSeconds);
-        for (const Handoff &h : m_handoffs) {
-            const QRectF a = m.blockRect(m_sim.events[h.from]), b = m.blockRect(m_sim.events[h.to]);
-            const double sent = m_sim.events[h.from].endSeconds;
-            const QPointF from(a.right(), a.bottom()), to(m.secondsToX(sent + transferSeconds), b.top());
-            p.setPen(QPen(arrow, 1.2 * scale()));
-            p.drawLine(from, to);
-            p.setPen(Qt::NoPen);
-            p.setBrush(arrow);
-            p.drawPolygon(arrowHead(to, to - from, head));
-        }
+        // Activations go down a stage (from the bottom of the sender), gradients up (from its top).
+        QColor gradient = theme::backwardColor();
+        gradient.setAlphaF(0.8f);
+        for (const auto &[list, colour, down] : {std::tuple{&m_handoffs, arrow, true}, std::tuple{&m_gradientHandoffs, gradient, false}})
+            for (const Handoff &h : *list) {
+                const QRectF a = m.blockRect(m_sim.events[h.from]), b = m.blockRect(m_sim.events[h.to]);
+                const double sent = m_sim.events[h.from].endSeconds;
+                const QPointF from(a.right(), down ? a.bottom() : a.top());
+                const QPointF to(m.secondsToX(sent + transferSeconds), down ? b.top() : b.bottom());
+                p.setPen(QPen(colour, 1.2 * scale(), down ? Qt::SolidLine : Qt::DashLine));
+                p.drawLine(from, to);
+                p.setPen(Qt::NoPen);
+                p.setBrush(colour);
+                p.drawPolygon(arrowHead(to, to - from, head));
+            }
     }
 
     // Stage 1's activations in flight as a step plot (fill and outline).

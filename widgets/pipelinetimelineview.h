@@ -39,6 +39,8 @@ struct Handoff
     double gapSeconds = 0;
 };
 std::vector<Handoff> forwardHandoffs(const std::vector<PipelineEvent> &events);
+/// Gradient hand-offs: the backward of a micro-batch (and chunk) on stage s + 1 to the one on s.
+std::vector<Handoff> backwardHandoffs(const std::vector<PipelineEvent> &events);
 /// Whether hand-offs wait (p2p delay): every one of them has a gap.
 bool hasP2pDelay(const std::vector<Handoff> &handoffs, double makespan);
 
@@ -99,6 +101,7 @@ private:
     int m_peakInFlight = 0;
     std::vector<std::vector<std::pair<double, double>>> m_idle;   // per stage
     std::vector<Handoff> m_handoffs;
+    std::vector<Handoff> m_gradientHandoffs;
 
     PipelineTimelineLayout m_layout;
     // Static renderings: axes, labels and legend; blocks, hatching, arrows and the strip.

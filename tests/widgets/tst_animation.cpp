@@ -219,6 +219,21 @@ private slots:
         empty.resize(600, 300);
         QVERIFY(empty.grab().save(outputDir() + QStringLiteral("/pipeline-empty.png")));
     }
+
+    // Activations hand off down the stages and gradients up: (p - 1) x m of each.
+    void handoffsBothWays()
+    {
+        const PipelineSimulation sim = simulatePipeline(Schedule::OneFOneB, 4, 8, 1, StageTimes{1, 2, 1, 0.1});
+        QVERIFY(sim.ok);
+        const std::vector<Handoff> down = forwardHandoffs(sim.events), up = backwardHandoffs(sim.events);
+        QCOMPARE(int(down.size()), 3 * 8);
+        QCOMPARE(int(up.size()), 3 * 8);
+        for (const Handoff &h : up) {
+            QCOMPARE(sim.events[h.to].stage, sim.events[h.from].stage - 1);
+            QCOMPARE(sim.events[h.to].microBatch, sim.events[h.from].microBatch);
+            QVERIFY(h.gapSeconds >= 0.1 - 1e-12);   // the gradient waits for its p2p transfer
+        }
+    }
 };
 
 QTEST_MAIN(TestAnimation)
