@@ -49,7 +49,7 @@ std::vector<Stream> visibleStreams(const StepTimeline &timeline)
     return out;
 }
 
-std::vector<int> phaseLanes(const std::vector<LifecyclePhase> &phases)
+std::vector<int> phaseLanes(const std::vector<LifecyclePhase> &phases, const std::vector<double> &labelSeconds)
 {
     std::vector<int> lanes(phases.size(), 0);
     std::vector<double> laneEnd;   // end of the last span placed in each lane
@@ -57,9 +57,11 @@ std::vector<int> phaseLanes(const std::vector<LifecyclePhase> &phases)
         const LifecyclePhase &p = phases[i];
         if (p.endSeconds <= p.startSeconds)
             continue;
-        const double tolerance = 1e-12 * std::max(1.0, std::abs(p.startSeconds));
+        // A label wider than its span reaches back from the span's end (drawn right-aligned there).
+        const double start = std::min(p.startSeconds, i < labelSeconds.size() ? p.endSeconds - labelSeconds[i] : p.startSeconds);
+        const double tolerance = 1e-12 * std::max(1.0, std::abs(start));
         size_t lane = 0;
-        while (lane < laneEnd.size() && laneEnd[lane] > p.startSeconds + tolerance)
+        while (lane < laneEnd.size() && laneEnd[lane] > start + tolerance)
             ++lane;
         if (lane == laneEnd.size())
             laneEnd.push_back(p.endSeconds);
@@ -71,7 +73,7 @@ std::vector<int> phaseLanes(const std::vector<LifecyclePhase> &phases)
 }
 
 StepTimelineLayout layoutStepTimelines(QRectF area, const StepTimeline &on, const StepTimeline &off, double line,
-                                       double labelWidth)
+                                       double labelWidth, const std::function<double(const std::string &)> &textWidth)
 {
     StepTimelineLayout l;
     l.labelWidth = labelWidth;
@@ -84,7 +86,14 @@ StepTimelineLayout layoutStepTimelines(QRectF area, const StepTimeline &on, cons
         const bool ok = timelines[i]->error.empty();
         l.panels[i].streams = ok ? visibleStreams(*timelines[i]) : std::vector<Stream>{};
         rows[i] = ok ? int(l.panels[i].streams.size()) : kMessageRows;
-        const std::vector<int> lanes = phaseLanes(timelines[i]->phases);
+        // Seconds a label takes on the plot (its width in pixels over the plot's pixels per second).
+        std::vector<double> labelSeconds;
+        const double plotWidth = area.width() - labelWidth - 3 * gap;
+        if (textWidth && t1 > 0 && plotWidth > 0)
+            for (const LifecyclePhase &ph : timelines[i]->phases)
+                labelSeconds.push_back((textWidth(ph.name) + 0.5 * line) * t1 / plotWidth);
+        l.panels[i].lanes = phaseLanes(timelines[i]->phases, labelSeconds);
+        const std::vector<int> &lanes = l.panels[i].lanes;
         l.panels[i].phaseLanes = ok && !lanes.empty() ? *std::max_element(lanes.cbegin(), lanes.cend()) + 1 : 1;
         bandHeight[i] = (kBandLines + kLaneLines * (l.panels[i].phaseLanes - 1)) * line;
     }
@@ -197,7 +206,8 @@ void StepTimelineView::layoutView()
                 labelWidth = std::max(labelWidth, metrics.horizontalAdvance(translated(p.name)) + metrics.height());
     const double pad = 8 * scale();
     m_layout = layoutStepTimelines(QRectF(rect()).adjusted(pad, pad, -pad, -pad), m_timelines[0], m_timelines[1],
-                                   metrics.height(), labelWidth);
+                                   metrics.height(), labelWidth,
+                                   [&metrics](const std::string &name) { return metrics.horizontalAdvance(translated(name)); });
     m_cacheValid = false;
 }
 
@@ -251,7 +261,7 @@ void StepTimelineView::renderPanel(QPainter &p, int index) const
 
     // Lifecycle phases: labelled spans, zero-length ones as markers labelled to their left.
     const QRectF band = panel.phaseBand.adjusted(0, 0.1 * line, 0, -0.15 * line);
-    const std::vector<int> lanes = phaseLanes(t.phases);
+    const std::vector<int> &lanes = panel.lanes;
     const double laneHeight = band.height() / std::max(1, panel.phaseLanes);
     int shade = 0;
     for (size_t k = 0; k < t.phases.size(); ++k) {
@@ -275,11 +285,12 @@ void StepTimelineView::renderPanel(QPainter &p, int index) const
         p.setPen(QPen(theme::mix(base, text, 0.35), 1));
         p.setBrush(theme::mix(base, text, shade++ % 2 == 0 ? 0.07 : 0.14));
         p.drawRect(span);
-        const QString elided = metrics.elidedText(name, Qt::ElideRight, span.width() - 4);
-        if (!elided.isEmpty() && elided != QStringLiteral("…")) {
-            p.setPen(text);
-            p.drawText(span, Qt::AlignCenter, elided);
-        }
+        p.setPen(text);
+        const double w = metrics.horizontalAdvance(name);
+        if (w + 4 <= span.width())
+            p.drawText(span, Qt::AlignCenter, name);
+        else   // its lane keeps room before the span's end: the whole name, right-aligned there
+            p.drawText(QRectF(span.right() - w - 4, span.top(), w + 2, span.height()), Qt::AlignRight | Qt::AlignVCenter, name);
     }
 
     // Stream rows: shading, labels, intervals labelled where they fit.

@@ -11,6 +11,7 @@
 #include <QPixmap>
 
 #include <array>
+#include <functional>
 #include <vector>
 
 namespace ts {
@@ -22,8 +23,10 @@ inline constexpr std::array kStreamOrder{Stream::Compute, Stream::TpComm, Stream
 std::vector<Stream> visibleStreams(const StepTimeline &timeline);
 
 /// Lane of each phase in the band, so overlapping spans (the all-reduce during the backward) get
-/// lines of their own; zero-length phases (markers) take lane 0.
-std::vector<int> phaseLanes(const std::vector<LifecyclePhase> &phases);
+/// lines of their own; zero-length phases (markers) take lane 0. `labelSeconds[i]`, when given, is
+/// how long phase i's label is on the time axis: a span reaches at least that far, so labels of
+/// short neighbouring phases ("All-reduce", "Optimizer step") go on different lanes, not overprinted.
+std::vector<int> phaseLanes(const std::vector<LifecyclePhase> &phases, const std::vector<double> &labelSeconds = {});
 
 struct StepPanelLayout
 {
@@ -31,6 +34,7 @@ struct StepPanelLayout
     QRectF title;               // one line
     QRectF phaseBand;           // lifecycle phases, plot x range
     int phaseLanes = 1;         // lines of the band
+    std::vector<int> lanes;     // lane of each phase
     TimelineMapping rows;       // one row per visible stream, or none when the timeline has an error
     std::vector<Stream> streams;
 };
@@ -43,8 +47,10 @@ struct StepTimelineLayout
 };
 
 /// Both panels over [0, max step time], stacked; `lineHeight` and `labelWidth` from the font.
+/// `textWidth` (pixels of a phase name), when given, keeps phase labels from overprinting.
 StepTimelineLayout layoutStepTimelines(QRectF area, const StepTimeline &overlapOn, const StepTimeline &overlapOff,
-                                       double lineHeight, double labelWidth);
+                                       double lineHeight, double labelWidth,
+                                       const std::function<double(const std::string &)> &textWidth = {});
 
 /// Index into timeline.intervals of the interval under `point` in `panel`, or -1.
 int intervalAt(const StepPanelLayout &panel, const StepTimeline &timeline, QPointF point);
