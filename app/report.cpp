@@ -69,10 +69,10 @@ QString inputsTable(const Scenario &s)
     html += row(tr("Training"), QStringLiteral("global batch %1, micro-batch %2, %3, recompute %4, %5 tokens")
                                      .arg(t.globalBatch).arg(t.microBatch).arg(QLatin1String(nameOf(t.precision)))
                                      .arg(QLatin1String(nameOf(t.recompute))).arg(fmt::count(t.tokens)));
-    html += row(tr("GPU"), QStringLiteral("%1 x %2: %3 dense 16-bit, %4 HBM at %5")
+    html += row(tr("GPU"), QStringLiteral("%1 × %2: %3 dense 16-bit, %4 HBM at %5")
                                 .arg(c.gpus).arg(QString::fromStdString(c.gpu.name)).arg(fmt::flops(c.gpu.peakFlops16))
                                 .arg(fmt::bytes(c.gpu.memoryBytes)).arg(fmt::bandwidth(c.gpu.memoryBytesPerSecond)));
-    html += row(tr("Fabric"), QStringLiteral("%1 per node; intra %2 %3; inter %4 %5 x %6 rails, %7, oversubscription %8:1%9")
+    html += row(tr("Fabric"), QStringLiteral("%1 per node; intra %2 %3; inter %4 %5 × %6 rails, %7, oversubscription %8:1%9")
                                    .arg(c.gpusPerNode).arg(QString::fromStdString(c.intraNode.name)).arg(fmt::bandwidth(c.intraNode.bytesPerSecond))
                                    .arg(QString::fromStdString(c.interNode.name)).arg(fmt::bandwidth(c.interNode.bytesPerSecond)).arg(c.rails)
                                    .arg(QLatin1String(nameOf(c.transport))).arg(c.oversubscription)

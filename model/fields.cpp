@@ -24,7 +24,7 @@ const std::array<FieldInfo, size_t(Field::Count)> kFields = {{
     {Field::MicroBatch, "training.micro_batch", "micro-batch size", "sequences", 1, K::Integer, 1, 4096},
     {Field::Precision, "training.precision", "precision", "", 1, K::Choice, 0, 3},
     {Field::Recompute, "training.recompute", "activation recompute", "", 1, K::Choice, 0, 2},
-    {Field::Tokens, "training.tokens", "token budget", "B tokens", 1e9, K::Real, 1, 100000},
+    {Field::Tokens, "training.tokens", "token budget", "T tokens", 1e12, K::Real, 0.001, 100},
     {Field::ComputeTime, "training.compute_time", "given compute time", "s", 1, K::Real, 0, 1e6},
     {Field::Gpus, "cluster.gpus", "GPUs", "", 1, K::Integer, 1, 65536},
     {Field::GpusPerNode, "cluster.gpus_per_node", "GPUs per node", "", 1, K::Integer, 1, 72},

@@ -111,7 +111,7 @@ QVariant CollectivesTableModel::headerData(int section, Qt::Orientation orientat
         case AlgBwColumn: return tr("Algorithm bandwidth, as nccl-tests reports it: size over time");
         case AlgorithmColumn: return tr("The algorithm, with the protocol (LL, LL128, Simple) NCCL's tuner would give it at this size");
         case BusBwColumn:
-            return tr("Bus bandwidth, as nccl-tests reports it (algbw x its flat-ring factor): a ring's link load; NVLS and "
+            return tr("Bus bandwidth, as nccl-tests reports it (algbw × its flat-ring factor): a ring's link load; NVLS and "
                       "in-network reduction can exceed the link rate (each row's tooltip says)");
         }
         break;

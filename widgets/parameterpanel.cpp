@@ -69,7 +69,7 @@ ParameterPanel::ParameterPanel(QWidget *parent)
 
     QVBoxLayout *training = group(tr("Training"));
     addSlider(training, Field::GlobalBatch, tr("Global batch"), tr("sequences"),
-              tr("Sequences per optimizer step (B). Snaps to multiples of micro-batch x DP; micro-batches m = B / (b x DP)."))
+              tr("Sequences per optimizer step (B). Snaps to multiples of micro-batch × DP; micro-batches m = B / (b × DP)."))
         ->setRange(1, 1e9, Scale::Steps, 0);
     addSlider(training, Field::MicroBatch, tr("Micro-batch size"), tr("sequences"), tr("Sequences per micro-batch (b)."))
         ->setSteps({1, 2, 4, 8, 16, 32, 64});
@@ -77,12 +77,13 @@ ParameterPanel::ParameterPanel(QWidget *parent)
              tr("Compute precision of the GEMMs; mixed precision keeps FP32 master weights."));
     addCombo(training, Field::Recompute, tr("Activation recompute"), {tr("None"), tr("Selective"), tr("Full")},
              tr("Korthikanti 2022: selective recomputes attention only; full recomputes each layer's forward."));
-    addSlider(training, Field::Tokens, tr("Token budget"), tr("B tokens"), tr("Billions of tokens to train on, for time and GPU-hours."))
-        ->setRange(1, 100000, Scale::Log, 0);
+    // Trillions, as the cards print them ("15.0T tokens"): one unit for the budget everywhere.
+    addSlider(training, Field::Tokens, tr("Token budget"), tr("T tokens"), tr("Trillions of tokens to train on, for time and GPU-hours."))
+        ->setRange(0.001, 100, Scale::Log, 3);
 
     QVBoxLayout *cluster = group(tr("Cluster"));
     addPresetCombo(cluster, QStringLiteral("gpu"), tr("GPU"), tr("GPU type: peak FLOP/s, HBM size and bandwidth (vendor figures)."));
-    addSlider(cluster, Field::Gpus, tr("GPUs"), QString(), tr("Total GPU count. DP follows: DP = GPUs / (TP x PP x CP)."))
+    addSlider(cluster, Field::Gpus, tr("GPUs"), QString(), tr("Total GPU count. DP follows: DP = GPUs / (TP × PP × CP)."))
         ->setRange(1, 65536, Scale::Log, 0);
     addSlider(cluster, Field::GpusPerNode, tr("GPUs per node"), QString(), tr("GPUs sharing the intra-node link (NVLink domain)."))
         ->setSteps({1, 2, 4, 8, 16, 32, 72});
@@ -132,7 +133,7 @@ ParameterPanel::ParameterPanel(QWidget *parent)
     addSlider(advanced, Field::Oversubscription, tr("Oversubscription"), tr(": 1"), tr("Above-leaf oversubscription; 1 = non-blocking."))
         ->setRange(1, 8, Scale::Linear, 1);
     m_bucketAuto = new QCheckBox(tr("Framework's DP bucket"), advancedContent);
-    m_bucketAuto->setToolTip(tr("Megatron-Core: max(40M, 1M x DP) parameters; DeepSpeed: 5e8 elements; FSDP: one block."));
+    m_bucketAuto->setToolTip(tr("Megatron-Core: max(40M, 1M × DP) parameters; DeepSpeed: 5e8 elements; FSDP: one block."));
     advanced->addWidget(m_bucketAuto);
     // Leaving the framework's bucket keeps the bucket it ran with, now explicit.
     connect(m_bucketAuto, &QCheckBox::toggled, this, [this](bool on) {
