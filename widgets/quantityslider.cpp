@@ -58,12 +58,56 @@ int toPosition(double value, double min, double max, Scale scale, const std::vec
 
 } // namespace slidermap
 
+namespace {
+// The arrows and Up/Down keys move to the next valid value (TP 4 -> 8, not 5) when the slider
+// has steps; what is typed is kept as typed (the model judges it and says why).
+class StepSpinBox : public QDoubleSpinBox
+{
+public:
+    StepSpinBox(const std::vector<double> *steps, QWidget *parent)
+        : QDoubleSpinBox(parent)
+        , m_steps(steps)
+    {
+    }
+    void stepBy(int n) override
+    {
+        if (m_steps->empty()) {
+            QDoubleSpinBox::stepBy(n);
+            return;
+        }
+        const std::vector<double> &s = *m_steps;
+        const double v = value(), eps = 1e-9 * std::max(1.0, std::abs(v));
+        long i = 0;
+        if (n > 0)   // the first step above the value, then n - 1 more
+            i = long(std::upper_bound(s.begin(), s.end(), v + eps) - s.begin()) + (n - 1);
+        else         // the last step below it, then |n| - 1 more
+            i = long(std::lower_bound(s.begin(), s.end(), v - eps) - s.begin()) - 1 + (n + 1);
+        i = std::clamp(i, 0L, long(s.size()) - 1);
+        setValue(s[size_t(i)]);
+    }
+    StepEnabled stepEnabled() const override
+    {
+        if (m_steps->empty())
+            return QDoubleSpinBox::stepEnabled();
+        StepEnabled e = StepNone;
+        if (value() > m_steps->front())
+            e |= StepDownEnabled;
+        if (value() < m_steps->back())
+            e |= StepUpEnabled;
+        return e;
+    }
+
+private:
+    const std::vector<double> *m_steps;
+};
+} // namespace
+
 QuantitySlider::QuantitySlider(const QString &label, const QString &unit, QWidget *parent)
     : QWidget(parent)
     , m_label(new QLabel(label, this))
     , m_problem(new QLabel(this))
     , m_slider(new QSlider(Qt::Horizontal, this))
-    , m_spin(new QDoubleSpinBox(this))
+    , m_spin(new StepSpinBox(&m_steps, this))
 {
     auto *grid = new QGridLayout(this);
     grid->setContentsMargins(0, 2, 0, 2);

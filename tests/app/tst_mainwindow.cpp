@@ -153,6 +153,26 @@ private slots:
         QVERIFY(!w.document()->isModified());
     }
 
+    // The spin box's arrows move between valid degrees; a typed value is kept as typed.
+    void spinArrowsStepThroughValidDegrees()
+    {
+        MainWindow w;
+        QuantitySlider *tp = sliderFor(w, QStringLiteral("Tensor parallel (TP)"));
+        QDoubleSpinBox *spin = tp->findChild<QDoubleSpinBox *>();
+        spin->setValue(4);
+        spin->stepBy(1);
+        QCOMPARE(spin->value(), 8.0);
+        spin->stepBy(-2);
+        QCOMPARE(spin->value(), 2.0);
+        spin->setValue(3);   // typed: kept (and judged invalid), not snapped
+        QCOMPARE(w.document()->scenario().plan.tp, 3);
+        spin->stepBy(1);
+        QCOMPARE(spin->value(), 4.0);
+        spin->setValue(3);
+        spin->stepBy(-1);
+        QCOMPARE(spin->value(), 2.0);
+    }
+
     void badValueShowsMessage()
     {
         MainWindow w;
