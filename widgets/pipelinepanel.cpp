@@ -75,7 +75,8 @@ void PipelinePanel::rebuild()
         return;
     }
     const StageTimes &st = demo.slowest;
-    m_note->setText(tr("p = %1 stages, m = %2 micro-batches%3; F = %4, B = %5 per micro-batch %6; p2p %7")
+    m_note->setText(tr("p = %1 stages, m = %2 micro-batches%3; F = %4, B = %5 per micro-batch %6; p2p %7. "
+                       "Scroll over the drawing to zoom in time, double-click to see it all.")
                         .arg(demo.stages)
                         .arg(demo.microBatches)
                         .arg(demo.virtualStages > 1 ? tr(", v = %1 chunks").arg(demo.virtualStages) : QString())

@@ -7,6 +7,7 @@
 
 #include <QEvent>
 #include <QMouseEvent>
+#include <QWheelEvent>
 #include <QPainter>
 #include <QPainterPath>
 #include <QToolTip>
@@ -173,6 +174,7 @@ void PipelineTimelineView::setSimulation(const PipelineSimulation &simulation, d
                                          const QString &scheduleName)
 {
     m_sim = simulation;
+    m_viewStart = m_viewSpan = 0;   // a new schedule is shown whole
     m_closedForm = closedFormBubbleFraction;
     m_name = scheduleName;
     m_stages = 0;
@@ -218,7 +220,53 @@ void PipelineTimelineView::layoutView()
     const double labelWidth = metrics.horizontalAdvance(tr("Stage %1").arg(std::max(1, m_stages)));
     m_layout = layoutPipelineTimeline(QRectF(rect()).adjusted(pad, pad, -pad, -pad), m_stages,
                                       m_sim.makespanSeconds, metrics.height(), labelWidth);
+    if (m_viewSpan > 0 && m_viewSpan < m_sim.makespanSeconds) {
+        m_layout.rows.t0 = m_viewStart;
+        m_layout.rows.t1 = m_viewStart + m_viewSpan;
+    }
     m_cacheValid = false;
+}
+
+void PipelineTimelineView::setViewWindow(double start, double span)
+{
+    const double makespan = m_sim.makespanSeconds;
+    if (!(makespan > 0) || !std::isfinite(start) || !std::isfinite(span) || span <= 0 || span >= makespan) {
+        m_viewStart = 0;
+        m_viewSpan = 0;
+    } else {
+        m_viewSpan = std::max(span, makespan / 500);   // at most 500x: blocks stay blocks
+        m_viewStart = std::clamp(start, 0.0, makespan - m_viewSpan);
+    }
+    relayout();
+    update();
+}
+
+void PipelineTimelineView::wheelEvent(QWheelEvent *event)
+{
+    const TimelineMapping &m = m_layout.rows;
+    if (!hasData() || event->angleDelta().y() == 0) {
+        AnimatedView::wheelEvent(event);
+        return;
+    }
+    // Zoom around the time under the pointer: it stays under the pointer.
+    const double at = m.xToSeconds(std::clamp(event->position().x(), m.plot.left(), m.plot.right()));
+    const double span = (m.t1 - m.t0) * std::pow(0.8, event->angleDelta().y() / 120.0);
+    const double fraction = m.plot.width() > 0 ? (event->position().x() - m.plot.left()) / m.plot.width() : 0.5;
+    setViewWindow(at - std::clamp(fraction, 0.0, 1.0) * span, span);
+    event->accept();
+}
+
+void PipelineTimelineView::mouseDoubleClickEvent(QMouseEvent *event)
+{
+    setViewWindow(0, 0);
+    event->accept();
+}
+
+void PipelineTimelineView::timeChanged()
+{
+    // Playback pages a zoomed window along so the playhead stays in view.
+    if (m_viewSpan > 0 && (time() < m_layout.rows.t0 || time() > m_layout.rows.t1))
+        setViewWindow(time() - 0.1 * m_viewSpan, m_viewSpan);
 }
 
 void PipelineTimelineView::renderCache()
@@ -340,6 +388,8 @@ void PipelineTimelineView::renderContent(QPainter &p, bool outlined) const
     const TimelineMapping &m = m_layout.rows;
     const double line = QFontMetricsF(scaledFont()).height();
     p.setRenderHint(QPainter::Antialiasing, false);
+    // Zoomed in: what lies outside the window stays out of the plot.
+    p.setClipRect(QRectF(m.plot.left(), 0, m.plot.width() + 1, height()));
 
     // Idle time hatched in each row.
     const QBrush hatch(theme::color(theme::Part::PpBubble), Qt::BDiagPattern);

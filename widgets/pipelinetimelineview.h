@@ -77,7 +77,16 @@ public:
     QSize minimumSizeHint() const override;
     QSize sizeHint() const override;
 
+    /// The time window drawn: [start, start + span] of the schedule (span 0: all of it). Wheel
+    /// zooms around the pointer, double-click shows it all; playback pages the window along.
+    void setViewWindow(double startSeconds, double spanSeconds);
+    double viewStart() const { return m_layout.rows.t0; }
+    double viewEnd() const { return m_layout.rows.t1; }
+
 protected:
+    void wheelEvent(QWheelEvent *event) override;
+    void mouseDoubleClickEvent(QMouseEvent *event) override;
+    void timeChanged() override;
     void paintEvent(QPaintEvent *event) override;
     void mouseMoveEvent(QMouseEvent *event) override;
     void leaveEvent(QEvent *event) override;
@@ -107,7 +116,9 @@ private:
     // Static renderings: axes, labels and legend; blocks, hatching, arrows and the strip.
     QPixmap m_chrome;
     QPixmap m_content;
-    QPixmap m_outline;   // the same blocks outlined: the part not played yet
+    QPixmap m_outline;
+    double m_viewStart = 0;
+    double m_viewSpan = 0;   // 0: the whole schedule   // the same blocks outlined: the part not played yet
     bool m_cacheValid = false;
 };
 

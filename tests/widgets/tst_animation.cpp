@@ -234,6 +234,27 @@ private slots:
             QVERIFY(h.gapSeconds >= 0.1 - 1e-12);   // the gradient waits for its p2p transfer
         }
     }
+
+    // A long schedule zooms rather than turning into a barcode; playback pages the window along.
+    void pipelineZoomsInTime()
+    {
+        PipelineTimelineView view;
+        view.resize(800, 500);
+        const PipelineSimulation sim = simulatePipeline(Schedule::Interleaved, 4, 32, 8, StageTimes{1, 2, 1, 0});
+        QVERIFY(sim.ok);
+        view.setSimulation(sim, 0.1, QStringLiteral("interleaved"));
+        QCOMPARE(view.viewStart(), 0.0);
+        QCOMPARE(view.viewEnd(), sim.makespanSeconds);
+        view.setViewWindow(10, 20);
+        QCOMPARE(view.viewStart(), 10.0);
+        QCOMPARE(view.viewEnd(), 30.0);
+        view.setTime(50);   // past the window: it moves so the playhead shows
+        QVERIFY(view.viewStart() <= 50 && 50 <= view.viewEnd());
+        QCOMPARE(view.viewEnd() - view.viewStart(), 20.0);
+        view.setViewWindow(-5, 1e9);   // wider than the schedule: all of it
+        QCOMPARE(view.viewStart(), 0.0);
+        QCOMPARE(view.viewEnd(), sim.makespanSeconds);
+    }
 };
 
 QTEST_MAIN(TestAnimation)
