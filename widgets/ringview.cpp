@@ -139,6 +139,41 @@ RingLayout layoutRing(int ranks, int ranksPerNode, QRectF area, int chunks, QSiz
     return l;
 }
 
+RingLayout layoutTree(int ranks, QRectF area, int chunks, QSizeF labelSize)
+{
+    RingLayout l;
+    l.detailed = true;
+    l.centre = area.center();
+    const int n = std::max(1, ranks);
+    int depth = 0;
+    for (int r = 0; r < n; ++r)
+        depth = std::max(depth, std::popcount(unsigned(r)));
+    const double column = area.width() / n, row = area.height() / (depth + 1);
+    const int c = std::max(1, chunks);
+    l.chunkColumns = int(std::ceil(std::sqrt(double(c))));
+    const int rows = (c + l.chunkColumns - 1) / l.chunkColumns;
+    // A GPU circle and its buffer fit a column and a row each.
+    const double r = std::clamp(std::min(0.3 * column, 0.22 * row), 4.0, 60.0);
+    l.nodeRadius = r;
+    l.chunkSize = std::min(0.9 * column / l.chunkColumns, 0.3 * row / rows);
+    l.movingChunkSize = std::max(0.75 * l.chunkSize, 4.0);
+    l.labelsInside = labelSize.width() <= 1.7 * r && labelSize.height() <= 1.2 * r;
+    const QSizeF buffer(l.chunkColumns * l.chunkSize, rows * l.chunkSize);
+    for (int i = 0; i < n; ++i) {
+        const int level = std::popcount(unsigned(i));
+        const QPointF at(area.left() + (i + 0.5) * column, area.top() + (level + 0.5) * row - 0.15 * row);
+        l.gpus.push_back(at);
+        l.angles.push_back(0);
+        l.parents.push_back(i == 0 ? -1 : i - (i & -i));
+        l.buffers.emplace_back(at + QPointF(-buffer.width() / 2, r + 0.08 * row), buffer);
+        if (l.labelsInside)
+            l.labels.push_back(at);
+    }
+    l.radius = std::min(area.width(), area.height()) / 2;
+    l.switchSize = QSizeF(1.4 * labelSize.width(), 1.8 * labelSize.height());
+    return l;
+}
+
 QRectF ringSquare(QRectF area, QRectF overlay)
 {
     const double side = std::min(area.width(), area.height());
@@ -409,7 +444,7 @@ QStringList RingView::overlayLines(bool widest) const
             !widest && time() <= 0 ? tr("Step 0 of %1: nothing sent yet").arg(m_spans.size())
                                    : tr("Step %1 of %2").arg(span + 1).arg(m_spans.size()),
             tr("Step time: %1").arg(fmt::seconds(stepSeconds)),
-            tr("Sent so far: %1 of %2 per GPU").arg(fmt::bytes(sent), fmt::bytes(s.bytesSentPerRank)),
+            tr("Sent so far by GPU 0: %1 of %2").arg(fmt::bytes(sent), fmt::bytes(s.bytesSentPerRank)),
             tr("Total: %1").arg(fmt::seconds(s.totalSeconds))};
 }
 
@@ -427,9 +462,15 @@ void RingView::layoutView()
     const QSizeF overlay(width + pad, title.height() + (lines.size() - 1) * body.height() + legend + pad);
     m_overlayRect = QRectF(area.topLeft(), overlay);
 
-    const QRectF ringArea = ringSquare(area, m_overlayRect);
     const QFontMetricsF labels(scaledFont(0.85));
     const QSizeF labelSize(labels.horizontalAdvance(tr("GPU %1").arg(std::max(0, m_schedule.ranks - 1))), labels.height());
+    if (m_schedule.algorithm == Algorithm::Tree && m_schedule.ranks <= kDetailedRingRanks) {
+        // The tree as a tree, under the overlay.
+        const QRectF treeArea(area.left(), m_overlayRect.bottom() + pad, area.width(), area.bottom() - m_overlayRect.bottom() - pad);
+        m_layout = layoutTree(m_schedule.ranks, treeArea, m_schedule.chunks, labelSize);
+        return;
+    }
+    const QRectF ringArea = ringSquare(area, m_overlayRect);
     m_layout = layoutRing(m_schedule.ranks, m_schedule.ranksPerNode, ringArea, m_schedule.chunks, labelSize);
 }
 
@@ -481,6 +522,11 @@ void RingView::paintEvent(QPaintEvent *)
     }
 
     if (l.detailed) {
+        // Tree edges, child to parent, under the GPUs.
+        p.setPen(QPen(theme::mix(base, text, 0.3), lineWidth));
+        for (size_t r = 0; r < l.parents.size(); ++r)
+            if (l.parents[r] >= 0)
+                p.drawLine(l.gpus[r], l.gpus[size_t(l.parents[r])]);
         p.setPen(QPen(text, lineWidth));
         p.setBrush(base);
         for (const QPointF &c : l.gpus)

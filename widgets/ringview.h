@@ -45,6 +45,7 @@ struct RingLayout
     std::vector<QRectF> buffers; // per rank: the block of its chunk squares (detailed)
     std::vector<QPointF> labels; // per rank: centre of its label (detailed; empty when labels do not fit)
     std::vector<NodeArc> nodes;  // grouping of the GPUs of each node (empty for one node or 1 GPU per node)
+    std::vector<int> parents;    // tree layouts: each rank's parent (-1 for the root); empty on rings
 
     /// Centre of a rank, the switch for kSwitch, the ring's centre for anything else.
     QPointF position(int rank) const;
@@ -53,6 +54,11 @@ struct RingLayout
 /// GPUs on a circle clockwise from 12 o'clock, those of one node adjacent and nodes half a slot
 /// apart. `chunks` and `labelSize` (of the widest "GPU i" label) size the buffers, labels and switch.
 RingLayout layoutRing(int ranks, int ranksPerNode, QRectF area, int chunks = 1, QSizeF labelSize = {});
+
+/// The binomial tree the Tree schedule runs (model/schedules.cpp): rank r's parent clears r's
+/// lowest set bit, so rank 0 is the root and a rank's depth is its number of set bits. Drawn as a
+/// tree: one row per depth, root on top, ranks left to right; buffers under the GPUs.
+RingLayout layoutTree(int ranks, QRectF area, int chunks = 1, QSizeF labelSize = {});
 
 /// The largest square in `area` whose inscribed circle stays clear of `overlay` (a block of text in
 /// a corner), centred in the free space: where the ring goes.

@@ -255,6 +255,30 @@ private slots:
         QCOMPARE(view.viewStart(), 0.0);
         QCOMPARE(view.viewEnd(), sim.makespanSeconds);
     }
+
+    // The tree schedule is drawn as the binomial tree it runs: root on top, each rank below its parent.
+    void treeLayoutIsATree()
+    {
+        const RingLayout l = layoutTree(8, QRectF(0, 0, 800, 400), 1, QSizeF(40, 14));
+        QCOMPARE(int(l.gpus.size()), 8);
+        QCOMPARE(l.parents[0], -1);
+        QCOMPARE(l.parents[1], 0);
+        QCOMPARE(l.parents[6], 4);
+        QCOMPARE(l.parents[7], 6);
+        for (int r = 1; r < 8; ++r) {
+            QVERIFY(l.gpus[size_t(r)].y() > l.gpus[size_t(l.parents[size_t(r)])].y());   // below its parent
+            QVERIFY(l.gpus[size_t(r)].x() > l.gpus[size_t(l.parents[size_t(r)])].x());   // to its right
+        }
+        // Every transfer of the schedule runs along a tree edge.
+        Fabric f;
+        f.intra = {100e9, 1e-6};
+        f.inter = {100e9, 1e-6};
+        f.gpusPerNode = 8;
+        const CollectiveSchedule s = allReduceSchedule(Algorithm::Tree, 1e6, {8, 8}, f);
+        QVERIFY(s.error.empty());
+        for (const Transfer &t : s.transfers)
+            QVERIFY(l.parents[size_t(t.sender)] == t.receiver || l.parents[size_t(t.receiver)] == t.sender);
+    }
 };
 
 QTEST_MAIN(TestAnimation)
