@@ -58,7 +58,8 @@ PipelineTimelineLayout layoutPipelineTimeline(QRectF area, int stages, double ma
     l.labelWidth = labelWidth;
     const double gap = 0.5 * lineHeight;
     l.header = QRectF(area.left(), area.top(), area.width(), kHeaderLines * lineHeight);
-    const double stripHeight = kStripLines * lineHeight, axisHeight = kAxisLines * lineHeight;
+    // The activations strip takes at most a fifth of the height: the stages come first.
+    const double stripHeight = std::min(kStripLines * lineHeight, 0.2 * area.height()), axisHeight = kAxisLines * lineHeight;
     const double rowsTop = l.header.bottom() + gap;
     const double available = area.bottom() - rowsTop - gap - stripHeight - axisHeight;
     // Rows share the rest, but not taller than a few lines: a two-stage pipeline stays compact.
@@ -315,11 +316,14 @@ void PipelineTimelineView::renderChrome(QPainter &p) const
     p.setFont(scaledFont(1, true));
     p.drawText(QRectF(l.header.left(), l.header.top(), l.header.width(), line), Qt::AlignLeft | Qt::AlignVCenter, title);
     p.setFont(scaledFont());
-    p.drawText(QRectF(l.header.left(), l.header.top() + line, l.header.width(), line), Qt::AlignLeft | Qt::AlignVCenter,
-               // The closed form counts compute only; the drawing also shows waits for p2p transfers.
-               tr("Bubble: measured %1 of the time (from the drawing, p2p waits included) vs closed form %2 "
-                  "(compute only)")
-                   .arg(fmt::percent(m_sim.bubbleFraction), fmt::percent(m_closedForm)));
+    // The closed form counts compute only; the drawing also shows waits for p2p transfers. The
+    // short wording when the long one does not fit (presentation mode, narrow windows).
+    QString bubble = tr("Bubble: measured %1 of the time (from the drawing, p2p waits included) vs closed form %2 "
+                        "(compute only)")
+                         .arg(fmt::percent(m_sim.bubbleFraction), fmt::percent(m_closedForm));
+    if (QFontMetricsF(p.font()).horizontalAdvance(bubble) > l.header.width())
+        bubble = tr("Bubble %1 drawn (with p2p waits), %2 closed form").arg(fmt::percent(m_sim.bubbleFraction), fmt::percent(m_closedForm));
+    p.drawText(QRectF(l.header.left(), l.header.top() + line, l.header.width(), line), Qt::AlignLeft | Qt::AlignVCenter, bubble);
     struct Entry
     {
         QString label;
