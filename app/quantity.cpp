@@ -70,6 +70,9 @@ const Unit kUnits[] = {
     {"G", Dimension::Count, 1e9},
     {"T", Dimension::Count, 1e12},
     {"%", Dimension::Ratio, 0.01},
+    {"W", Dimension::Watts, 1},
+    {"kW", Dimension::Watts, 1e3},
+    {"MW", Dimension::Watts, 1e6},
 };
 
 const char *dimensionName(Dimension d)
@@ -81,6 +84,7 @@ const char *dimensionName(Dimension d)
     case Dimension::FlopsPerSecond: return "a compute rate";
     case Dimension::Count: return "a count";
     case Dimension::Ratio: return "a number";
+    case Dimension::Watts: return "a power";
     }
     return "a value";
 }
@@ -97,6 +101,7 @@ QString dimensionHint(Dimension d)
     case Dimension::FlopsPerSecond: return QStringLiteral("FLOP/s or a string such as \"989 TFLOP/s\"");
     case Dimension::Count: return QStringLiteral("a number or a string such as \"7B\" or \"300e9\"");
     case Dimension::Ratio: return QStringLiteral("a number");
+    case Dimension::Watts: return QStringLiteral("a power in watts or a string such as \"700 W\" or \"10.2 kW\"");
     }
     return {};
 }

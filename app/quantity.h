@@ -8,7 +8,7 @@ class QJsonValue;
 
 namespace ts {
 
-enum class Dimension { Bytes, Seconds, BytesPerSecond, FlopsPerSecond, Count, Ratio };
+enum class Dimension { Bytes, Seconds, BytesPerSecond, FlopsPerSecond, Count, Ratio, Watts };
 
 /// Parses a bare number (SI base unit) or a string "<number> <unit>" of the given dimension.
 /// On failure returns false and sets `error` to a message that says what is allowed.

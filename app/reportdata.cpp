@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "economics.h"
 #include "evaluate.h"
 #include "formatting.h"
 #include "pipeline.h"
@@ -173,6 +174,33 @@ QJsonObject evaluationToJson(const Scenario &sc, const Evaluation &e, const QStr
                                     {QStringLiteral("message"), QString::fromStdString(text.message)},
                                     {QStringLiteral("recommendation"), QString::fromStdString(text.recommendation)},
                                     {QStringLiteral("changes"), changes}});
+    }
+    // Cost, energy and goodput (model/economics.h): unit-suffixed keys, documented in the README.
+    const Economics x2 = economics(sc, e);
+    if (x2.valid) {
+        const Cost &c = x2.cost;
+        o.insert(QStringLiteral("cost"), QJsonObject{{QStringLiteral("price_per_gpu_hour_usd"), c.pricePerGpuHour},
+                                                     {QStringLiteral("gpu_hours"), c.gpuHours},
+                                                     {QStringLiteral("total_usd"), c.totalUsd},
+                                                     {QStringLiteral("per_million_tokens_usd"), c.perMillionTokensUsd}});
+        const Energy &en = x2.energy;
+        o.insert(QStringLiteral("energy"), QJsonObject{{QStringLiteral("gpu_w"), en.gpuWatts},
+                                                       {QStringLiteral("it_kw"), en.itKilowatts},
+                                                       {QStringLiteral("facility_mw"), en.facilityMegawatts},
+                                                       {QStringLiteral("energy_mwh"), en.energyMegawattHours},
+                                                       {QStringLiteral("emissions_t_co2"), en.emissionsTonnesCo2}});
+        const Goodput &g = x2.goodput;
+        o.insert(QStringLiteral("goodput"), QJsonObject{{QStringLiteral("failures_per_gpu_hour"), g.failuresPerGpuHour},
+                                                        {QStringLiteral("job_mtbf_s"), g.jobMtbfSeconds},
+                                                        {QStringLiteral("checkpoint_bytes"), g.checkpointBytes},
+                                                        {QStringLiteral("checkpoint_write_s"), g.checkpointWriteSeconds},
+                                                        {QStringLiteral("restore_s"), g.restoreSeconds},
+                                                        {QStringLiteral("restart_s"), g.restartSeconds},
+                                                        {QStringLiteral("checkpoint_interval_s"), g.checkpointIntervalSeconds},
+                                                        {QStringLiteral("interruptions"), g.interruptions},
+                                                        {QStringLiteral("effective_fraction"), g.effectiveFraction},
+                                                        {QStringLiteral("train_time_s"), g.trainSeconds},
+                                                        {QStringLiteral("train_time_p90_s"), g.trainSecondsP90}});
     }
     o.insert(QStringLiteral("warnings"), warnings);
     return o;

@@ -3,6 +3,7 @@
 
 #include "presets.h"
 #include "quantity.h"
+#include "economics.h"
 #include "shape.h"
 
 #include <QFile>
@@ -293,6 +294,9 @@ bool readGpu(const QJsonValue &value, Gpu *gpu, const QString &key, ScenarioErro
     s.quantity("gemm_efficiency", Dimension::Ratio, &gpu->gemmEfficiency);
     s.quantity("gemm_efficiency_fp8", Dimension::Ratio, &gpu->gemmEfficiencyFp8);
     s.quantity("attention_efficiency", Dimension::Ratio, &gpu->attentionEfficiency);
+    gpu->tdpWatts = gpu->pricePerHour = 0;
+    s.quantity("tdp", Dimension::Watts, &gpu->tdpWatts);
+    s.quantity("price_per_hour", Dimension::Ratio, &gpu->pricePerHour);
     return s.checkUnknown();
 }
 
@@ -366,7 +370,35 @@ bool readCluster(const QJsonValue &value, Cluster *cl, ScenarioError *error)
         cl->nvls = merged->value(QLatin1String("nvls")).toBool() ? Nvls::On : Nvls::Off;
     } else
         s.choice("nvls", kNvls, &cl->nvls);
+    s.quantity("price_per_gpu_hour", Dimension::Ratio, &cl->pricePerGpuHour);
     return s.checkUnknown();
+}
+
+// Power, facility, failures and checkpoints (model/economics.h); optional, defaults in inputs.h.
+bool readOperations(const QJsonValue &value, Operations *o, ScenarioError *error)
+{
+    if (!value.isObject()) {
+        *error = {QStringLiteral("operations"), QStringLiteral("must be an object")};
+        return false;
+    }
+    Section s(value.toObject(), QStringLiteral("operations."), error);
+    s.quantity("average_power", Dimension::Ratio, &o->averagePowerFraction);
+    s.quantity("host_power", Dimension::Watts, &o->hostWattsPerGpu);
+    s.quantity("network_power", Dimension::Ratio, &o->networkPowerFraction);
+    s.quantity("pue", Dimension::Ratio, &o->pue);
+    s.quantity("grid_intensity", Dimension::Ratio, &o->gridKgCo2PerKwh);
+    s.quantity("failure_rate", Dimension::Ratio, &o->failuresPerGpuHour);
+    s.quantity("storage_bandwidth", Dimension::BytesPerSecond, &o->storageBytesPerSecond);
+    s.quantity("restart_time", Dimension::Seconds, &o->restartSeconds);
+    if (!s.checkUnknown())
+        return false;
+    Scenario probe;
+    probe.operations = *o;
+    if (const auto p = validateOperations(probe)) {   // the same ranges the model checks
+        *error = {QString::fromStdString(p->field), QString::fromStdString(p->message)};
+        return false;
+    }
+    return true;
 }
 
 bool readPlan(const QJsonValue &value, Scenario *sc, ScenarioError *error)
@@ -459,7 +491,7 @@ std::optional<LoadedScenario> parseScenario(const QByteArray &json, ScenarioErro
     static const QStringList kTopLevel = {QStringLiteral("format"),   QStringLiteral("name"),
                                           QStringLiteral("description"), QStringLiteral("workload"),
                                           QStringLiteral("training"), QStringLiteral("cluster"),
-                                          QStringLiteral("plan")};
+                                          QStringLiteral("plan"), QStringLiteral("operations")};
     for (auto it = root.begin(); it != root.end(); ++it)
         if (!kTopLevel.contains(it.key())) {
             *error = {it.key(), QStringLiteral("unknown key (allowed: %1)").arg(kTopLevel.join(QLatin1String(", ")))};
@@ -480,7 +512,9 @@ std::optional<LoadedScenario> parseScenario(const QByteArray &json, ScenarioErro
     if (!readWorkload(root.value(QLatin1String("workload")), &out, error)
         || !readTraining(root.value(QLatin1String("training")), &out.scenario.training, error)
         || !readCluster(root.value(QLatin1String("cluster")), &out.scenario.cluster, error)
-        || !readPlan(root.value(QLatin1String("plan")), &out.scenario, error))
+        || !readPlan(root.value(QLatin1String("plan")), &out.scenario, error)
+        || (root.contains(QLatin1String("operations"))
+            && !readOperations(root.value(QLatin1String("operations")), &out.scenario.operations, error)))
         return std::nullopt;
     return out;
 }
@@ -575,6 +609,10 @@ QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QStrin
         gpu.insert(QStringLiteral("gemm_efficiency_fp8"), cl.gpu.gemmEfficiencyFp8);
     if (cl.gpu.attentionEfficiency > 0)
         gpu.insert(QStringLiteral("attention_efficiency"), cl.gpu.attentionEfficiency);
+    if (cl.gpu.tdpWatts > 0)
+        gpu.insert(QStringLiteral("tdp"), cl.gpu.tdpWatts);
+    if (cl.gpu.pricePerHour > 0)
+        gpu.insert(QStringLiteral("price_per_hour"), cl.gpu.pricePerHour);
     QJsonObject cluster{{QStringLiteral("gpu"), gpu},
                         {QStringLiteral("gpus"), cl.gpus},
                         {QStringLiteral("gpus_per_node"), cl.gpusPerNode},
@@ -588,12 +626,24 @@ QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QStrin
                         {QStringLiteral("nvls"), QLatin1String(cl.nvls == Nvls::Auto ? "auto" : cl.nvls == Nvls::On ? "on" : "off")}};
     if (!cl.name.empty())
         cluster.insert(QStringLiteral("name"), str(cl.name));
+    if (cl.pricePerGpuHour > 0)
+        cluster.insert(QStringLiteral("price_per_gpu_hour"), cl.pricePerGpuHour);
     const QJsonObject plan = planToJson(sc.plan);
+    const Operations &o = sc.operations;
+    const QJsonObject operations{{QStringLiteral("average_power"), o.averagePowerFraction},
+                                 {QStringLiteral("host_power"), o.hostWattsPerGpu},
+                                 {QStringLiteral("network_power"), o.networkPowerFraction},
+                                 {QStringLiteral("pue"), o.pue},
+                                 {QStringLiteral("grid_intensity"), o.gridKgCo2PerKwh},
+                                 {QStringLiteral("failure_rate"), o.failuresPerGpuHour},
+                                 {QStringLiteral("storage_bandwidth"), o.storageBytesPerSecond},
+                                 {QStringLiteral("restart_time"), o.restartSeconds}};
     QJsonObject root{{QStringLiteral("format"), QLatin1String(kScenarioFormat)},
                      {QStringLiteral("workload"), workload},
                      {QStringLiteral("training"), training},
                      {QStringLiteral("cluster"), cluster},
-                     {QStringLiteral("plan"), plan}};
+                     {QStringLiteral("plan"), plan},
+                     {QStringLiteral("operations"), operations}};
     if (!name.isEmpty())
         root.insert(QStringLiteral("name"), name);
     if (!description.isEmpty())

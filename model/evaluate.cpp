@@ -20,6 +20,8 @@
 //    with the last micro-batch's backward (gradient accumulation syncs once per step) [DDP].
 #include "evaluate.h"
 
+#include "economics.h"
+
 #include "collectives.h"
 #include "kernels.h"
 #include "memory.h"
@@ -466,6 +468,9 @@ std::optional<Problem> validate(const Scenario &sc)
         return problem("plan.jitter", "jitter must be a fraction between 0 and 1 (got %g)", pl.jitter);
     if (pl.localSgdInterval < 1 || pl.localSgdInterval > 1000000)
         return problem("plan.local_sgd", "local_sgd must be an interval of at least 1 step (got %g)", pl.localSgdInterval);
+    // Cost, power and failure inputs are inputs like any other: out of range is an error.
+    if (auto p = validateOperations(sc))
+        return p;
     return std::nullopt;
 }
 

@@ -79,6 +79,9 @@ struct Gpu
     double gemmEfficiency = 0;       // best measured dense BF16 GEMM / peak (MAMF)
     double gemmEfficiencyFp8 = 0;    // best measured dense FP8 GEMM / FP8 peak
     double attentionEfficiency = 0;  // fused attention fwd+bwd at long sequences / 16-bit peak
+    // Operations (model/economics.h). 0 = not given: the defaults there.
+    double tdpWatts = 0;             // board power limit (datasheet TDP)
+    double pricePerHour = 0;         // on-demand price of one GPU-hour, USD
 
     bool operator==(const Gpu &) const = default;
 };
@@ -108,6 +111,7 @@ struct Cluster
     Transport transport = Transport::Rdma;
     IntraFabric intraFabric = IntraFabric::Auto;
     Nvls nvls = Nvls::Auto;
+    double pricePerGpuHour = 0;      // USD; 0 = the GPU's price (its preset's)
 
     bool operator==(const Cluster &) const = default;
 };
@@ -149,12 +153,29 @@ struct Plan
     bool operator==(const Plan &) const = default;
 };
 
+/// How the cluster is run: power, facility, failures and checkpoints (model/economics.h cites
+/// each default).
+struct Operations
+{
+    double averagePowerFraction = 0.8;   // a GPU's average draw while training, of its TDP
+    double hostWattsPerGpu = 575;        // CPUs, memory, NICs, fans of the node, per GPU
+    double networkPowerFraction = 0.05;  // switches and optics, of the nodes' power
+    double pue = 1.2;                    // facility power / IT power
+    double gridKgCo2PerKwh = 0.4;        // emissions of the electricity
+    double failuresPerGpuHour = 419.0 / (16384.0 * 54 * 24);   // unexpected interruptions per GPU-hour
+    double storageBytesPerSecond = 2e12; // aggregate checkpoint write / read bandwidth
+    double restartSeconds = 600;         // from a failure to training again (detect, reschedule, load)
+
+    bool operator==(const Operations &) const = default;
+};
+
 struct Scenario
 {
     Workload workload;
     Training training;
     Cluster cluster;
     Plan plan;
+    Operations operations;
 
     bool operator==(const Scenario &) const = default;
 };
