@@ -221,7 +221,7 @@ void MainWindow::refreshViews(const DocumentChange &change)
                          m_doc->notes().join(QLatin1Char('\n')), e.problem, changed);
     if (ve.feasible) {
         m_panel->setEffectiveBucket(ve.dpBucketBytes);
-        m_plan->cards()->setCards(headlineCards(va.scenario, ve));
+        m_plan->cards()->setCards(headlineCards(va.scenario, ve, va.economics));
         m_plan->stepChart()->setBars(stepTimeVariants(va));
         m_plan->scalingChart()->setData(scalingData(va));
         m_plan->memoryChart()->setBars(memoryBars(va));

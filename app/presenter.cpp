@@ -28,7 +28,7 @@ constexpr double kCommWarn = 0.3, kCommBad = 0.5;
 constexpr double kPipelineWarn = 0.8;
 } // namespace
 
-QList<CardData> headlineCards(const Scenario &s, const Evaluation &e)
+QList<CardData> headlineCards(const Scenario &s, const Evaluation &e, const Economics &x)
 {
     const Breakdown &b = e.breakdown;
     QList<CardData> cards;
@@ -47,10 +47,22 @@ QList<CardData> headlineCards(const Scenario &s, const Evaluation &e)
     }
     cards << CardData{QStringLiteral("tokens_per_s"), tr("Throughput"), fmt::count(e.tokensPerSecond) + tr(" tok/s"),
                       tr("%1 tokens per step").arg(fmt::count(e.tokensPerStep))};
-    cards << CardData{QStringLiteral("train_time_s"), tr("Time to train"), fmt::duration(e.trainSeconds),
-                      tr("%1 tokens on %2 GPUs").arg(fmt::count(s.training.tokens)).arg(s.cluster.gpus)};
-    cards << CardData{QStringLiteral("train_gpu_hours"), tr("GPU-hours"), fmt::count(e.gpuHours),
-                      tr("%1 steps").arg(fmt::count(e.stepsToTrain))};
+    if (x.valid) {   // with failures and checkpoints: what the calendar will show
+        cards << CardData{QStringLiteral("goodput.train_time_s"), tr("Time to train"), fmt::duration(x.goodput.trainSeconds),
+                          tr("%1 tokens on %2 GPUs · %3 goodput, %4 interruptions")
+                              .arg(fmt::count(s.training.tokens))
+                              .arg(s.cluster.gpus)
+                              .arg(fmt::percent(x.goodput.effectiveFraction), fmt::count(x.goodput.interruptions))};
+        cards << CardData{QStringLiteral("cost.total_usd"), tr("Cost"), QStringLiteral("$") + fmt::count(x.cost.totalUsd),
+                          tr("%1 GPU-hours at $%2 · %3 MWh")
+                              .arg(fmt::count(x.cost.gpuHours), QString::number(x.cost.pricePerGpuHour, 'f', 2),
+                                   fmt::count(x.energy.energyMegawattHours))};
+    } else {
+        cards << CardData{QStringLiteral("train_time_s"), tr("Time to train"), fmt::duration(e.trainSeconds),
+                          tr("%1 tokens on %2 GPUs").arg(fmt::count(s.training.tokens)).arg(s.cluster.gpus)};
+        cards << CardData{QStringLiteral("train_gpu_hours"), tr("GPU-hours"), fmt::count(e.gpuHours),
+                          tr("%1 steps").arg(fmt::count(e.stepsToTrain))};
+    }
     CardData comm{QStringLiteral("communication_fraction"), tr("Communication"), fmt::percent(e.communicationFraction),
                   tr("exposed share of the step")};
     comm.tone = e.communicationFraction > kCommBad ? CardData::Bad : e.communicationFraction > kCommWarn ? CardData::Warn : CardData::Normal;

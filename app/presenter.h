@@ -15,7 +15,8 @@
 
 namespace ts {
 
-QList<CardData> headlineCards(const Scenario &scenario, const Evaluation &evaluation);
+/// `economics` adds time with failures, cost and energy when valid.
+QList<CardData> headlineCards(const Scenario &scenario, const Evaluation &evaluation, const Economics &economics = {});
 /// The current plan beside the analysis' variants (overlap toggled, next faster inter-node link,
 /// in-network reduction, the first warning's fix), labelled.
 QList<StepTimeBar> stepTimeVariants(const Analysis &analysis);

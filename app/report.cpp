@@ -116,7 +116,7 @@ bool writeReport(const QString &path, const ReportInput &in, QString *error)
         html += QStringLiteral("<p><i>%1</i></p>").arg(note.toHtmlEscaped());
     html += QStringLiteral("<h2>%1</h2>").arg(tr("Inputs")) + inputsTable(s);
     html += QStringLiteral("<h2>%1</h2><table cellspacing='0' cellpadding='3' border='1' width='100%'>").arg(tr("Headline figures"));
-    for (const CardData &card : headlineCards(s, e))
+    for (const CardData &card : headlineCards(s, e, analysis.economics))
         html += QStringLiteral("<tr><td>%1</td><td><b>%2</b></td><td>%3</td></tr>")
                     .arg(card.title.toHtmlEscaped(), card.value.toHtmlEscaped(), card.detail.toHtmlEscaped());
     html += QStringLiteral("</table>");

@@ -135,6 +135,7 @@ Analysis analyse(const Scenario &scenario, const AnalysisOptions &options)
         a.warnings.push_back(describe(a.evaluation.warnings[size_t(i)], scenario));
     if (!a.evaluation.feasible)
         return a;
+    a.economics = economics(scenario, a.evaluation);
     a.collectivesGroup = groupOf(scenario.cluster.gpus, 1, scenario.cluster.gpusPerNode);
     a.collectives = collectiveTable(scenario, a.evaluation, a.collectivesGroup);
     a.stepVariants = stepVariants(scenario, a.evaluation, options);

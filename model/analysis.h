@@ -3,6 +3,7 @@
 // GUI, by the report and the command line elsewhere). Views format it; they never call the model.
 #pragma once
 
+#include "economics.h"
 #include "evaluate.h"
 #include "evaluation.h"
 #include "inputs.h"
@@ -77,6 +78,7 @@ struct Analysis
     std::vector<WarningText> warnings;           // describe() of each of evaluation.warnings
     Group collectivesGroup;                      // all GPUs, GPUs per node as in the cluster
     std::vector<CollectiveEntry> collectives;    // at one DP bucket and at 1 GiB, every applicable algorithm
+    Economics economics;                         // cost, energy, goodput
 };
 
 /// Evaluates the scenario and, when it is feasible, its variants and scaling sweep.

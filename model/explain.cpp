@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "explain.h"
 
+#include "economics.h"
+
 #include "evaluate.h"
 #include "shape.h"
 #include "units.h"
@@ -185,6 +187,27 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                    "(" + sec(b.tpCommExposedSeconds) + " + " + sec(b.cpCommExposedSeconds) + " + " + sec(b.ppP2pExposedSeconds)
                        + " + " + sec(b.dpCommExposedSeconds) + ") / " + sec(b.stepSeconds),
                    pct(e.communicationFraction), "Seed 000/001: s = T_comm / (T_comp + T_comm)"});
+    if (const Economics x = economics(sc, e); x.valid) {
+        const Goodput &g = x.goodput;
+        out.push_back({"goodput.train_time_s", "Time to train with failures",
+                       "T_fail = T / f, f = 1 - delta/tau - (tau/2 + R + restore)/M, M = 1 / (N x rate), "
+                       "tau = sqrt(2 delta M) - delta, delta = P x 14 B / storage bandwidth",
+                       "T = " + sec(e.trainSeconds) + ", M = " + sec(g.jobMtbfSeconds) + " (" + num(double(sc.cluster.gpus))
+                           + " GPUs x " + num(g.failuresPerGpuHour) + " per GPU-hour), delta = " + sec(g.checkpointWriteSeconds)
+                           + ", tau = " + sec(g.checkpointIntervalSeconds) + ", R = " + sec(g.restartSeconds) + ", f = "
+                           + pct(g.effectiveFraction),
+                       sec(g.trainSeconds) + " (" + num(g.interruptions) + " interruptions; p90 " + sec(g.trainSecondsP90) + ")",
+                       "Young 1974 (CACM 17(9)); Daly 2006 (FGCS 22(3)); failure rate: Llama 3, arXiv:2407.21783, Sec. 3.3.4"});
+        out.push_back({"cost.total_usd", "Cost of the token budget",
+                       "GPU-hours with failures x price per GPU-hour; energy = N x (TDP x average power + host) x (1 + "
+                       "network) x PUE x T_fail",
+                       num(x.cost.gpuHours) + " GPU-hours x $" + num(x.cost.pricePerGpuHour) + "; " + num(x.energy.facilityMegawatts)
+                           + " MW x " + sec(g.trainSeconds),
+                       "$" + num(x.cost.totalUsd) + " ($" + num(x.cost.perMillionTokensUsd) + " per million tokens); "
+                           + num(x.energy.energyMegawattHours) + " MWh, " + num(x.energy.emissionsTonnesCo2) + " t CO2",
+                       "GPU datasheets (TDP); NVIDIA DGX H100 datasheet (10.2 kW system); price, PUE and grid intensity are "
+                       "the scenario's operations inputs"});
+    }
     {
         // The scaling chart: the model's own sweep, and the two laws with s as the serial part.
         const double s = e.communicationFraction, twice = 2.0 * sc.cluster.gpus;
