@@ -52,11 +52,11 @@ QList<CardData> headlineCards(const Scenario &s, const Evaluation &e, const Econ
                           tr("%1 tokens on %2 GPUs · %3 goodput, %4 interruptions")
                               .arg(fmt::count(s.training.tokens))
                               .arg(s.cluster.gpus)
-                              .arg(fmt::percent(x.goodput.effectiveFraction), fmt::count(x.goodput.interruptions))};
+                              .arg(fmt::percent(x.goodput.effectiveFraction), QString::number(qRound64(x.goodput.interruptions)))};
         cards << CardData{QStringLiteral("cost.total_usd"), tr("Cost"), QStringLiteral("$") + fmt::count(x.cost.totalUsd),
-                          tr("%1 GPU-hours at $%2 · %3 MWh")
+                          tr("%1 GPU-hours at $%2 · %3")
                               .arg(fmt::count(x.cost.gpuHours), QString::number(x.cost.pricePerGpuHour, 'f', 2),
-                                   fmt::count(x.energy.energyMegawattHours))};
+                                   fmt::energy(x.energy.energyMegawattHours * 3.6e9))};
     } else {
         cards << CardData{QStringLiteral("train_time_s"), tr("Time to train"), fmt::duration(e.trainSeconds),
                           tr("%1 tokens on %2 GPUs").arg(fmt::count(s.training.tokens)).arg(s.cluster.gpus)};

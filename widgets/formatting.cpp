@@ -64,6 +64,16 @@ QString bytesDecimal(double b)
     return number(b, 3) + QStringLiteral(" B");
 }
 
+QString energy(double joules)
+{
+    const double kwh = joules / 3.6e6;
+    if (std::abs(kwh) >= 1e6)
+        return number(kwh / 1e6, 3) + QStringLiteral(" GWh");
+    if (std::abs(kwh) >= 1e3)
+        return number(kwh / 1e3, 3) + QStringLiteral(" MWh");
+    return number(kwh, 3) + QStringLiteral(" kWh");
+}
+
 QString memory(double b)
 {
     const double a = std::abs(b);

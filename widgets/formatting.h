@@ -16,5 +16,6 @@ QString flops(double flopsPerSecond);         // "989 TFLOP/s"
 QString percent(double fraction, int decimals = 1);
 QString count(double value);                  // "7.00B", "1.3T", "512"
 QString duration(double seconds);             // long spans: "35.2 days"
+QString energy(double joules);                // "5.97 GWh", "820 MWh", "3.2 kWh"
 
 } // namespace ts::fmt

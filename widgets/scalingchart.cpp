@@ -78,8 +78,10 @@ ScalingChart::ScalingChart(QWidget *parent)
     , m_gustafson(new QLineSeries)
     , m_current(new QScatterSeries)
 {
-    for (QCategoryAxis *axis : {m_gpuAxis, m_valueAxis})
+    for (QCategoryAxis *axis : {m_gpuAxis, m_valueAxis}) {
         axis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+        axis->setTruncateLabels(false);   // "1K" is short; Qt's eliding would make it "..."
+    }
     m_gpuAxis->setTitleText(tr("GPUs"));
     chart()->addAxis(m_gpuAxis, Qt::AlignBottom);
     chart()->addAxis(m_valueAxis, Qt::AlignLeft);

@@ -101,6 +101,8 @@ private slots:
         QCOMPARE(fmt::seconds(0.4935), QStringLiteral("493.5 ms"));
         QCOMPARE(fmt::bytes(14e9), QStringLiteral("14.0 GB (13.04 GiB)"));
         QCOMPARE(fmt::memory(14e9), QStringLiteral("13.04 GiB"));   // memory in the cards' unit
+        QCOMPARE(fmt::energy(5969.45 * 3.6e9), QStringLiteral("5.97 GWh"));
+        QCOMPARE(fmt::energy(820 * 3.6e9), QStringLiteral("820 MWh"));
         QCOMPARE(fmt::memory(512.0 * 1024 * 1024), QStringLiteral("512.0 MiB"));
         QCOMPARE(fmt::bandwidth(50e9), QStringLiteral("50.00 GB/s (400.0 Gb/s)"));
         QCOMPARE(fmt::percent(0.993), QStringLiteral("99.3%"));
