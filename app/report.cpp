@@ -2,6 +2,9 @@
 #include "report.h"
 
 #include "evaluate.h"
+#include "chartframe.h"
+#include "economics.h"
+#include "planner.h"
 #include "explain.h"
 #include "formatting.h"
 #include "memorychart.h"
@@ -18,11 +21,12 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QFileInfo>
-#include <QImage>
 #include <QPainter>
 #include <QPdfWriter>
 #include <QSvgGenerator>
 #include <QTextDocument>
+#include <QTextBlock>
+#include <QAbstractTextDocumentLayout>
 #include <QUrl>
 #include <QWidget>
 
@@ -31,24 +35,105 @@ namespace ts {
 namespace {
 QString tr(const char *text) { return QCoreApplication::translate("Report", text); }
 
-// Rendered at about screen size so that chart text stays legible when scaled onto the page.
-constexpr int kChartWidthPx = 1000;
-constexpr int kChartHeightPx = 500;
-constexpr int kImageWidthOnPage = 500;   // document units (points): A4 less 15 mm margins is ~510
-constexpr int kPdfResolutionDpi = 150;
+// Charts are laid out at about screen size (so their text has screen proportions) and drawn onto
+// the page as vectors, scaled to the page width.
+constexpr int kChartWidthPx = 620;   // the page's 174 mm: screen fonts come out at about 9 pt
+constexpr int kPdfResolutionDpi = 300;
 
-QImage renderOffscreen(QWidget *widget)
+// A4 pages drawn with a painter: HTML blocks flow down the page and break across pages; charts
+// are rendered as vectors (QWidget::render onto the PDF painter), never as images.
+class PdfPages
 {
-    widget->setAttribute(Qt::WA_DontShowOnScreen);
-    widget->resize(kChartWidthPx, kChartHeightPx);
-    widget->show();
-    QImage image(widget->size(), QImage::Format_ARGB32_Premultiplied);
-    image.fill(Qt::white);
-    QPainter painter(&image);
-    widget->render(&painter);
-    painter.end();
-    widget->hide();
-    return image;
+public:
+    explicit PdfPages(QPdfWriter *writer)
+        : m_writer(writer)
+        , m_painter(writer)
+    {
+        const QRect page = writer->pageLayout().paintRectPixels(writer->resolution());
+        m_page = QRectF(0, 0, page.width(), page.height());
+        m_y = 0;
+    }
+    bool ok() const { return m_painter.isActive(); }
+    void newPage()
+    {
+        m_writer->newPage();
+        m_y = 0;
+    }
+    /// Flows `html` at the page width from the current position, breaking pages as needed.
+    void html(const QString &html, double pointSize = 10)
+    {
+        QTextDocument doc;
+        doc.documentLayout()->setPaintDevice(m_writer);
+        QFont font = doc.defaultFont();
+        font.setPointSizeF(pointSize);
+        doc.setDefaultFont(font);
+        doc.setHtml(html);
+        doc.setTextWidth(m_page.width());
+        double drawn = 0;
+        const double total = doc.size().height();
+        while (drawn < total) {
+            const double room = m_page.height() - m_y;
+            if (room < 0.05 * m_page.height()) {
+                newPage();
+                continue;
+            }
+            // Break at a line boundary: the last block that ends within the room.
+            double take = std::min(room, total - drawn);
+            if (drawn + take < total) {
+                double cut = drawn;
+                for (QTextBlock b = doc.begin(); b.isValid(); b = b.next()) {
+                    const QRectF r = doc.documentLayout()->blockBoundingRect(b);
+                    if (r.bottom() <= drawn + room)
+                        cut = std::max(cut, r.bottom());
+                }
+                take = cut > drawn ? cut - drawn : room;
+            }
+            m_painter.save();
+            m_painter.translate(0, m_y - drawn);
+            doc.drawContents(&m_painter, QRectF(0, drawn, m_page.width(), take));
+            m_painter.restore();
+            drawn += take;
+            m_y += take;
+            if (drawn < total)
+                newPage();
+        }
+    }
+    /// A chart under a title, `heightShare` of the page high, as vectors.
+    void chart(ChartFrame *widget, const QString &title, double heightShare)
+    {
+        html(QStringLiteral("<h3>%1</h3>").arg(title.toHtmlEscaped()), 12);
+        const double height = heightShare * m_page.height();
+        if (m_y + height > m_page.height())
+            newPage();
+        widget->setAttribute(Qt::WA_DontShowOnScreen);
+        widget->resize(kChartWidthPx, int(kChartWidthPx * height / m_page.width()));
+        widget->show();
+        // Let the chart lay out its legend and axes for this size before it is drawn: one raster
+        // pass (discarded) runs Qt Charts' deferred layout.
+        QCoreApplication::sendPostedEvents();
+        QCoreApplication::processEvents();
+        (void)widget->grab();
+        QCoreApplication::processEvents();
+        widget->renderChart(&m_painter, QRectF(0, m_y, m_page.width(), height));
+        widget->hide();
+        m_y += height + 0.02 * m_page.height();
+    }
+
+private:
+    QPdfWriter *m_writer;
+    QPainter m_painter;
+    QRectF m_page;
+    double m_y = 0;
+};
+
+// Sources as papers and documents: the code paths the explanations also name are for developers.
+QString sourceForReaders(const std::string &source)
+{
+    QStringList kept;
+    for (const QString &part : QString::fromStdString(source).split(QStringLiteral("; ")))
+        if (!part.contains(QLatin1String("model/")) && !part.contains(QLatin1String(".cpp")) && !part.contains(QLatin1String(".h)")))
+            kept << part;
+    return kept.join(QStringLiteral("; "));
 }
 
 QString row(const QString &key, const QString &value)
@@ -93,98 +178,166 @@ bool writeReport(const QString &path, const ReportInput &in, QString *error)
     }
     const Scenario &s = in.scenario;
     const Evaluation &e = in.evaluation;
-
     AnalysisOptions options;
     options.interNodeLinks = interNodeLinkChoices();
     const Analysis analysis = analyse(s, options);
-    QTextDocument doc;
-    StepTimeChart step;
-    step.setBars(stepTimeVariants(analysis));
-    ScalingChart scaling;
-    scaling.setData(scalingData(analysis));
-    MemoryChart memory;
-    memory.setBars(memoryBars(analysis));
-    doc.addResource(QTextDocument::ImageResource, QUrl(QStringLiteral("chart://step")), renderOffscreen(&step));
-    doc.addResource(QTextDocument::ImageResource, QUrl(QStringLiteral("chart://scaling")), renderOffscreen(&scaling));
-    doc.addResource(QTextDocument::ImageResource, QUrl(QStringLiteral("chart://memory")), renderOffscreen(&memory));
-
-    QString html = QStringLiteral("<h1>%1</h1>").arg((in.name.isEmpty() ? tr("Capacity plan") : in.name).toHtmlEscaped());
-    html += QStringLiteral("<p>%1</p>").arg(in.description.toHtmlEscaped());
-    html += QStringLiteral("<p><i>%1</i></p>").arg(tr("Trainscope %1, %2").arg(QCoreApplication::applicationVersion(),
-                                                                                QDateTime::currentDateTime().toString(Qt::ISODate)));
-    for (const QString &note : in.notes)
-        html += QStringLiteral("<p><i>%1</i></p>").arg(note.toHtmlEscaped());
-    html += QStringLiteral("<h2>%1</h2>").arg(tr("Inputs")) + inputsTable(s);
-    html += QStringLiteral("<h2>%1</h2><table cellspacing='0' cellpadding='3' border='1' width='100%'>").arg(tr("Headline figures"));
-    for (const CardData &card : headlineCards(s, e, analysis.economics))
-        html += QStringLiteral("<tr><td>%1</td><td><b>%2</b></td><td>%3</td></tr>")
-                    .arg(card.title.toHtmlEscaped(), card.value.toHtmlEscaped(), card.detail.toHtmlEscaped());
-    html += QStringLiteral("</table>");
-    // Two charts a page, each heading on the page of its chart.
-    const QString chart = QStringLiteral("<h2%1>%2</h2><p><img src='chart://%3' width='%4'></p>");
-    const QString newPage = QStringLiteral(" style='page-break-before: always'");
-    html += chart.arg(newPage, tr("Step time"), QStringLiteral("step")).arg(kImageWidthOnPage);
-    html += chart.arg(QString(), tr("Scaling"), QStringLiteral("scaling")).arg(kImageWidthOnPage);
-    html += chart.arg(newPage, tr("Memory per GPU"), QStringLiteral("memory")).arg(kImageWidthOnPage);
-    if (!in.compared.isEmpty()) {
-        // Pinned scenarios beside this one: headline figures and their step-time bars.
-        StepTimeChart compare;
-        QList<StepTimeBar> bars;
-        for (const PinnedScenario &p : in.compared)
-            if (p.evaluation.feasible)
-                bars << StepTimeBar{p.name, {}, p.evaluation.breakdown, false};
-        bars << StepTimeBar{tr("This plan"), {}, e.breakdown, true};
-        compare.setBars(bars);
-        doc.addResource(QTextDocument::ImageResource, QUrl(QStringLiteral("chart://compare")), renderOffscreen(&compare));
-        html += chart.arg(newPage, tr("Compared plans"), QStringLiteral("compare")).arg(kImageWidthOnPage);
-        html += QStringLiteral("<table cellspacing='0' cellpadding='3' border='1' width='100%'><tr><th></th>");
-        for (const PinnedScenario &p : in.compared)
-            html += QStringLiteral("<th>%1</th>").arg(p.name.toHtmlEscaped());
-        html += QStringLiteral("<th>%1</th></tr>").arg(tr("This plan"));
-        const auto rowOf = [&](const QString &label, auto text) {
-            html += QStringLiteral("<tr><td>%1</td>").arg(label);
-            for (const PinnedScenario &p : in.compared)
-                html += QStringLiteral("<td>%1</td>").arg(p.evaluation.feasible ? text(p.scenario, p.evaluation) : tr("infeasible"));
-            html += QStringLiteral("<td><b>%1</b></td></tr>").arg(text(s, e));
-        };
-        rowOf(tr("Plan"), [](const Scenario &x, const Evaluation &) {
-            return QStringLiteral("TP %1 PP %2 DP %3 CP %4, %5, ZeRO-%6").arg(x.plan.tp).arg(x.plan.pp).arg(x.plan.dp).arg(x.plan.cp)
-                .arg(QLatin1String(nameOf(x.plan.schedule))).arg(x.plan.zeroStage);
-        });
-        rowOf(tr("GPUs"), [](const Scenario &x, const Evaluation &) { return QString::number(x.cluster.gpus); });
-        rowOf(tr("Step time"), [](const Scenario &, const Evaluation &x) { return fmt::seconds(x.breakdown.stepSeconds); });
-        rowOf(tr("Time to train"), [](const Scenario &, const Evaluation &x) { return fmt::duration(x.trainSeconds); });
-        rowOf(tr("GPU-hours"), [](const Scenario &, const Evaluation &x) { return fmt::count(x.gpuHours); });
-        rowOf(tr("MFU"), [](const Scenario &, const Evaluation &x) { return fmt::percent(x.mfu); });
-        rowOf(tr("Memory per GPU"), [](const Scenario &, const Evaluation &x) { return fmt::memory(x.memory.totalBytes); });
-        html += QStringLiteral("</table>");
-    }
-    html += QStringLiteral("<h2>%1</h2>").arg(tr("Warnings and recommendations"));
-    const QList<WarningItem> warnings = warningItems(analysis);
-    if (warnings.isEmpty())
-        html += QStringLiteral("<p>%1</p>").arg(tr("None."));
-    html += QStringLiteral("<ul>");
-    for (const WarningItem &w : warnings)
-        html += QStringLiteral("<li><b>%1</b><br>%2</li>").arg(w.message.toHtmlEscaped(), w.recommendation.toHtmlEscaped());
-    html += QStringLiteral("</ul><h2>%1</h2>").arg(tr("How the figures are computed"));
-    for (const Explanation &x : explainAll(s, e))
-        html += QStringLiteral("<p><b>%1</b>: %2<br><tt>%3</tt><br>= %4<br><i>%5</i></p>")
-                    .arg(QString::fromStdString(x.title).toHtmlEscaped(), QString::fromStdString(x.formula).toHtmlEscaped(),
-                         QString::fromStdString(x.substituted).toHtmlEscaped(), QString::fromStdString(x.result).toHtmlEscaped(),
-                         QString::fromStdString(x.source).toHtmlEscaped());
-    doc.setHtml(html);
+    const Economics &x = analysis.economics;
+    // The best plan the search finds for the same model, cluster and batch.
+    PlanSearchOptions searchOptions;
+    searchOptions.top = 1;
+    const PlanSearchResult search = searchPlans(s, searchOptions);
 
     QPdfWriter writer(path);
     writer.setPageSize(QPageSize(QPageSize::A4));
     writer.setResolution(kPdfResolutionDpi);
     writer.setTitle(in.name.isEmpty() ? tr("Capacity plan") : in.name);
     writer.setCreator(QStringLiteral("Trainscope"));
-    writer.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout::Millimeter);
-    doc.print(&writer);
-    if (!QFileInfo(path).exists() || QFileInfo(path).size() == 0) {
+    writer.setPageMargins(QMarginsF(18, 16, 18, 16), QPageLayout::Millimeter);
+    PdfPages pages(&writer);
+    if (!pages.ok()) {
         *error = tr("Could not write %1").arg(path);
         return false;
     }
+
+    // ---- Page 1: what a manager reads ----
+    const Plan &p = s.plan;
+    QString html = QStringLiteral("<h1>%1</h1>").arg((in.name.isEmpty() ? tr("Capacity plan") : in.name).toHtmlEscaped());
+    if (!in.description.isEmpty())
+        html += QStringLiteral("<p>%1</p>").arg(in.description.toHtmlEscaped());
+    html += QStringLiteral("<p><b>%1</b></p>")
+                .arg(tr("%1 on %2 × %3: TP %4, PP %5, DP %6, CP %7, %8, ZeRO-%9; %10 tokens.")
+                         .arg(QString::fromStdString(s.workload.name.empty() ? std::string("the model") : s.workload.name))
+                         .arg(s.cluster.gpus).arg(QString::fromStdString(s.cluster.gpu.name)).arg(p.tp).arg(p.pp).arg(p.dp).arg(p.cp)
+                         .arg(QLatin1String(nameOf(p.schedule))).arg(p.zeroStage).arg(fmt::count(s.training.tokens))
+                         .toHtmlEscaped());
+    const QString kv = QStringLiteral("<tr><td width='32%'>%1</td><td><b>%2</b></td><td>%3</td></tr>");
+    html += QStringLiteral("<table cellspacing='0' cellpadding='5' border='1' width='100%'>");
+    if (x.valid) {
+        html += kv.arg(tr("Time to train"), fmt::duration(x.goodput.trainSeconds),
+                       tr("with failures and checkpoints (median); %1 in a bad run (90th percentile); %2 without failures")
+                           .arg(fmt::duration(x.goodput.trainSecondsP90), fmt::duration(e.trainSeconds)));
+        html += kv.arg(tr("Cost"), QStringLiteral("$") + fmt::count(x.cost.totalUsd),
+                       tr("%1 GPU-hours at $%2 per GPU-hour; $%3 per million tokens")
+                           .arg(fmt::count(x.cost.gpuHours), QString::number(x.cost.pricePerGpuHour, 'f', 2),
+                                QString::number(x.cost.perMillionTokensUsd, 'f', 3)));
+        html += kv.arg(tr("Energy"), fmt::energy(x.energy.energyMegawattHours * 3.6e9),
+                       tr("%1 MW average facility power (PUE %2); %3 t CO2 at %4 kg/kWh")
+                           .arg(QString::number(x.energy.facilityMegawatts, 'f', 2), QString::number(s.operations.pue))
+                           .arg(fmt::count(x.energy.emissionsTonnesCo2), QString::number(s.operations.gridKgCo2PerKwh)));
+        html += kv.arg(tr("Goodput"), fmt::percent(x.goodput.effectiveFraction),
+                       tr("%1 interruptions expected (one every %2); checkpoint every %3, written in %4")
+                           .arg(QString::number(qRound64(x.goodput.interruptions)), fmt::duration(x.goodput.jobMtbfSeconds),
+                                fmt::duration(x.goodput.checkpointIntervalSeconds), fmt::seconds(x.goodput.checkpointWriteSeconds)));
+    }
+    html += kv.arg(tr("Memory per GPU"), fmt::memory(e.memory.totalBytes) + QStringLiteral(" / ") + fmt::memory(e.memory.capacityBytes),
+                   e.memory.fits ? tr("fits") : tr("DOES NOT FIT: the plan cannot run as set"));
+    html += kv.arg(tr("Step time, MFU"), fmt::seconds(e.breakdown.stepSeconds) + QStringLiteral(", ") + fmt::percent(e.mfu),
+                   tr("%1 tokens/s; %2 of the step is exposed communication")
+                       .arg(fmt::count(e.tokensPerSecond), fmt::percent(e.communicationFraction)));
+    html += QStringLiteral("</table>");
+    // The best alternative the search found.
+    html += QStringLiteral("<h3>%1</h3>").arg(tr("Best alternative"));
+    if (!search.best.empty() && search.best.front().trainSeconds < e.trainSeconds * (1 - 1e-6)) {
+        const PlanCandidate &b = search.best.front();
+        const Plan &bp = b.scenario.plan;
+        html += QStringLiteral("<p>%1</p>").arg(
+            tr("TP %1, PP %2, DP %3, CP %4, micro-batch %5, %6, ZeRO-%7, recompute %8: %9 to train without failures (%10 than "
+               "this plan), %11 fits in memory. Ranked first of %12 plans that fit.")
+                .arg(bp.tp).arg(bp.pp).arg(bp.dp).arg(bp.cp).arg(b.scenario.training.microBatch)
+                .arg(QLatin1String(nameOf(bp.schedule))).arg(bp.zeroStage).arg(QLatin1String(nameOf(b.scenario.training.recompute)))
+                .arg(fmt::duration(b.trainSeconds), tr("%1 faster").arg(fmt::percent(1 - b.trainSeconds / e.trainSeconds)),
+                     fmt::memory(b.memoryBytes), fmt::count(double(search.fitting)))
+                .toHtmlEscaped());
+    } else {
+        html += QStringLiteral("<p>%1</p>").arg(tr("This plan is the fastest of the %1 plans that fit.").arg(fmt::count(double(search.fitting))));
+    }
+    // Top risks: what would change the answer.
+    html += QStringLiteral("<h3>%1</h3><ul>").arg(tr("Risks"));
+    QStringList risks;
+    if (!e.memory.fits)
+        risks << tr("The plan does not fit in HBM: it cannot run without more GPUs, sharding or recompute.");
+    else if (e.memory.totalBytes > 0.9 * e.memory.capacityBytes)
+        risks << tr("Memory is within 10% of HBM: allocator spikes or a longer sequence may not fit.");
+    if (x.valid && x.goodput.effectiveFraction < 0.9)
+        risks << tr("Failures cost %1 of the wall time: faster checkpoints or restarts pay off.").arg(fmt::percent(1 - x.goodput.effectiveFraction));
+    for (const WarningItem &w : warningItems(analysis))
+        if (risks.size() < 4)
+            risks << w.message + QLatin1Char(' ') + w.recommendation;
+    if (risks.isEmpty())
+        risks << tr("None that the model flags.");
+    for (const QString &r : risks)
+        html += QStringLiteral("<li>%1</li>").arg(r.toHtmlEscaped());
+    html += QStringLiteral("</ul><p><i>%1</i></p>").arg(tr("Trainscope %1, %2. Figures from an analytical model; assumptions "
+                                                           "(price, power, failure rate) are inputs listed in the appendix.")
+                                                            .arg(QCoreApplication::applicationVersion(),
+                                                                 QDateTime::currentDateTime().toString(Qt::ISODate)));
+    pages.html(html, 10.5);
+
+    // ---- Charts, as vectors, with titles ----
+    pages.newPage();
+    StepTimeChart step;
+    step.setBars(stepTimeVariants(analysis));
+    pages.chart(&step, tr("Where a step's time goes: this plan and variants"), 0.36);
+    ScalingChart scaling;
+    scaling.setData(scalingData(analysis));
+    scaling.setControlsVisible(false);   // the page says which view it is
+    pages.chart(&scaling, tr("Scaling with GPUs (weak scaling)"), 0.36);
+    pages.newPage();
+    MemoryChart memory;
+    memory.setBars(memoryBars(analysis));
+    pages.chart(&memory, tr("Memory per GPU against HBM"), 0.36);
+    if (!in.compared.isEmpty()) {
+        StepTimeChart compare;
+        QList<StepTimeBar> bars;
+        for (const PinnedScenario &pin : in.compared)
+            if (pin.evaluation.feasible)
+                bars << StepTimeBar{pin.name, {}, pin.evaluation.breakdown, false};
+        bars << StepTimeBar{tr("This plan"), {}, e.breakdown, true};
+        compare.setBars(bars);
+        pages.chart(&compare, tr("Compared plans"), 0.3);
+        QString table = QStringLiteral("<table cellspacing='0' cellpadding='4' border='1' width='100%'><tr><th></th>");
+        for (const PinnedScenario &pin : in.compared)
+            table += QStringLiteral("<th>%1</th>").arg(pin.name.toHtmlEscaped());
+        table += QStringLiteral("<th>%1</th></tr>").arg(tr("This plan"));
+        const auto rowOf = [&](const QString &label, auto text) {
+            table += QStringLiteral("<tr><td>%1</td>").arg(label);
+            for (const PinnedScenario &pin : in.compared)
+                table += QStringLiteral("<td>%1</td>").arg(pin.evaluation.feasible ? text(pin.scenario, pin.evaluation) : tr("infeasible"));
+            table += QStringLiteral("<td><b>%1</b></td></tr>").arg(text(s, e));
+        };
+        rowOf(tr("Plan"), [](const Scenario &y, const Evaluation &) {
+            return QStringLiteral("TP %1 PP %2 DP %3 CP %4, %5, ZeRO-%6").arg(y.plan.tp).arg(y.plan.pp).arg(y.plan.dp).arg(y.plan.cp)
+                .arg(QLatin1String(nameOf(y.plan.schedule))).arg(y.plan.zeroStage);
+        });
+        rowOf(tr("GPUs"), [](const Scenario &y, const Evaluation &) { return QString::number(y.cluster.gpus); });
+        rowOf(tr("Step time"), [](const Scenario &, const Evaluation &y) { return fmt::seconds(y.breakdown.stepSeconds); });
+        rowOf(tr("Time to train"), [](const Scenario &, const Evaluation &y) { return fmt::duration(y.trainSeconds); });
+        rowOf(tr("GPU-hours"), [](const Scenario &, const Evaluation &y) { return fmt::count(y.gpuHours); });
+        rowOf(tr("MFU"), [](const Scenario &, const Evaluation &y) { return fmt::percent(y.mfu); });
+        rowOf(tr("Memory per GPU"), [](const Scenario &, const Evaluation &y) { return fmt::memory(y.memory.totalBytes); });
+        pages.html(table + QStringLiteral("</table>"));
+    }
+
+    // ---- Appendix: inputs, notes, formulas with their sources ----
+    pages.newPage();
+    QString appendix = QStringLiteral("<h2>%1</h2>").arg(tr("Appendix: inputs")) + inputsTable(s);
+    const Operations &o = s.operations;
+    appendix += QStringLiteral("<p>%1</p>").arg(
+        tr("Operations: average GPU draw %1 of TDP, host %2 W per GPU, network %3, PUE %4, grid %5 kg CO2/kWh, %6 failures per "
+           "GPU-hour, checkpoint storage %7, restart %8.")
+            .arg(fmt::percent(o.averagePowerFraction, 0)).arg(o.hostWattsPerGpu).arg(fmt::percent(o.networkPowerFraction, 0))
+            .arg(o.pue).arg(o.gridKgCo2PerKwh).arg(o.failuresPerGpuHour, 0, 'g', 3)
+            .arg(fmt::bandwidth(o.storageBytesPerSecond), fmt::seconds(o.restartSeconds))
+            .toHtmlEscaped());
+    for (const QString &note : in.notes)
+        appendix += QStringLiteral("<p><i>%1</i></p>").arg(note.toHtmlEscaped());
+    appendix += QStringLiteral("<h2>%1</h2>").arg(tr("Appendix: how the figures are computed"));
+    for (const Explanation &ex : explainAll(s, e))
+        appendix += QStringLiteral("<p><b>%1</b>: %2<br>%3<br>= <b>%4</b><br><i>%5</i></p>")
+                        .arg(QString::fromStdString(ex.title).toHtmlEscaped(), QString::fromStdString(ex.formula).toHtmlEscaped(),
+                             QString::fromStdString(ex.substituted).toHtmlEscaped(), QString::fromStdString(ex.result).toHtmlEscaped(),
+                             sourceForReaders(ex.source).toHtmlEscaped());
+    pages.html(appendix, 9);
     return true;
 }
 

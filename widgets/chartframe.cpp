@@ -14,6 +14,7 @@
 
 #include <QEvent>
 #include <QGraphicsLayout>
+#include <QGraphicsScene>
 #include <QGridLayout>
 #include <QLabel>
 #include <QToolTip>
@@ -70,6 +71,11 @@ QSize ChartFrame::sizeHint() const { return {560, 340}; }
 void ChartFrame::addOverlay(QWidget *widget, Qt::Alignment alignment)
 {
     m_layout->addWidget(widget, 1, 0, alignment);
+}
+
+void ChartFrame::renderChart(QPainter *painter, const QRectF &target)
+{
+    m_view->scene()->render(painter, target, m_view->sceneRect());
 }
 
 void ChartFrame::setHeader(QWidget *header)

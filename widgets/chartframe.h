@@ -28,6 +28,9 @@ class ChartFrame : public QWidget
 {
     Q_OBJECT
 public:
+    /// Draws the chart's scene (plot, axes, legend) into `target` of `painter`: vectors on a PDF
+    /// or SVG painter, for printed pages.
+    void renderChart(QPainter *painter, const QRectF &target);
     /// Greys the chart out with a "Last valid result" note while the inputs are invalid.
     void setStale(bool stale);
     bool isStale() const { return m_stale; }

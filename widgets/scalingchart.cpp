@@ -128,6 +128,7 @@ ScalingChart::ScalingChart(QWidget *parent)
     row->addWidget(m_laws);
     row->addStretch(1);
     setHeader(header);
+    m_header = header;
     for (QComboBox *c : {m_mode, m_quantity})
         connect(c, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
     connect(m_laws, &QCheckBox::toggled, this, [this] { refresh(); });
@@ -152,6 +153,8 @@ void ScalingChart::setView(bool weak, bool speedup, bool laws)
     m_quantity->setCurrentIndex(speedup ? 0 : 1);
     m_laws->setChecked(laws);
 }
+
+void ScalingChart::setControlsVisible(bool visible) { m_header->setVisible(visible); }
 
 const ScalingCurves &ScalingChart::curves() const { return m_mode->currentIndex() == 0 ? m_data.weak : m_data.strong; }
 

@@ -29,6 +29,8 @@ public:
     void setData(const ScalingChartData &data);
     /// Weak (true) or strong scaling; speedup (true) or efficiency; the two laws drawn or not.
     void setView(bool weak, bool speedup, bool laws);
+    /// Shows or hides the pickers above the chart (hidden on printed pages).
+    void setControlsVisible(bool visible);
     /// "64", "1K", "16K", "1M": powers of two as axis labels.
     static QString powerOfTwoLabel(double value);
 
@@ -55,6 +57,7 @@ private:
     QComboBox *m_mode = nullptr;
     QComboBox *m_quantity = nullptr;
     QCheckBox *m_laws = nullptr;
+    QWidget *m_header = nullptr;
 
     ScalingChartData m_data;
 };

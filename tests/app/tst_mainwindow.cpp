@@ -512,10 +512,23 @@ private slots:
         QVERIFY(p.waitForFinished(30000));
         const QString text = QString::fromUtf8(p.readAllStandardOutput());
         // (pdftotext keeps the "fi" ligature of "figures", so match around it)
-        for (const char *section : {"Inputs", "Headline", "Step time", "Scaling", "Memory per GPU",
-                                    "Warnings and recommendations", "How the", "Narayanan", "Rajbhandari",
-                                    "Compared plans", "Pin 1"})
+        // Page 1 is the summary: time with failures, cost, energy, goodput, memory, the best
+        // alternative and the risks; then the charts, the comparison, and the appendix.
+        const QString first = text.section(QChar(u'\f'), 0, 0);
+        for (const char *summary : {"Time to train", "Cost", "Energy", "Goodput", "Memory per GPU", "Best alternative", "Risks"})
+            QVERIFY2(first.contains(QLatin1String(summary)), summary);
+        for (const char *section : {"Where a step", "Scaling with GPUs", "Memory per GPU against HBM", "Compared plans", "Pin 1",
+                                    "Appendix: inputs", "Appendix: how the", "Narayanan", "Rajbhandari", "Young 1974"})
             QVERIFY2(text.contains(QLatin1String(section)), section);
+        QVERIFY(!text.contains(QLatin1String("model/")));   // sources as papers, not code paths
+        // Charts are vectors: the PDF holds no raster images.
+        if (!QStandardPaths::findExecutable(QStringLiteral("pdfimages")).isEmpty()) {
+            QProcess images;
+            images.start(QStringLiteral("pdfimages"), {QStringLiteral("-list"), path});
+            QVERIFY(images.waitForFinished(30000));
+            const QStringList lines = QString::fromUtf8(images.readAllStandardOutput()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+            QCOMPARE(lines.size(), 2);   // the header only
+        }
         if (!QStandardPaths::findExecutable(QStringLiteral("pdftoppm")).isEmpty()) {
             QProcess ppm;
             ppm.start(QStringLiteral("pdftoppm"), {QStringLiteral("-png"), QStringLiteral("-r"), QStringLiteral("60"), path,
