@@ -109,7 +109,9 @@ int main(int argc, char *argv[])
     ts::MainWindow window;
     const QString path = arguments.value(1);
     if (!path.isEmpty()) {
-        if (!window.openFile(path, false))
+        // A file that does not load says so in a dialog (not only on stderr), over the default
+        // scenario the window falls back to; never as if it had loaded.
+        if (!screenshot.isEmpty() ? !window.openFile(path, false) : !(window.show(), window.openFile(path, true)))
             std::fprintf(stderr, "trainscope: could not open %s; showing the default scenario\n", qPrintable(path));
     } else if (const QString last = ts::settings::lastScenario.get(); !last.isEmpty() && QFile::exists(last)) {
         window.openFile(last, false);
