@@ -55,4 +55,12 @@ QString tourHtml()
     return html;
 }
 
+QString aboutHtml()
+{
+    return tr("<b>Trainscope %1</b><p>Models what distributed deep-learning training costs: step time, communication, "
+              "pipeline bubbles, scaling, memory, money, energy and the time lost to failures. Click any figure to see "
+              "its formula and source.</p>")
+        .arg(QCoreApplication::applicationVersion());
+}
+
 } // namespace ts::help

@@ -10,5 +10,7 @@ namespace ts::help {
 QString shortcutsHtml();
 /// What each tab shows and how to read it (Help > Tour of the Tabs).
 QString tourHtml();
+/// Help > About.
+QString aboutHtml();
 
 } // namespace ts::help

@@ -87,6 +87,10 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_planSearch, &PlanSearchPanel::applyRequested, this,
             [this](const Scenario &s) { editScenario(s, tr("Apply searched plan")); });
     connect(m_compare, &ComparePanel::unpinRequested, this, &MainWindow::unpin);
+    connect(m_compare, &ComparePanel::renameRequested, this, [this](int i, const QString &name) {
+        m_pinned[i].name = name;
+        refreshCompare();
+    });
     connect(m_panel, &ParameterPanel::fieldEdited, this, [this](Field f, double v) { editField(f, v, false); });
     connect(m_panel, &ParameterPanel::editFinished, m_doc, &ScenarioDocument::finishEdit);
     connect(m_panel, &ParameterPanel::presetChosen, this, [this](const QString &kind, const QString &name) {
@@ -183,13 +187,7 @@ void MainWindow::createMenus()
     help->addAction(tr("&Tour of the Tabs"), this, [this] { QMessageBox::information(this, tr("Tour of the tabs"), help::tourHtml()); });
     help->addAction(tr("&Keyboard Shortcuts"), QKeySequence::HelpContents, this,
                     [this] { QMessageBox::information(this, tr("Keyboard shortcuts"), help::shortcutsHtml()); });
-    help->addAction(tr("&About Trainscope"), this, [this] {
-        QMessageBox::about(this, tr("About Trainscope"),
-                           tr("<b>Trainscope %1</b><p>Models the cost of distributed deep-learning training: step time, "
-                              "communication, pipeline bubbles, scaling and memory. Click any figure to see its formula "
-                              "and source.</p>")
-                               .arg(QApplication::applicationVersion()));
-    });
+    help->addAction(tr("&About Trainscope"), this, [this] { QMessageBox::about(this, tr("About Trainscope"), help::aboutHtml()); });
 }
 
 void MainWindow::editScenario(const Scenario &scenario, const QString &text)
@@ -263,7 +261,8 @@ bool MainWindow::pinCurrent()
         statusBar()->showMessage(tr("At most %1 scenarios can be pinned: unpin one first.").arg(ComparePanel::kMaxPinned), 5000);
         return false;
     }
-    const QString name = tr("Pin %1: %2").arg(m_pinned.size() + 1).arg(QString::fromStdString(m_doc->scenario().workload.name));
+    const Plan &p = m_doc->scenario().plan;   // named by what tells pins apart: the plan
+    const QString name = tr("%1: TP %2 PP %3 DP %4 on %5").arg(m_pinned.size() + 1).arg(p.tp).arg(p.pp).arg(p.dp).arg(m_doc->scenario().cluster.gpus);
     m_pinned << PinnedScenario{name, m_doc->scenario(), m_doc->evaluation()};
     statusBar()->showMessage(tr("Pinned for comparison (%1 of %2)").arg(m_pinned.size()).arg(ComparePanel::kMaxPinned), 3000);
     refreshCompare();

@@ -732,8 +732,22 @@ void flattenInto(const QJsonObject &o, const QString &prefix, QMap<QString, QStr
 
 QMap<QString, QString> scenarioInputs(const Scenario &scenario)
 {
+    QMap<QString, QString> raw;
+    flattenInto(scenarioToJson(scenario), {}, &raw);
+    // Inputs of the field table in words with their units ("Token budget" = "15 T tokens"),
+    // the rest by their file key.
     QMap<QString, QString> out;
-    flattenInto(scenarioToJson(scenario), {}, &out);
+    for (auto it = raw.begin(); it != raw.end(); ++it) {
+        const Field f = fieldForKey(it.key().toStdString());
+        if (f == Field::None) {
+            out.insert(it.key(), it.value());
+            continue;
+        }
+        QString words = QString::fromLatin1(fieldInfo(f).name);
+        if (!words.isEmpty() && words.front().isLower())
+            words.front() = words.front().toUpper();
+        out.insert(words, QString::fromStdString(formatFieldValue(f, fieldValue(scenario, f))));
+    }
     return out;
 }
 

@@ -7,6 +7,7 @@
 
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QLabel>
 #include <QPushButton>
 #include <QSplitter>
@@ -22,7 +23,8 @@ ComparePanel::ComparePanel(QWidget *parent)
     , m_inputs(new QTableWidget(this))
     , m_unpinRow(new QWidget(this))
 {
-    auto *hint = new QLabel(tr("Pin scenarios with View > Pin for Comparison (Ctrl+D): up to four, compared with the current one."), this);
+    auto *hint = new QLabel(tr("Pin scenarios with View > Pin for Comparison (Ctrl+D): up to four, compared with the current one. "
+                               "Double-click a pinned column's header to rename it; ★ marks the best plan that fits."), this);
     hint->setWordWrap(true);
     hint->setForegroundRole(QPalette::PlaceholderText);
     for (QTableWidget *t : {m_figures, m_inputs}) {
@@ -30,6 +32,8 @@ ComparePanel::ComparePanel(QWidget *parent)
         t->setAlternatingRowColors(true);
         t->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     }
+    for (QTableWidget *t : {m_figures, m_inputs})
+        connect(t->horizontalHeader(), &QHeaderView::sectionDoubleClicked, this, &ComparePanel::rename);
     auto *tables = new QSplitter(Qt::Horizontal, this);
     tables->addWidget(m_figures);
     tables->addWidget(m_inputs);
@@ -41,32 +45,56 @@ ComparePanel::ComparePanel(QWidget *parent)
     column->addWidget(tables, 1);
 }
 
+void ComparePanel::rename(int index)
+{
+    if (index < 0 || index >= m_pinnedNames.size())
+        return;
+    bool ok = false;
+    const QString name = QInputDialog::getText(this, tr("Rename pinned plan"), tr("Name"), QLineEdit::Normal,
+                                               m_pinnedNames[index], &ok).trimmed();
+    if (ok && !name.isEmpty())
+        emit renameRequested(index, name);
+}
+
 void ComparePanel::setScenarios(const QList<ComparedScenario> &pinned, const ComparedScenario &current)
 {
     QList<ComparedScenario> all = pinned;
     all << current;
+    m_pinnedNames.clear();
+    for (const ComparedScenario &p : pinned)
+        m_pinnedNames << p.name;
     QList<StepTimeBar> bars;
     for (const ComparedScenario &p : all)
         if (p.evaluation.feasible)
             bars << StepTimeBar{p.name, {}, p.evaluation.breakdown, &p == &all.back()};
     m_chart->setBars(bars);
 
-    // Headline figures, one column per scenario.
+    // Headline figures, one column per scenario; each pinned value with its difference to the
+    // current plan, and the best of the row marked.
     struct Figure
     {
         const char *name;
         QString (*text)(const Evaluation &);
+        double (*value)(const Evaluation &);   // nullptr: not compared
+        bool lowerIsBetter;
     };
     static const Figure figures[] = {
-        {QT_TR_NOOP("Step time"), [](const Evaluation &e) { return fmt::seconds(e.breakdown.stepSeconds); }},
-        {QT_TR_NOOP("Time to train"), [](const Evaluation &e) { return fmt::duration(e.trainSeconds); }},
-        {QT_TR_NOOP("GPU-hours"), [](const Evaluation &e) { return fmt::count(e.gpuHours); }},
-        {QT_TR_NOOP("MFU"), [](const Evaluation &e) { return fmt::percent(e.mfu); }},
-        {QT_TR_NOOP("Tokens/s"), [](const Evaluation &e) { return fmt::count(e.tokensPerSecond); }},
-        {QT_TR_NOOP("Communication"), [](const Evaluation &e) { return fmt::percent(e.communicationFraction); }},
-        {QT_TR_NOOP("Pipeline efficiency"), [](const Evaluation &e) { return fmt::percent(e.pipelineEfficiency); }},
-        {QT_TR_NOOP("Memory per GPU"), [](const Evaluation &e) { return fmt::memory(e.memory.totalBytes); }},
-        {QT_TR_NOOP("Fits in HBM"), [](const Evaluation &e) { return e.memory.fits ? tr("yes") : tr("no"); }},
+        {QT_TR_NOOP("Step time"), [](const Evaluation &e) { return fmt::seconds(e.breakdown.stepSeconds); },
+         [](const Evaluation &e) { return e.breakdown.stepSeconds; }, true},
+        {QT_TR_NOOP("Time to train"), [](const Evaluation &e) { return fmt::duration(e.trainSeconds); },
+         [](const Evaluation &e) { return e.trainSeconds; }, true},
+        {QT_TR_NOOP("GPU-hours"), [](const Evaluation &e) { return fmt::count(e.gpuHours); }, [](const Evaluation &e) { return e.gpuHours; },
+         true},
+        {QT_TR_NOOP("MFU"), [](const Evaluation &e) { return fmt::percent(e.mfu); }, [](const Evaluation &e) { return e.mfu; }, false},
+        {QT_TR_NOOP("Tokens/s"), [](const Evaluation &e) { return fmt::count(e.tokensPerSecond); },
+         [](const Evaluation &e) { return e.tokensPerSecond; }, false},
+        {QT_TR_NOOP("Communication"), [](const Evaluation &e) { return fmt::percent(e.communicationFraction); },
+         [](const Evaluation &e) { return e.communicationFraction; }, true},
+        {QT_TR_NOOP("Pipeline efficiency"), [](const Evaluation &e) { return fmt::percent(e.pipelineEfficiency); },
+         [](const Evaluation &e) { return e.pipelineEfficiency; }, false},
+        {QT_TR_NOOP("Memory per GPU"), [](const Evaluation &e) { return fmt::memory(e.memory.totalBytes); },
+         [](const Evaluation &e) { return e.memory.totalBytes; }, true},
+        {QT_TR_NOOP("Fits in HBM"), [](const Evaluation &e) { return e.memory.fits ? tr("yes") : tr("no"); }, nullptr, true},
     };
     QStringList headers;
     for (const ComparedScenario &p : all)
@@ -75,11 +103,35 @@ void ComparePanel::setScenarios(const QList<ComparedScenario> &pinned, const Com
     m_figures->setColumnCount(int(all.size()));
     m_figures->setRowCount(int(std::size(figures)));
     m_figures->setHorizontalHeaderLabels(headers);
+    const Evaluation &now = all.back().evaluation;
     for (int r = 0; r < int(std::size(figures)); ++r) {
-        m_figures->setVerticalHeaderItem(r, new QTableWidgetItem(tr(figures[r].name)));
-        for (int c = 0; c < all.size(); ++c)
-            m_figures->setItem(r, c, new QTableWidgetItem(all[c].evaluation.feasible ? figures[r].text(all[c].evaluation)
-                                                                                      : tr("infeasible")));
+        const Figure &f = figures[r];
+        m_figures->setVerticalHeaderItem(r, new QTableWidgetItem(tr(f.name)));
+        int best = -1;
+        if (f.value)
+            for (int c = 0; c < all.size(); ++c) {
+                // Only plans that run and fit can win.
+                if (!all[c].evaluation.feasible || !all[c].evaluation.memory.fits)
+                    continue;
+                const double v = f.value(all[c].evaluation);
+                if (best < 0 || (f.lowerIsBetter ? v < f.value(all[best].evaluation) : v > f.value(all[best].evaluation)))
+                    best = c;
+            }
+        for (int c = 0; c < all.size(); ++c) {
+            const Evaluation &e = all[c].evaluation;
+            QString text = e.feasible ? f.text(e) : tr("infeasible");
+            if (f.value && e.feasible && now.feasible && c + 1 < all.size() && f.value(now) != 0)
+                text += QStringLiteral("  (%1%2)").arg(f.value(e) >= f.value(now) ? QStringLiteral("+") : QString(),
+                                                       fmt::percent(f.value(e) / f.value(now) - 1));
+            auto *item = new QTableWidgetItem(c == best ? QStringLiteral("★ ") + text : text);
+            if (c == best) {
+                QFont bold = item->font();
+                bold.setBold(true);
+                item->setFont(bold);
+                item->setToolTip(tr("The best of the compared plans that fit"));
+            }
+            m_figures->setItem(r, c, item);
+        }
     }
     // Inputs that differ between any two of them.
     QList<QMap<QString, QString>> flat;

@@ -32,14 +32,19 @@ public:
     /// The pinned scenarios and the current one (shown last).
     void setScenarios(const QList<ComparedScenario> &pinned, const ComparedScenario &current);
 
+    /// Renames pinned scenario `index` (double-click its column header).
+    void rename(int index);
+
 signals:
     void unpinRequested(int index);
+    void renameRequested(int index, const QString &name);
 
 private:
     StepTimeChart *m_chart;
     QTableWidget *m_figures;
     QTableWidget *m_inputs;
     QWidget *m_unpinRow;
+    QStringList m_pinnedNames;
 };
 
 } // namespace ts

@@ -389,10 +389,21 @@ private slots:
         const QList<QTableWidget *> tables = w.comparePanel()->findChildren<QTableWidget *>();
         QVERIFY(std::any_of(tables.begin(), tables.end(), [](QTableWidget *t) {
             for (int r = 0; r < t->rowCount(); ++r)
-                if (t->verticalHeaderItem(r) && t->verticalHeaderItem(r)->text() == QLatin1String("plan.overlap_dp"))
+                if (t->verticalHeaderItem(r) && t->verticalHeaderItem(r)->text() == QLatin1String("Gradient-sync overlap"))
                     return true;
             return false;
         }));
+        // The best plan of each figure is starred, the pinned ones carry their difference to the current.
+        QVERIFY(std::any_of(tables.begin(), tables.end(), [](QTableWidget *t) {
+            for (int r = 0; r < t->rowCount(); ++r)
+                for (int c = 0; c < t->columnCount(); ++c)
+                    if (t->item(r, c) && t->item(r, c)->text().startsWith(QStringLiteral("★")))
+                        return true;
+            return false;
+        }));
+        // Pins can be renamed (double-click a column header).
+        emit w.comparePanel()->renameRequested(0, QStringLiteral("Baseline"));
+        QCOMPARE(w.pinned().front().name, QStringLiteral("Baseline"));
         for (int i = 0; i < 3; ++i)
             w.pinCurrent();
         QCOMPARE(w.pinned().size(), 4);   // at most four
@@ -517,7 +528,7 @@ private slots:
         const QString first = text.section(QChar(u'\f'), 0, 0);
         for (const char *summary : {"Time to train", "Cost", "Energy", "Goodput", "Memory per GPU", "Best alternative", "Risks"})
             QVERIFY2(first.contains(QLatin1String(summary)), summary);
-        for (const char *section : {"Where a step", "Scaling with GPUs", "Memory per GPU against HBM", "Compared plans", "Pin 1",
+        for (const char *section : {"Where a step", "Scaling with GPUs", "Memory per GPU against HBM", "Compared plans", "1: TP",
                                     "Appendix: inputs", "Appendix: how the", "Narayanan", "Rajbhandari", "Young 1974"})
             QVERIFY2(text.contains(QLatin1String(section)), section);
         QVERIFY(!text.contains(QLatin1String("model/")));   // sources as papers, not code paths
