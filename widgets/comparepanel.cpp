@@ -14,6 +14,8 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <cmath>
+
 namespace ts {
 
 ComparePanel::ComparePanel(QWidget *parent)
@@ -30,7 +32,8 @@ ComparePanel::ComparePanel(QWidget *parent)
     for (QTableWidget *t : {m_figures, m_inputs}) {
         t->setEditTriggers(QAbstractItemView::NoEditTriggers);
         t->setAlternatingRowColors(true);
-        t->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+        t->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);   // names and values whole
+        t->setWordWrap(false);
     }
     for (QTableWidget *t : {m_figures, m_inputs})
         connect(t->horizontalHeader(), &QHeaderView::sectionDoubleClicked, this, &ComparePanel::rename);
@@ -120,11 +123,14 @@ void ComparePanel::setScenarios(const QList<ComparedScenario> &pinned, const Com
         for (int c = 0; c < all.size(); ++c) {
             const Evaluation &e = all[c].evaluation;
             QString text = e.feasible ? f.text(e) : tr("infeasible");
-            if (f.value && e.feasible && now.feasible && c + 1 < all.size() && f.value(now) != 0)
-                text += QStringLiteral("  (%1%2)").arg(f.value(e) >= f.value(now) ? QStringLiteral("+") : QString(),
-                                                       fmt::percent(f.value(e) / f.value(now) - 1));
-            auto *item = new QTableWidgetItem(c == best ? QStringLiteral("★ ") + text : text);
-            if (c == best) {
+            const double change = f.value && e.feasible && now.feasible && f.value(now) != 0 ? f.value(e) / f.value(now) - 1 : 0.0;
+            if (c + 1 < all.size() && std::abs(change) >= 0.0005)   // pinned: the difference to the current plan
+                text += QStringLiteral("  (%1%2)").arg(change > 0 ? QStringLiteral("+") : QString(), fmt::percent(change));
+            // Every plan as good as the best (ties included) is marked.
+            const bool isBest = best >= 0 && e.feasible && e.memory.fits
+                                && std::abs(f.value(e) - f.value(all[best].evaluation)) <= 1e-9 * std::abs(f.value(all[best].evaluation));
+            auto *item = new QTableWidgetItem(isBest ? QStringLiteral("★ ") + text : text);
+            if (isBest) {
                 QFont bold = item->font();
                 bold.setBold(true);
                 item->setFont(bold);

@@ -484,6 +484,10 @@ private slots:
             w.show();
             QVERIFY(QTest::qWaitForWindowExposed(&w));
             QCOMPARE(w.size(), size);   // the window fits
+            QVERIFY(w.pinCurrent());      // something to compare
+            w.editField(Field::Pp, 8);
+            QVERIFY(w.pinCurrent());
+            w.document()->undoStack()->undo();
             for (int tab = 0; tab < w.mainTabs()->count(); ++tab) {
                 w.mainTabs()->setCurrentIndex(tab);
                 QTest::qWait(20);
