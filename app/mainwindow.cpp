@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "mainwindow.h"
 
+#include "animationpanel.h"
 #include "calibrationdialog.h"
 #include "collectivestable.h"
 #include "comparepanel.h"
@@ -11,6 +12,7 @@
 #include "parameterpanel.h"
 #include "pipelinepanel.h"
 #include "planmappanel.h"
+#include "planmapview.h"
 #include "plansearchpanel.h"
 #include "planview.h"
 #include "presenter.h"
@@ -135,7 +137,7 @@ void MainWindow::createMenus()
     file->addSeparator();
     file->addAction(tr("&Calibrate from nccl-tests…"), this, [this] { openCalibration(); });
     file->addSeparator();
-    file->addAction(tr("&Export Views…"), QKeySequence(tr("Ctrl+E")), this, [this] { exportViewsAs(this, m_plan); });
+    file->addAction(tr("&Export Views…"), QKeySequence(tr("Ctrl+E")), this, [this] { exportViewsAs(this, slideViews(), m_doc->name()); });
     file->addAction(tr("Export &Report (PDF)…"), QKeySequence(tr("Ctrl+Shift+E")), this, [this] {
         exportReportAs(this, {m_doc->lastValidScenario(), m_doc->lastValidEvaluation(), m_doc->name(), m_doc->description(),
                               m_doc->notes(), m_pinned});
@@ -165,23 +167,7 @@ void MainWindow::createMenus()
         view->addAction(m_mainTabs->tabText(i), this, [this, i] { m_mainTabs->setCurrentIndex(i); })
             ->setShortcut(QKeySequence(Qt::ALT | Qt::Key(Qt::Key_1 + i)));
 
-    QMenu *presetsMenu = menuBar()->addMenu(tr("&Presets"));
-    QMenu *examples = presetsMenu->addMenu(tr("&Examples"));
-    for (const auto &[label, path] : Presets::examples())
-        examples->addAction(label, this, [this, path = path] {
-            if (m_files->maybeSave())
-                m_files->openFile(path);
-        });
-    // Models and clusters: each entry applies the preset as one undoable edit, its source as tooltip.
-    const std::tuple<QString, Presets::Kind, QString> menus[] = {{tr("&Models"), Presets::Models, QStringLiteral("model")},
-                                                                 {tr("&Clusters"), Presets::Clusters, QStringLiteral("cluster")}};
-    for (const auto &[title, kind, key] : menus) {
-        QMenu *menu = presetsMenu->addMenu(title);
-        for (const PresetChoice &choice : Presets::choices(kind))
-            menu->addAction(choice.label, this, [this, key = key, name = choice.name] { m_doc->choosePreset(key, name); })
-                ->setToolTip(choice.source);
-    }
-    presetsMenu->setToolTipsVisible(true);
+    fillPresetsMenu(menuBar()->addMenu(tr("&Presets")), m_doc, m_files);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Tour of the Tabs"), this, [this] { QMessageBox::information(this, tr("Tour of the tabs"), help::tourHtml()); });
@@ -288,6 +274,19 @@ CalibrationDialog *MainWindow::openCalibration()
     m_calibration->show();
     m_calibration->raise();
     return m_calibration;
+}
+
+QList<SlideView> MainWindow::slideViews() const
+{
+    // The active tab's views, each on its own: the Plan tab's charts, or the tab's drawing.
+    QWidget *tab = m_mainTabs->currentWidget();
+    if (tab == m_plan)
+        return m_plan->slideViews();
+    const QString caption = m_mainTabs->tabText(m_mainTabs->currentIndex());
+    QWidget *view = tab == m_planMap ? static_cast<QWidget *>(m_planMap->view()) : tab;
+    if (auto *panel = qobject_cast<AnimationPanel *>(tab))
+        view = panel->drawing();
+    return {{caption, caption.toLower().replace(QLatin1Char(' '), QLatin1Char('-')), view}};
 }
 
 QList<AnimationPanel *> MainWindow::animationPanels() const { return {m_ringPanel, m_pipelinePanel, m_stepPanel}; }

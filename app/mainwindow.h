@@ -91,6 +91,10 @@ private:
     void updateTitle();
     void refreshCompare();
     QList<AnimationPanel *> animationPanels() const;
+public:
+    /// What File > Export Views writes for the active tab, each view on its own.
+    QList<SlideView> slideViews() const;
+private:
 
     ScenarioDocument *m_doc;
     ParameterPanel *m_panel;

@@ -21,6 +21,7 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QFileInfo>
+#include <QImage>
 #include <QPainter>
 #include <QPdfWriter>
 #include <QSvgGenerator>
@@ -375,13 +376,102 @@ bool exportWidget(QWidget *widget, const QString &path, const QString &title, QS
     return false;
 }
 
-void exportViewsAs(QMainWindow *window, QWidget *views)
+bool exportSlide(const SlideView &view, const QString &scenarioName, const QString &path, QString *error)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (!view.widget) {
+        *error = tr("Nothing to export");
+        return false;
+    }
+    // Paints the slide: caption and scenario name in a band on top, the view fitted below.
+    const auto paint = [&](QPainter &p) {
+        const QRectF slide(0, 0, kSlideWidth, kSlideHeight);
+        const QPalette pal = view.widget->palette();
+        p.fillRect(slide, pal.color(QPalette::Base));
+        QFont title = view.widget->font();
+        title.setPixelSize(44);
+        title.setBold(true);
+        p.setFont(title);
+        p.setPen(pal.color(QPalette::Text));
+        p.drawText(QRectF(48, 28, kSlideWidth - 96, 60), Qt::AlignLeft | Qt::AlignVCenter, view.caption);
+        QFont sub = view.widget->font();
+        sub.setPixelSize(26);
+        p.setFont(sub);
+        p.setPen(pal.color(QPalette::PlaceholderText));
+        p.drawText(QRectF(48, 90, kSlideWidth - 96, 36), Qt::AlignLeft | Qt::AlignVCenter, scenarioName);
+        const QRectF area(48, 150, kSlideWidth - 96, kSlideHeight - 190);
+        if (auto *chart = qobject_cast<ChartFrame *>(view.widget)) {
+            chart->renderChart(&p, area);   // vectors at any size
+            return;
+        }
+        // Other views at their on-screen layout, scaled to fit the slide's area.
+        const QSizeF size = view.widget->size();
+        const double scale = std::min(area.width() / size.width(), area.height() / size.height());
+        p.save();
+        p.translate(area.left() + (area.width() - scale * size.width()) / 2, area.top());
+        p.scale(scale, scale);
+        view.widget->render(&p, QPoint(), QRegion(), QWidget::DrawChildren);
+        p.restore();
+    };
+    if (suffix == QLatin1String("png")) {
+        QImage image(kSlideWidth, kSlideHeight, QImage::Format_ARGB32_Premultiplied);
+        {
+            QPainter p(&image);
+            p.setRenderHint(QPainter::Antialiasing);
+            p.setRenderHint(QPainter::TextAntialiasing);
+            paint(p);
+        }
+        if (!image.save(path)) {
+            *error = tr("Could not write %1").arg(path);
+            return false;
+        }
+        return true;
+    }
+    if (suffix == QLatin1String("svg")) {
+        QSvgGenerator svg;
+        svg.setFileName(path);
+        svg.setSize(QSize(kSlideWidth, kSlideHeight));
+        svg.setViewBox(QRect(0, 0, kSlideWidth, kSlideHeight));
+        svg.setTitle(view.caption + QStringLiteral(" — ") + scenarioName);
+        QPainter p(&svg);
+        paint(p);
+        return true;
+    }
+    if (suffix == QLatin1String("pdf")) {
+        QPdfWriter pdf(path);
+        pdf.setTitle(view.caption + QStringLiteral(" — ") + scenarioName);
+        pdf.setPageSize(QPageSize(QSizeF(kSlideWidth, kSlideHeight), QPageSize::Point));
+        pdf.setPageMargins({});
+        pdf.setResolution(72);
+        QPainter p(&pdf);
+        paint(p);
+        return true;
+    }
+    *error = tr("Unknown export format \"%1\": use .png, .svg or .pdf").arg(suffix);
+    return false;
+}
+
+void exportViewsAs(QMainWindow *window, const QList<SlideView> &views, const QString &scenarioName)
 {
     const QString path = QFileDialog::getSaveFileName(window, QObject::tr("Export views"), QString(),
                                                       QObject::tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
-    QString error;
-    if (!path.isEmpty() && !exportWidget(views, path, window->windowTitle(), &error))
-        QMessageBox::warning(window, QObject::tr("Export views"), error);
+    if (path.isEmpty())
+        return;
+    const QFileInfo info(path);
+    QStringList written;
+    for (const SlideView &v : views) {
+        // One view: the name as given; several: name-tag.ext beside it.
+        const QString file = views.size() == 1 ? path
+                                               : info.dir().filePath(info.completeBaseName() + QLatin1Char('-') + v.fileTag
+                                                                     + QLatin1Char('.') + info.suffix());
+        QString error;
+        if (!exportSlide(v, scenarioName, file, &error)) {
+            QMessageBox::warning(window, QObject::tr("Export views"), error);
+            return;
+        }
+        written << QDir::toNativeSeparators(file);
+    }
+    window->statusBar()->showMessage(QObject::tr("Exported %1").arg(written.join(QStringLiteral(", "))), 5000);
 }
 
 void exportReportAs(QMainWindow *window, const ReportInput &input)

@@ -2,6 +2,7 @@
 #include "scenariofiles.h"
 
 #include "autosave.h"
+#include "presets.h"
 #include "recentfiles.h"
 #include "scenariodocument.h"
 #include "scenarioio.h"
@@ -13,6 +14,7 @@
 #include <QFileInfo>
 #include <QLocale>
 #include <QMainWindow>
+#include <QMenu>
 #include <QMessageBox>
 #include <QStatusBar>
 
@@ -146,5 +148,24 @@ void ScenarioFiles::offerRecovery()
 }
 
 void ScenarioFiles::closing() { m_autosave->discard(); }
+
+void fillPresetsMenu(QMenu *menu, ScenarioDocument *document, ScenarioFiles *files)
+{
+    QMenu *examples = menu->addMenu(QObject::tr("&Examples"));
+    for (const auto &[label, path] : Presets::examples())
+        examples->addAction(label, files, [files, path = path] {
+            if (files->maybeSave())
+                files->openFile(path);
+        });
+    const std::tuple<QString, Presets::Kind, QString> menus[] = {{QObject::tr("&Models"), Presets::Models, QStringLiteral("model")},
+                                                                 {QObject::tr("&Clusters"), Presets::Clusters, QStringLiteral("cluster")}};
+    for (const auto &[title, kind, key] : menus) {
+        QMenu *sub = menu->addMenu(title);
+        for (const PresetChoice &choice : Presets::choices(kind))
+            sub->addAction(choice.label, document, [document, key = key, name = choice.name] { document->choosePreset(key, name); })
+                ->setToolTip(choice.source);
+    }
+    menu->setToolTipsVisible(true);
+}
 
 } // namespace ts

@@ -48,4 +48,8 @@ private:
     Autosave *m_autosave;
 };
 
+/// Presets > Examples (open, asking to save first), Models and Clusters (each applied as one undo
+/// step, its source as tooltip).
+void fillPresetsMenu(QMenu *menu, ScenarioDocument *document, ScenarioFiles *files);
+
 } // namespace ts

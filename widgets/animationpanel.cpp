@@ -19,6 +19,8 @@ AnimationPanel::AnimationPanel(QWidget *parent)
     setFocusPolicy(Qt::StrongFocus);
 }
 
+QWidget *AnimationPanel::drawing() const { return m_animatedView; }
+
 void AnimationPanel::invalidate()
 {
     m_dirty = true;

@@ -25,6 +25,8 @@ public:
     /// (scale above 1) the pickers hide and only the drawing and playback remain.
     void setPresentationScale(double scale);
     AnimationClock *clock() const { return m_clock; }
+    /// The drawing alone (for slides).
+    QWidget *drawing() const;
     AnimationControls *controls() const { return m_controls; }
 
 protected:

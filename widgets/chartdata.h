@@ -10,7 +10,17 @@
 
 #include <vector>
 
+class QWidget;
+
 namespace ts {
+
+/// One view for a slide: what it shows (the caption), and the widget drawn under it.
+struct SlideView
+{
+    QString caption;    // "Where a step's time goes"
+    QString fileTag;    // appended to the file name when several views are exported: "step-time"
+    QWidget *widget = nullptr;
+};
 
 /// One bar of the step-time chart: a plan (the current one or a variant) and its breakdown.
 struct StepTimeBar

@@ -61,4 +61,11 @@ void PlanView::setStale(bool stale)
 
 void PlanView::showExplanationTab() { m_tabs->setCurrentWidget(m_explanation); }
 
+QList<SlideView> PlanView::slideViews() const
+{
+    return {{tr("Where a step's time goes"), QStringLiteral("step-time"), m_stepChart},
+            {tr("Scaling with GPUs"), QStringLiteral("scaling"), m_scalingChart},
+            {tr("Memory per GPU"), QStringLiteral("memory"), m_memoryChart}};
+}
+
 } // namespace ts

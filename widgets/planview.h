@@ -4,6 +4,9 @@
 // they show is set on each of them.
 #pragma once
 
+#include "chartdata.h"
+
+#include <QList>
 #include <QWidget>
 
 class QTabWidget;
@@ -33,6 +36,8 @@ public:
     /// Greys the figures (they show the last valid scenario) and updates the warnings' tab count.
     void setStale(bool stale);
     void showExplanationTab();
+    /// The three charts, each on its own, for File > Export Views.
+    QList<SlideView> slideViews() const;
 
 signals:
     /// A card or a chart part was clicked: show the formula behind `id`.

@@ -27,6 +27,7 @@
 #include <QComboBox>
 #include <QMenuBar>
 #include <QDoubleSpinBox>
+#include <QImage>
 #include <QLabel>
 #include <QProcess>
 #include <QPushButton>
@@ -564,6 +565,34 @@ private slots:
             QVERIFY(QFileInfo(path).size() > 1000);
         }
         QVERIFY(!exportWidget(w.viewsWidget(), outputDir() + QStringLiteral("/views.bmpx"), QStringLiteral("test"), &error));
+
+        // Slides: the active tab's views each on their own, 1920x1080 with a caption and the
+        // scenario's name, charts as vectors.
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QList<SlideView> plan = w.slideViews();
+        QCOMPARE(plan.size(), 3);   // the Plan tab's three charts
+        for (const SlideView &v : plan)
+            for (const char *suffix : {"png", "svg", "pdf"}) {
+                const QString path = outputDir() + QStringLiteral("/slide-%1.%2").arg(v.fileTag, QLatin1String(suffix));
+                QVERIFY2(exportSlide(v, w.document()->name(), path, &error), qPrintable(error));
+                QVERIFY(QFileInfo(path).size() > 1000);
+            }
+        QCOMPARE(QImage(outputDir() + QStringLiteral("/slide-step-time.png")).size(), QSize(kSlideWidth, kSlideHeight));
+        QVERIFY(QFile(outputDir() + QStringLiteral("/slide-scaling.svg")).open(QIODevice::ReadOnly));
+        if (!QStandardPaths::findExecutable(QStringLiteral("pdfimages")).isEmpty()) {
+            QProcess images;
+            images.start(QStringLiteral("pdfimages"), {QStringLiteral("-list"), outputDir() + QStringLiteral("/slide-memory.pdf")});
+            QVERIFY(images.waitForFinished(30000));
+            QCOMPARE(QString::fromUtf8(images.readAllStandardOutput()).split(QLatin1Char('\n'), Qt::SkipEmptyParts).size(), 2);
+        }
+        w.mainTabs()->setCurrentWidget(w.pipelinePanel());   // a teaching tab: its drawing alone
+        QTest::qWait(20);
+        const QList<SlideView> pipeline = w.slideViews();
+        QCOMPARE(pipeline.size(), 1);
+        QVERIFY(pipeline.front().widget == w.pipelinePanel()->drawing());
+        QVERIFY2(exportSlide(pipeline.front(), w.document()->name(), outputDir() + QStringLiteral("/slide-pipeline.png"), &error),
+                 qPrintable(error));
     }
 };
 
