@@ -333,6 +333,8 @@ QJsonObject planRowToJson(const PlanCandidate &c)
         {"recompute", QLatin1String(nameOf(c.scenario.training.recompute))},
         {"step_time_s", b.stepSeconds},
         {"train_time_s", c.trainSeconds},
+        {"train_time_with_failures_s", c.trainSecondsWithFailures},
+        {"cost_usd", c.costUsd},
         {"mfu", c.mfu},
         {"memory_per_gpu_bytes", c.memoryBytes},
         {"communication_fraction", c.communicationFraction},

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "planner.h"
 
+#include "economics.h"
 #include "memory.h"
 
 #include "evaluate.h"
@@ -175,6 +176,18 @@ PlanSearchResult searchPlans(const Scenario &base, const PlanSearchOptions &opti
     worker();
     for (std::thread &t : pool)
         t.join();
+    // Cost and time with failures of the listed plans (and the current one): a few dozen
+    // full evaluations after the search, not one per plan.
+    for (PlanCandidate &c : best) {
+        const Economics x = economics(c.scenario, evaluate(c.scenario));
+        c.trainSecondsWithFailures = x.valid ? x.goodput.trainSeconds : 0.0;
+        c.costUsd = x.valid ? x.cost.totalUsd : 0.0;
+    }
+    if (result.currentFeasible) {
+        const Economics x = economics(base, evaluate(base));
+        result.current.trainSecondsWithFailures = x.valid ? x.goodput.trainSeconds : 0.0;
+        result.current.costUsd = x.valid ? x.cost.totalUsd : 0.0;
+    }
     result.best = std::move(best);
     result.cancelled = cancelled;
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

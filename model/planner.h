@@ -23,6 +23,8 @@ struct PlanCandidate
     double communicationFraction = 0;
     double pipelineEfficiency = 1;
     bool fits = true;              // within HBM less the plan margin
+    double trainSecondsWithFailures = 0;   // economics(): failures and checkpoints included
+    double costUsd = 0;                    // of the token budget, with failures
     int equivalentPlans = 0;       // other plans with the same time and memory, folded into this row
 };
 

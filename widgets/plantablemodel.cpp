@@ -32,10 +32,12 @@ QVariant PlanTableModel::headerData(int section, Qt::Orientation orientation, in
 {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
         return {};
-    static const char *names[] = {"Time to train", "vs current", "TP", "PP", "DP", "CP", "b", "Schedule", "ZeRO", "Recompute",
+    static const char *names[] = {"Time to train", "vs current", "Cost", "TP", "PP", "DP", "CP", "b", "Schedule", "ZeRO", "Recompute",
                                   "Overlap", "Step", "MFU", "Memory/GPU", "Comm.", "Same figures"};
     if (role == Qt::DisplayRole)
         return tr(names[section]);
+    if (role == Qt::ToolTipRole && section == ColCost)
+        return tr("Cost of the token budget with failures and checkpoints, at the scenario's price per GPU-hour");
     if (role == Qt::ToolTipRole && section == ColDelta)
         return tr("Time to train relative to the current plan (negative: faster)");
     if (role == Qt::ToolTipRole && section == ColEqual)
@@ -74,6 +76,8 @@ QVariant PlanTableModel::data(const QModelIndex &index, int role) const
         return m_currentSeconds > 0 && !current ? QVariant(QStringLiteral("%1%2").arg(delta > 0 ? QStringLiteral("+") : QString(),
                                                                                        fmt::percent(delta)))
                                                 : QVariant(QStringLiteral("—"));
+    case ColCost:
+        return raw ? QVariant(c.costUsd) : QVariant(c.costUsd > 0 ? QStringLiteral("$") + fmt::count(c.costUsd) : QStringLiteral("—"));
     case ColTp: return p.tp;
     case ColPp: return p.pp;
     case ColDp: return p.dp;

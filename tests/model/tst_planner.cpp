@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 // Plan search: ranked by time to train, only plans that fit, same answer on one or two threads,
 // never worse than the plan the user started from, and cancellable.
+#include "economics.h"
 #include "evaluate.h"
 #include "fixtures.h"
 #include "planner.h"
 
 #include <QTest>
+
+#include <cmath>
 
 using namespace ts;
 
@@ -43,6 +46,11 @@ private slots:
             QVERIFY(e.memory.fits);
             QCOMPARE(e.trainSeconds, c.trainSeconds);
             QCOMPARE(c.scenario.plan.tp * c.scenario.plan.pp * c.scenario.plan.dp * c.scenario.plan.cp, 64);
+            // Each listed plan carries its cost with failures: GPU-hours x the price in force.
+            QVERIFY(c.trainSecondsWithFailures > c.trainSeconds);
+            const Economics x = economics(c.scenario, e);
+            QCOMPARE(c.costUsd, x.cost.totalUsd);
+            QVERIFY(std::abs(c.costUsd - c.trainSecondsWithFailures * 64 / 3600 * x.cost.pricePerGpuHour) <= 1e-9 * c.costUsd);
         }
         const Evaluation start = evaluate(base());
         QVERIFY(start.feasible && start.memory.fits);
