@@ -31,6 +31,9 @@
 #include <QUrl>
 #include <QWidget>
 
+#include <cmath>
+#include <limits>
+
 namespace ts {
 
 namespace {
@@ -224,7 +227,7 @@ bool writeReport(const QString &path, const ReportInput &in, QString *error)
         html += kv.arg(tr("Energy"), fmt::energy(x.energy.energyMegawattHours * 3.6e9),
                        tr("%1 MW average facility power (PUE %2); %3 t CO2 at %4 kg/kWh")
                            .arg(QString::number(x.energy.facilityMegawatts, 'f', 2), QString::number(s.operations.pue))
-                           .arg(fmt::count(x.energy.emissionsTonnesCo2), QString::number(s.operations.gridKgCo2PerKwh)));
+                           .arg(fmt::count(std::round(x.energy.emissionsTonnesCo2)), QString::number(s.operations.gridKgCo2PerKwh)));
         html += kv.arg(tr("Goodput"), fmt::percent(x.goodput.effectiveFraction),
                        tr("%1 interruptions expected (one every %2); checkpoint every %3, written in %4")
                            .arg(QString::number(qRound64(x.goodput.interruptions)), fmt::duration(x.goodput.jobMtbfSeconds),
@@ -300,22 +303,47 @@ bool writeReport(const QString &path, const ReportInput &in, QString *error)
         for (const PinnedScenario &pin : in.compared)
             table += QStringLiteral("<th>%1</th>").arg(pin.name.toHtmlEscaped());
         table += QStringLiteral("<th>%1</th></tr>").arg(tr("This plan"));
-        const auto rowOf = [&](const QString &label, auto text) {
+        // Each pinned figure with its difference to this plan, and the best of the row starred (as in
+        // the Compare tab); `value` is null for rows that are not compared.
+        const auto rowOf = [&](const QString &label, auto text, double (*value)(const Evaluation &) = nullptr,
+                               bool lowerIsBetter = true) {
             table += QStringLiteral("<tr><td>%1</td>").arg(label);
+            double best = value && e.memory.fits ? value(e) : std::numeric_limits<double>::quiet_NaN();
+            if (value)
+                for (const PinnedScenario &pin : in.compared)
+                    if (pin.evaluation.feasible && pin.evaluation.memory.fits
+                        && (std::isnan(best) || (lowerIsBetter ? value(pin.evaluation) < best : value(pin.evaluation) > best)))
+                        best = value(pin.evaluation);
+            const auto cell = [&](const Scenario &sc, const Evaluation &ev, bool self) {
+                if (!ev.feasible)
+                    return tr("infeasible");
+                QString t = text(sc, ev);
+                if (value && !self && value(e) != 0 && std::abs(value(ev) / value(e) - 1) >= 0.0005)
+                    t += QStringLiteral(" (%1%2)").arg(value(ev) > value(e) ? QStringLiteral("+") : QString(),
+                                                       fmt::percent(value(ev) / value(e) - 1));
+                if (value && ev.memory.fits && value(ev) == best)
+                    t = QStringLiteral("★ ") + t;
+                return t;
+            };
             for (const PinnedScenario &pin : in.compared)
-                table += QStringLiteral("<td>%1</td>").arg(pin.evaluation.feasible ? text(pin.scenario, pin.evaluation) : tr("infeasible"));
-            table += QStringLiteral("<td><b>%1</b></td></tr>").arg(text(s, e));
+                table += QStringLiteral("<td>%1</td>").arg(cell(pin.scenario, pin.evaluation, false).toHtmlEscaped());
+            table += QStringLiteral("<td><b>%1</b></td></tr>").arg(cell(s, e, true).toHtmlEscaped());
         };
         rowOf(tr("Plan"), [](const Scenario &y, const Evaluation &) {
             return QStringLiteral("TP %1 PP %2 DP %3 CP %4, %5, ZeRO-%6").arg(y.plan.tp).arg(y.plan.pp).arg(y.plan.dp).arg(y.plan.cp)
                 .arg(QLatin1String(nameOf(y.plan.schedule))).arg(y.plan.zeroStage);
         });
         rowOf(tr("GPUs"), [](const Scenario &y, const Evaluation &) { return QString::number(y.cluster.gpus); });
-        rowOf(tr("Step time"), [](const Scenario &, const Evaluation &y) { return fmt::seconds(y.breakdown.stepSeconds); });
-        rowOf(tr("Time to train"), [](const Scenario &, const Evaluation &y) { return fmt::duration(y.trainSeconds); });
-        rowOf(tr("GPU-hours"), [](const Scenario &, const Evaluation &y) { return fmt::count(y.gpuHours); });
-        rowOf(tr("MFU"), [](const Scenario &, const Evaluation &y) { return fmt::percent(y.mfu); });
-        rowOf(tr("Memory per GPU"), [](const Scenario &, const Evaluation &y) { return fmt::memory(y.memory.totalBytes); });
+        rowOf(tr("Step time"), [](const Scenario &, const Evaluation &y) { return fmt::seconds(y.breakdown.stepSeconds); },
+              [](const Evaluation &y) { return y.breakdown.stepSeconds; });
+        rowOf(tr("Time to train"), [](const Scenario &, const Evaluation &y) { return fmt::duration(y.trainSeconds); },
+              [](const Evaluation &y) { return y.trainSeconds; });
+        rowOf(tr("GPU-hours"), [](const Scenario &, const Evaluation &y) { return fmt::count(y.gpuHours); },
+              [](const Evaluation &y) { return y.gpuHours; });
+        rowOf(tr("MFU"), [](const Scenario &, const Evaluation &y) { return fmt::percent(y.mfu); },
+              [](const Evaluation &y) { return y.mfu; }, false);
+        rowOf(tr("Memory per GPU"), [](const Scenario &, const Evaluation &y) { return fmt::memory(y.memory.totalBytes); },
+              [](const Evaluation &y) { return y.memory.totalBytes; });
         pages.html(table + QStringLiteral("</table>"));
     }
 
