@@ -685,6 +685,12 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
                               * (tr.optimizerStates == OptimizerStates::Bf16 ? md.optimizerBytesPerParam16
                                                                              : md.optimizerBytesPerParam)
                               / spec.hbmBytesPerSecond;
+    // Megatron zeroes, NaN-checks and scales its whole local gradient buffer every step, on the
+    // compute stream (MemoryDefaults::megatronGradBufferPasses).
+    e.gradBufferSeconds = fw == Framework::Megatron ? md.megatronGradBufferPasses * maxStageParamsPerGpu * gradCommBytes
+                                                          / spec.hbmBytesPerSecond
+                                                    : 0.0;
+    optimizerSeconds += e.gradBufferSeconds;
 
     // A given compute time replaces all on-GPU work of the step (the seeds' input); the optimizer
     // is inside it.

@@ -153,9 +153,14 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
     out.push_back({"gradient_bytes_per_gpu", "Gradient bytes per GPU", "P_stage / t x bytes per gradient / compression",
                    bytes(e.gradientBytesPerGpu), bytes(e.gradientBytesPerGpu), "MODEL.md: (P / (TP PP)) x bytes per element"});
     if (sc.training.computeSecondsOverride <= 0)
-        out.push_back({"optimizer_s", "Optimizer step", "params per GPU (/ N_d with ZeRO >= 1) x 28 B / HBM bandwidth",
-                       "HBM " + bw(sc.cluster.gpu.memoryBytesPerSecond), sec(b.optimizerSeconds),
-                       "Adam reads and writes fp32 master, m, v, reads the gradient, writes bf16 weights; documented default"});
+        out.push_back({"optimizer_s", "Optimizer step",
+                       "params per GPU (/ N_d with ZeRO >= 1) x Adam bytes / HBM + Megatron's 4 passes over the gradient buffer",
+                       "HBM " + bw(sc.cluster.gpu.memoryBytesPerSecond) + ", Adam " + sec(b.optimizerSeconds - e.gradBufferSeconds)
+                           + ", gradient buffer " + sec(e.gradBufferSeconds),
+                       sec(b.optimizerSeconds),
+                       "Adam reads and writes fp32 master, m, v, reads the gradient, writes bf16 weights (30 B; 14 with "
+                       "16-bit states); Megatron-Core zeroes, NaN-checks and scales the gradient buffer each step "
+                       "(param_and_grad_buffer.py)"});
     if (b.stragglerSeconds > 0)
         out.push_back({"straggler_s", "Straggler allowance", "sigma x E[max of N normals], sigma = jitter x pipeline time",
                        "jitter " + pct(pl.jitter) + ", N = " + std::to_string(N), sec(b.stragglerSeconds) + " (p99 step "

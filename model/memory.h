@@ -23,6 +23,11 @@ struct MemoryDefaults
     double planMarginFraction = 0.05;     // plan search keeps this share of HBM free
     double optimizerBytesPerParam = 30;   // Adam step traffic: fp32 master, m, v read+written, fp32 grad read, bf16 weight written
     double optimizerBytesPerParam16 = 14; // 16-bit states: m, v, weight read+written (12), 16-bit grad read (2)
+    // Megatron-Core passes over the whole local gradient buffer every step, in its element type
+    // (fp32 main grads, or bf16): zero_grad_buffer (write), the NaN check's norm (read) and the
+    // pre-reduction scaling grad_data *= gradient_scaling_factor (read + write), in
+    // distributed/param_and_grad_buffer.py (r0.8) with --check-for-nan-in-loss-and-grad on by default.
+    double megatronGradBufferPasses = 4;
 };
 const MemoryDefaults &memoryDefaults();
 
