@@ -180,6 +180,19 @@ Framework resolveFramework(const Plan &plan)
     return Framework::Megatron;
 }
 
+bool frameworkRunsSchedule(Framework framework, Schedule schedule, int pp)
+{
+    if (pp <= 1)
+        return true;
+    switch (framework) {
+    case Framework::Megatron: return schedule == Schedule::OneFOneB || schedule == Schedule::Interleaved;
+    case Framework::DeepSpeed: return schedule == Schedule::OneFOneB;
+    case Framework::Fsdp:
+    case Framework::Auto: return true;
+    }
+    return true;
+}
+
 const char *nameOf(Precision p)
 {
     switch (p) {
@@ -1003,6 +1016,10 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         if (implied > 1)
             addWarning(e, WarningCode::ComputeAbovePeak, implied, 1.0, {Field::ComputeTime, 0});
     }
+    // A named framework that has no such schedule: the numbers describe a plan it cannot run.
+    if (pl.framework != Framework::Auto && !frameworkRunsSchedule(pl.framework, pl.schedule, p))
+        addWarning(e, WarningCode::ScheduleNotInFramework, double(int(pl.schedule)), double(int(pl.framework)),
+                   {Field::Schedule, double(int(Schedule::OneFOneB))});
     if (stragglerSeconds > kStragglerWarnFraction * step)
         addWarning(e, WarningCode::Stragglers, (e.stepP99Seconds - e.stepMedianSeconds) / e.stepMedianSeconds,
                    kStragglerWarnFraction);

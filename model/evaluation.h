@@ -78,6 +78,7 @@ enum class WarningCode {
     ZeroThreeOnSlowFabric,   // ZeRO-3 parameter gathers on a slow inter-node link
     Stragglers,              // p99 step noticeably above median
     ComputeAbovePeak,        // a given compute time implies more than the GPUs' peak FLOP/s
+    ScheduleNotInFramework,  // the named framework has no such pipeline schedule
 };
 
 struct Warning

@@ -205,6 +205,11 @@ bool parseRankOrder(const std::string &text, std::array<ParallelDim, 4> *order);
 /// The framework a plan runs on: the given one, or derived from plan.zero (3: PyTorch FSDP;
 /// 2: DeepSpeed, or FSDP's SHARD_GRAD_OP with pipeline stages; 0 and 1: Megatron-LM).
 Framework resolveFramework(const Plan &plan);
+/// Whether a framework has the pipeline schedule: Megatron-LM 1F1B and interleaved 1F1B
+/// (core/pipeline_parallel/schedules.py); DeepSpeed's pipeline engine 1F1B (TrainSchedule);
+/// torch.distributed.pipelining as torchtitan runs it with FSDP: GPipe, 1F1B, interleaved and
+/// zero-bubble. Without pipeline stages every framework runs.
+bool frameworkRunsSchedule(Framework framework, Schedule schedule, int pp);
 /// Bytes per gradient element on the wire of the data-parallel reduction (and of Megatron's main
 /// gradients), for plan.framework as given (not resolved): a named Megatron-LM forces fp32
 /// accumulation and reduction for bf16 (and FP8) training, not for fp16 (megatron/training/arguments.py, "bfloat16

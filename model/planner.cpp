@@ -5,6 +5,7 @@
 #include "memory.h"
 
 #include "evaluate.h"
+#include "pipeline.h"
 
 #include <algorithm>
 #include <chrono>
@@ -121,6 +122,37 @@ PlanSearchResult searchPlans(const Scenario &base, const PlanSearchOptions &opti
             s.plan.cp = shape.cp;
             s.plan.dp = int(base.cluster.gpus / ((long long)shape.tp * shape.pp * shape.cp));
             s.plan.sequenceParallel = shape.tp > 1;   // same traffic as plain TP, less memory: always on
+            // Splits: the scenario's own where it has this many stages, an even one, and the
+            // embedding and loss counted as layer slots (Megatron's account-for-embedding/loss-in-
+            // pipeline-split) when that evens the slots out, as Llama 3 405B's 126 layers on 16 stages.
+            struct Split { int first, last; bool embedding, loss; };
+            std::vector<Split> splits;
+            if (shape.pp == base.plan.pp)
+                splits.push_back({base.plan.firstStageLayers, base.plan.lastStageLayers, base.plan.embeddingInSplit,
+                                  base.plan.lossInSplit});
+            auto addSplit = [&](Split sp) {
+                for (const Split &o : splits)
+                    if (o.first == sp.first && o.last == sp.last && o.embedding == sp.embedding && o.loss == sp.loss)
+                        return;
+                splits.push_back(sp);
+            };
+            addSplit({0, 0, false, false});
+            if (shape.pp > 1 && (base.workload.layers + 2) % shape.pp == 0 && base.workload.layers % shape.pp != 0)
+                addSplit({0, 0, true, true});
+            for (const Split &split : splits) {
+            s.plan.firstStageLayers = split.first;
+            s.plan.lastStageLayers = split.last;
+            s.plan.embeddingInSplit = split.embedding;
+            s.plan.lossInSplit = split.loss;
+            // Interleaving cuts every stage into v equal chunks (Megatron-LM: slots per stage divisible by v).
+            std::vector<int> stageSlots = stageLayerCounts(base.workload.layers, s.plan);
+            if (split.embedding)
+                ++stageSlots.front();
+            if (split.loss)
+                ++stageSlots.back();
+            auto chunksEvenly = [&](int v) {
+                return std::all_of(stageSlots.begin(), stageSlots.end(), [v](int n) { return n % v == 0; });
+            };
             for (int b = 1; b <= 64; b *= 2) {
                 if (base.training.globalBatch % ((long long)b * s.plan.dp) != 0)
                     continue;
@@ -133,7 +165,7 @@ PlanSearchResult searchPlans(const Scenario &base, const PlanSearchOptions &opti
                     schedules = {{Schedule::GPipe, 1}, {Schedule::OneFOneB, 1}, {Schedule::ZeroBubbleH1, 1}};
                     if (m % shape.pp == 0)
                         for (int v = 2; v <= options.maxVirtualStages; ++v)
-                            if (base.workload.layers % (shape.pp * v) == 0)
+                            if (chunksEvenly(v))
                                 schedules.push_back({Schedule::Interleaved, v});
                 }
                 for (const auto &[schedule, v] : schedules) {
@@ -143,6 +175,10 @@ PlanSearchResult searchPlans(const Scenario &base, const PlanSearchOptions &opti
                         if (zero > 0 && s.plan.dp * shape.cp == 1)
                             break;   // nothing to shard across
                         s.plan.zeroStage = zero;
+                        // Only plans a framework runs: Megatron-LM and DeepSpeed have no GPipe or
+                        // zero-bubble schedule (torchtitan's FSDP with pipelining has all).
+                        if (!frameworkRunsSchedule(resolveFramework(s.plan), schedule, shape.pp))
+                            continue;
                         for (Recompute r : {Recompute::None, Recompute::Selective, Recompute::Full}) {
                             s.training.recompute = r;
                             for (bool overlap : {true, false}) {
@@ -158,6 +194,7 @@ PlanSearchResult searchPlans(const Scenario &base, const PlanSearchOptions &opti
                     }
                 }
             }
+            }   // splits
             if (progress && !progress(double(i + 1) / double(shapes.size())))
                 cancelled = true;
         }

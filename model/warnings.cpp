@@ -151,6 +151,16 @@ WarningText describe(const Warning &w, const Scenario &sc)
                            w.value);
         t.recommendation = "Check training.compute_time or the model shape: " + fix + ".";
         break;
+    case WarningCode::ScheduleNotInFramework: {
+        static const char *const frameworks[] = {"the derived framework", "Megatron-LM", "DeepSpeed", "PyTorch FSDP"};
+        const int f = int(w.threshold);
+        t.code = "schedule_not_in_framework";
+        t.message = format("%s has no %s pipeline schedule, so this plan cannot run as described.",
+                           f >= 0 && f < 4 ? frameworks[f] : "The framework", nameOf(Schedule(int(w.value))));
+        t.recommendation = "Use a schedule the framework runs (Megatron-LM: 1F1B or interleaved; DeepSpeed: 1F1B; "
+                           "torchtitan with FSDP: all), or name framework fsdp: " + fix + ".";
+        break;
+    }
     }
     return t;
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "formatting.h"
 
+#include "inputs.h"
+
 #include "units.h"
 
 #include <cmath>
@@ -137,6 +139,34 @@ QString count(double v)
     if (a >= 1e4)
         return number(v / 1e3, 3) + QLatin1Char('k');
     return QString::number(v, 'g', 6);
+}
+
+QString schedule(const Plan &p)
+{
+    return p.schedule == Schedule::Interleaved ? QStringLiteral("interleaved v=%1").arg(p.virtualStages)
+                                               : QString::fromLatin1(nameOf(p.schedule));
+}
+
+QString pipelineSplit(const Plan &p)
+{
+    if (p.pp <= 1)
+        return QStringLiteral("-");
+    if (p.firstStageLayers > 0 || p.lastStageLayers > 0)
+        return QStringLiteral("%1..%2").arg(p.firstStageLayers).arg(p.lastStageLayers);
+    if (p.embeddingInSplit && p.lossInSplit)
+        return QStringLiteral("emb+loss");
+    if (p.embeddingInSplit || p.lossInSplit)
+        return p.embeddingInSplit ? QStringLiteral("emb") : QStringLiteral("loss");
+    return QStringLiteral("even");
+}
+
+QString overlaps(const Plan &p)
+{
+    if (p.tpOverlap && p.overlapDp)
+        return QStringLiteral("TP+DP");
+    if (p.tpOverlap || p.overlapDp)
+        return p.tpOverlap ? QStringLiteral("TP") : QStringLiteral("DP");
+    return QStringLiteral("none");
 }
 
 } // namespace ts::fmt

@@ -5,6 +5,8 @@
 
 #include <QString>
 
+namespace ts { struct Plan; }
+
 namespace ts::fmt {
 
 QString seconds(double seconds);              // "493.5 ms", "1.17 ms", "12.3 us", "4.2 days"
@@ -17,5 +19,9 @@ QString percent(double fraction, int decimals = 1);
 QString count(double value);                  // "7.00B", "1.3T", "512"
 QString duration(double seconds);             // long spans: "35.2 days"
 QString energy(double joules);                // "5.97 GWh", "820 MWh", "3.2 kWh"
+// A plan's choices in the plan tables' words.
+QString schedule(const Plan &plan);           // "1f1b", "interleaved v=8"
+QString pipelineSplit(const Plan &plan);      // "even", "7..7" (first..last stage layers), "emb+loss", "-" without PP
+QString overlaps(const Plan &plan);           // "TP+DP", "DP", "TP", "none"
 
 } // namespace ts::fmt

@@ -32,14 +32,20 @@ QVariant PlanTableModel::headerData(int section, Qt::Orientation orientation, in
 {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
         return {};
-    static const char *names[] = {"Time to train", "vs current", "Cost", "TP", "PP", "DP", "CP", "b", "Schedule", "ZeRO", "Recompute",
-                                  "Overlap", "Step", "MFU", "Memory/GPU", "Comm.", "Same figures"};
+    static const char *names[] = {"Time to train", "vs current", "Cost", "Framework", "TP", "PP", "DP", "CP", "b", "Schedule",
+                                  "Split", "ZeRO", "Recompute", "Overlap", "Step", "MFU", "Memory/GPU", "Comm.", "Same figures"};
     if (role == Qt::DisplayRole)
         return tr(names[section]);
     if (role == Qt::ToolTipRole && section == ColCost)
         return tr("Cost of the token budget with failures and checkpoints, at the scenario's price per GPU-hour");
     if (role == Qt::ToolTipRole && section == ColDelta)
         return tr("Time to train relative to the current plan (negative: faster)");
+    if (role == Qt::ToolTipRole && section == ColFramework)
+        return tr("The framework that runs the plan, whose memory layout and synchronisation the figures assume");
+    if (role == Qt::ToolTipRole && section == ColSplit)
+        return tr("Layers per pipeline stage: even; first..last stage layers; or embedding and loss counted as layers");
+    if (role == Qt::ToolTipRole && section == ColOverlap)
+        return tr("Communication hidden behind compute: TP (tensor-parallel overlap), DP (gradient sync)");
     if (role == Qt::ToolTipRole && section == ColEqual)
         return tr("Other plans with the same time and memory (choices that change nothing here), folded into this row");
     return {};
@@ -54,7 +60,8 @@ QVariant PlanTableModel::data(const QModelIndex &index, int role) const
     const bool raw = role == Qt::UserRole;
     const bool current = index.row() == m_currentRow;
     if (role == Qt::TextAlignmentRole)
-        return index.column() == ColSchedule || index.column() == ColRecompute ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+        return index.column() == ColSchedule || index.column() == ColRecompute || index.column() == ColFramework
+                       || index.column() == ColSplit || index.column() == ColOverlap ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                                                                                 : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::FontRole && current) {
         QFont bold;
@@ -83,12 +90,12 @@ QVariant PlanTableModel::data(const QModelIndex &index, int role) const
     case ColDp: return p.dp;
     case ColCp: return p.cp;
     case ColMicro: return c.scenario.training.microBatch;
-    case ColSchedule:
-        return p.schedule == Schedule::Interleaved ? QStringLiteral("interleaved v=%1").arg(p.virtualStages)
-                                                   : QString::fromLatin1(nameOf(p.schedule));
+    case ColFramework: return QString::fromLatin1(nameOf(resolveFramework(p)));
+    case ColSchedule: return fmt::schedule(p);
+    case ColSplit: return fmt::pipelineSplit(p);
     case ColZero: return p.zeroStage;
     case ColRecompute: return QString::fromLatin1(nameOf(c.scenario.training.recompute));
-    case ColOverlap: return raw ? QVariant(p.overlapDp) : QVariant(p.overlapDp ? tr("on") : tr("off"));
+    case ColOverlap: return fmt::overlaps(p);
     case ColStep: return raw ? QVariant(c.breakdown.stepSeconds) : QVariant(fmt::seconds(c.breakdown.stepSeconds));
     case ColMfu: return raw ? QVariant(c.mfu) : QVariant(fmt::percent(c.mfu));
     case ColMemory: return raw ? QVariant(c.memoryBytes) : QVariant(fmt::memory(c.memoryBytes));

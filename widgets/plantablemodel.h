@@ -14,7 +14,8 @@ class PlanTableModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { ColTrain, ColDelta, ColCost, ColTp, ColPp, ColDp, ColCp, ColMicro, ColSchedule, ColZero, ColRecompute, ColOverlap,
+    enum Column { ColTrain, ColDelta, ColCost, ColFramework, ColTp, ColPp, ColDp, ColCp, ColMicro, ColSchedule, ColSplit, ColZero,
+                  ColRecompute, ColOverlap,
                   ColStep, ColMfu, ColMemory, ColComm, ColEqual, ColumnCount };
     using QAbstractTableModel::QAbstractTableModel;
     /// The ranked plans, and the current plan (inserted at its place, marked) when given.

@@ -104,6 +104,8 @@ private slots:
         QTest::newRow("pipeline efficiency") << Edit([](Scenario &s) { s.plan.pp = 8; s.plan.tp = 2; s.plan.dp = 4; s.training.globalBatch = 64; }) << int(WarningCode::LowPipelineEfficiency);
         QTest::newRow("memory") << Edit([](Scenario &s) { s.plan.tp = 1; s.plan.pp = 1; s.plan.dp = 64; s.training.globalBatch = 64; }) << int(WarningCode::DoesNotFitMemory);
         QTest::newRow("comm dominates") << Edit([](Scenario &s) { s.plan.tp = 1; s.plan.pp = 1; s.plan.dp = 64; s.training.globalBatch = 64; s.plan.overlapDp = false; s.cluster.interNode.bytesPerSecond = 1e9; s.plan.zeroStage = 1; }) << int(WarningCode::CommunicationDominates);
+        QTest::newRow("zb-h1 under megatron") << Edit([](Scenario &s) { s.plan.framework = Framework::Megatron; s.plan.schedule = Schedule::ZeroBubbleH1; }) << int(WarningCode::ScheduleNotInFramework);
+        QTest::newRow("interleaved under deepspeed") << Edit([](Scenario &s) { s.plan.framework = Framework::DeepSpeed; s.plan.schedule = Schedule::Interleaved; s.plan.virtualStages = 2; }) << int(WarningCode::ScheduleNotInFramework);
         QTest::newRow("tp over pcie") << Edit([](Scenario &s) { s.cluster.intraNode = {"pcie4", 32e9, 5e-6, 0.8}; }) << int(WarningCode::TpOverSlowLink);
     }
     // plan.rank_order decides which links a group crosses: DP innermost puts TP across nodes.

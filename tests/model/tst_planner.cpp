@@ -92,6 +92,61 @@ private slots:
         QVERIFY(r.cancelled);
     }
 
+    // Megatron-LM and DeepSpeed have no GPipe or zero-bubble schedule and DeepSpeed no
+    // interleaving: the search lists only what the plan's framework runs.
+    void keepsSchedulesTheFrameworkRuns()
+    {
+        QVERIFY(frameworkRunsSchedule(Framework::Megatron, Schedule::Interleaved, 4));
+        QVERIFY(!frameworkRunsSchedule(Framework::Megatron, Schedule::ZeroBubbleH1, 4));
+        QVERIFY(!frameworkRunsSchedule(Framework::Megatron, Schedule::GPipe, 4));
+        QVERIFY(!frameworkRunsSchedule(Framework::DeepSpeed, Schedule::Interleaved, 4));
+        QVERIFY(frameworkRunsSchedule(Framework::Fsdp, Schedule::ZeroBubbleH1, 4));
+        QVERIFY(frameworkRunsSchedule(Framework::DeepSpeed, Schedule::GPipe, 1));   // no stages: nothing to schedule
+        PlanSearchOptions options;
+        options.top = 400;
+        options.requireFit = false;
+        const PlanSearchResult r = searchPlans(base(), options);
+        QCOMPARE(int(r.best.size()), 400);
+        int zeroBubble = 0;
+        for (const PlanCandidate &c : r.best) {
+            const Plan &p = c.scenario.plan;
+            QVERIFY2(frameworkRunsSchedule(resolveFramework(p), p.schedule, p.pp), nameOf(p.schedule));
+            zeroBubble += p.schedule == Schedule::ZeroBubbleH1 && p.pp > 1;
+        }
+        QVERIFY(zeroBubble > 0);   // still offered where FSDP (ZeRO 2/3 with stages) runs it
+    }
+
+    // Llama 3 405B: 126 layers do not divide into 16 stages, but counting the embedding and the
+    // loss as layer slots gives 8 per stage (Megatron's account-for-embedding/loss-in-pipeline-split),
+    // which interleaving can cut into chunks: the search must find such plans.
+    void interleavesUnevenLayerCounts()
+    {
+        Scenario s = fixtures::gpt13bOn64H100();
+        s.workload = {"405b", 126, 16384, 128, 8, 53248, MlpKind::SwiGlu, false, false, 128256, 8192};
+        s.training.globalBatch = 2048;
+        s.cluster.gpus = 16384;
+        s.plan = {};
+        s.plan.tp = 8;
+        s.plan.pp = 16;
+        s.plan.dp = 128;
+        s.plan.sequenceParallel = true;
+        PlanSearchOptions options;
+        options.top = 50;
+        const PlanSearchResult r = searchPlans(s, options);
+        QVERIFY(!r.best.empty());
+        int interleavedWithSlots = 0;
+        for (const PlanCandidate &c : r.best) {
+            const Plan &p = c.scenario.plan;
+            if (p.schedule == Schedule::Interleaved && p.embeddingInSplit && p.lossInSplit && 128 % (p.pp * p.virtualStages) == 0)
+                ++interleavedWithSlots;
+            QVERIFY(evaluate(c.scenario).feasible);
+        }
+        QVERIFY(interleavedWithSlots > 0);
+        const Plan &best = r.best.front().scenario.plan;
+        QCOMPARE(best.schedule, Schedule::Interleaved);
+        QCOMPARE(best.tp, 8);
+    }
+
     void nothingFits()
     {
         Scenario s = base();
