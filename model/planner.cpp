@@ -177,8 +177,19 @@ PlanSearchResult searchPlans(const Scenario &base, const PlanSearchOptions &opti
                         s.plan.zeroStage = zero;
                         // Only plans a framework runs: Megatron-LM and DeepSpeed have no GPipe or
                         // zero-bubble schedule (torchtitan's FSDP with pipelining has all).
-                        if (!frameworkRunsSchedule(resolveFramework(s.plan), schedule, shape.pp))
+                        const Framework framework = resolveFramework(s.plan);
+                        if (!frameworkRunsSchedule(framework, schedule, shape.pp))
                             continue;
+                        // FSDP also shards inside a node and replicates across (HYBRID_SHARD): the
+                        // DP x CP ranks of one node are gpus_per_node / tp.
+                        const int dpRanks = s.plan.dp * shape.cp;
+                        const int inNode = base.cluster.gpusPerNode % shape.tp == 0 ? base.cluster.gpusPerNode / shape.tp : 0;
+                        const bool hybrid = framework == Framework::Fsdp && zero >= 2 && inNode >= 2 && inNode < dpRanks
+                                            && dpRanks % inNode == 0;
+                        for (int shardGroup : {0, hybrid ? inNode : -1}) {
+                        if (shardGroup < 0)
+                            break;
+                        s.plan.shardGroup = shardGroup;
                         for (Recompute r : {Recompute::None, Recompute::Selective, Recompute::Full}) {
                             s.training.recompute = r;
                             for (bool overlap : {true, false}) {
@@ -191,6 +202,8 @@ PlanSearchResult searchPlans(const Scenario &base, const PlanSearchOptions &opti
                                 }
                             }
                         }
+                        }   // shard groups
+                        s.plan.shardGroup = 0;
                     }
                 }
             }

@@ -169,4 +169,10 @@ QString overlaps(const Plan &p)
     return QStringLiteral("none");
 }
 
+QString sharding(const Plan &p)
+{
+    return p.shardGroup > 0 && p.zeroStage > 0 ? QStringLiteral("%1 in %2").arg(p.zeroStage).arg(p.shardGroup)
+                                               : QString::number(p.zeroStage);
+}
+
 } // namespace ts::fmt

@@ -23,5 +23,6 @@ QString energy(double joules);                // "5.97 GWh", "820 MWh", "3.2 kWh
 QString schedule(const Plan &plan);           // "1f1b", "interleaved v=8"
 QString pipelineSplit(const Plan &plan);      // "even", "7..7" (first..last stage layers), "emb+loss", "-" without PP
 QString overlaps(const Plan &plan);           // "TP+DP", "DP", "TP", "none"
+QString sharding(const Plan &plan);           // ZeRO stage, with the shard group of hybrid sharding: "3", "3 in 8"
 
 } // namespace ts::fmt

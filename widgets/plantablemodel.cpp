@@ -44,6 +44,8 @@ QVariant PlanTableModel::headerData(int section, Qt::Orientation orientation, in
         return tr("The framework that runs the plan, whose memory layout and synchronisation the figures assume");
     if (role == Qt::ToolTipRole && section == ColSplit)
         return tr("Layers per pipeline stage: even; first..last stage layers; or embedding and loss counted as layers");
+    if (role == Qt::ToolTipRole && section == ColZero)
+        return tr("ZeRO stage; \"3 in 8\": sharded within groups of 8 ranks and replicated across them (FSDP HYBRID_SHARD)");
     if (role == Qt::ToolTipRole && section == ColOverlap)
         return tr("Communication hidden behind compute: TP (tensor-parallel overlap), DP (gradient sync)");
     if (role == Qt::ToolTipRole && section == ColEqual)
@@ -93,7 +95,7 @@ QVariant PlanTableModel::data(const QModelIndex &index, int role) const
     case ColFramework: return QString::fromLatin1(nameOf(resolveFramework(p)));
     case ColSchedule: return fmt::schedule(p);
     case ColSplit: return fmt::pipelineSplit(p);
-    case ColZero: return p.zeroStage;
+    case ColZero: return raw ? QVariant(p.zeroStage * 1e6 + p.shardGroup) : QVariant(fmt::sharding(p));
     case ColRecompute: return QString::fromLatin1(nameOf(c.scenario.training.recompute));
     case ColOverlap: return fmt::overlaps(p);
     case ColStep: return raw ? QVariant(c.breakdown.stepSeconds) : QVariant(fmt::seconds(c.breakdown.stepSeconds));

@@ -147,6 +147,29 @@ private slots:
         QCOMPARE(best.tp, 8);
     }
 
+    // FSDP plans are also tried with HYBRID_SHARD: sharded within the node's DP ranks, replicated across.
+    void exploresHybridSharding()
+    {
+        Scenario s = base();
+        s.plan.framework = Framework::Fsdp;
+        s.plan.zeroStage = 3;
+        PlanSearchOptions options;
+        options.top = 5000;
+        options.requireFit = false;
+        const PlanSearchResult r = searchPlans(s, options);
+        int hybrid = 0;
+        for (const PlanCandidate &c : r.best) {
+            const Plan &p = c.scenario.plan;
+            if (p.shardGroup > 0) {
+                ++hybrid;
+                QCOMPARE(p.shardGroup, 8 / p.tp);   // the DP ranks of one node
+                QVERIFY(p.zeroStage >= 2);
+                QVERIFY(p.dp * p.cp > p.shardGroup);
+            }
+        }
+        QVERIFY(hybrid > 0);
+    }
+
     void nothingFits()
     {
         Scenario s = base();
