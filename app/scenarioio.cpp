@@ -168,6 +168,10 @@ const std::pair<const char *, Framework> kFramework[] = {{"auto", Framework::Aut
                                                          {"deepspeed", Framework::DeepSpeed}, {"fsdp", Framework::Fsdp}};
 const std::pair<const char *, Precision> kPrecision[] = {
     {"fp32", Precision::Fp32}, {"bf16", Precision::Bf16}, {"fp16", Precision::Fp16}, {"fp8", Precision::Fp8}};
+const std::pair<const char *, CrossEntropy> kCrossEntropy[] = {{"auto", CrossEntropy::Auto},
+                                                               {"megatron", CrossEntropy::Megatron},
+                                                               {"pytorch", CrossEntropy::PyTorch},
+                                                               {"fused", CrossEntropy::Fused}};
 const std::pair<const char *, OptimizerStates> kOptimizerStates[] = {{"fp32", OptimizerStates::Fp32},
                                                                      {"bf16", OptimizerStates::Bf16}};
 const std::pair<const char *, Recompute> kRecompute[] = {
@@ -243,6 +247,7 @@ bool readTraining(const QJsonValue &value, Training *tr, ScenarioError *error)
     s.choice("precision", kPrecision, &tr->precision);
     s.choice("recompute", kRecompute, &tr->recompute);
     s.choice("optimizer_states", kOptimizerStates, &tr->optimizerStates);
+    s.choice("cross_entropy", kCrossEntropy, &tr->crossEntropy);
     s.quantity("tokens", Dimension::Count, &tr->tokens);
     s.quantity("compute_time", Dimension::Seconds, &tr->computeSecondsOverride);
     return s.checkUnknown();
@@ -589,6 +594,7 @@ QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QStrin
                          {QStringLiteral("precision"), QLatin1String(nameOf(tr.precision))},
                          {QStringLiteral("recompute"), QLatin1String(nameOf(tr.recompute))},
                          {QStringLiteral("optimizer_states"), QLatin1String(nameOf(tr.optimizerStates))},
+                         {QStringLiteral("cross_entropy"), QLatin1String(nameOf(tr.crossEntropy))},
                          {QStringLiteral("tokens"), tr.tokens}};
     if (tr.computeSecondsOverride > 0)
         training.insert(QStringLiteral("compute_time"), tr.computeSecondsOverride);

@@ -205,6 +205,24 @@ const char *nameOf(Precision p)
 }
 const char *nameOf(OptimizerStates o) { return o == OptimizerStates::Bf16 ? "bf16" : "fp32"; }
 
+const char *nameOf(CrossEntropy c)
+{
+    switch (c) {
+    case CrossEntropy::Auto: return "auto";
+    case CrossEntropy::Megatron: return "megatron";
+    case CrossEntropy::PyTorch: return "pytorch";
+    case CrossEntropy::Fused: return "fused";
+    }
+    return "auto";
+}
+
+CrossEntropy resolveCrossEntropy(CrossEntropy given, Framework framework)
+{
+    if (given != CrossEntropy::Auto)
+        return given;
+    return framework == Framework::Megatron || framework == Framework::Auto ? CrossEntropy::Megatron : CrossEntropy::PyTorch;
+}
+
 const char *nameOf(Recompute r)
 {
     switch (r) {
@@ -538,9 +556,8 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const double wgradOutputBytes = fw == Framework::Megatron && tr.precision != Precision::Fp32 ? 8.0 : 2.0;
     const LayerTimes lt = layerTimes(w, tr.precision, tokensPerGpu, t, c, sp, spec, wgradOutputBytes);
     const KernelDefaults &kd = kernelDefaults();
-    const LossTraffic lossTraffic = fw == Framework::Megatron
-                                        ? LossTraffic{kd.lossForwardBytesPerLogitMegatron, kd.lossBackwardBytesPerLogitMegatron}
-                                        : LossTraffic{kd.lossForwardBytesPerLogitPyTorch, kd.lossBackwardBytesPerLogitPyTorch};
+    const CrossEntropy crossEntropy = resolveCrossEntropy(tr.crossEntropy, fw);
+    const LossTraffic lossTraffic = lossTrafficOf(crossEntropy);
     const HeadTimes head = headTimes(w, tokensPerGpu, t, spec, lossTraffic, wgradOutputBytes);
     e.kernelEfficiency = counts.layerMatrixFlopsPerToken * tokensPerGpu / t / (lt.gemmForward * peakMatrix);
     e.layerGemmSeconds = lt.gemmForward + lt.gemmBackwardData + lt.gemmBackwardWeight;
@@ -655,7 +672,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         // One layer is recomputed at a time and holds its full activations meanwhile [K22] Sec. 5.
         if (L > 0 && (tr.recompute == Recompute::Full || (tr.recompute == Recompute::Selective && fw == Framework::Fsdp)))
             mem.activationsBytes += actFullPerTokenLayer * tokensPerGpu;
-        mem.lossBytes = last ? tokensPerGpu * double(w.vocab) / t * lossBytesPerLogit(fw) : 0.0;
+        mem.lossBytes = last ? tokensPerGpu * double(w.vocab) / t * lossBytesPerLogit(crossEntropy) : 0.0;
         // Transient buffers: DDP buckets, p2p, and ZeRO-3/FSDP gathers of the largest module
         // (two in flight with prefetch, plus its unsharded 16-bit and fp32 reduce gradients).
         const double gradBytesPerGpu = paramsPerGpu * gradCommBytes / pl.compression;

@@ -247,8 +247,15 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                    stageText + ", " + num(mem.inFlightMicroBatches) + " micro-batches in flight (" + nameOf(pl.schedule)
                        + ", recompute " + nameOf(sc.training.recompute) + ")",
                    bytes(mem.activationsBytes), std::string(kK22) + "; Megatron-LM theoretical_memory_usage.py"});
-    out.push_back({"memory.loss_bytes", "Logits and loss", "last stage: tokens x V / t x bytes per logit (6 fused, 12 PyTorch)",
-                   stageText, bytes(mem.lossBytes), "Megatron vocab-parallel cross entropy; torchtitan train.py (fp32 logits)"});
+    {
+        const CrossEntropy ce = resolveCrossEntropy(sc.training.crossEntropy, resolveFramework(pl));
+        out.push_back({"memory.loss_bytes", "Logits and loss",
+                       "last stage: tokens x V / t x bytes per logit (Megatron vocab-parallel 6, PyTorch on fp32 logits 12, "
+                       "fused on 16-bit logits 4)",
+                       stageText + ", cross entropy " + nameOf(ce), bytes(mem.lossBytes),
+                       "Megatron vocab-parallel cross entropy; torchtitan train.py (fp32 logits); flash-attn "
+                       "CrossEntropyLoss (llm-foundry)"});
+    }
     out.push_back({"memory.buffers_bytes", "Buffers", "2 DP buckets + 2 p2p buffers + ZeRO-3/FSDP gathers",
                    "bucket " + bytes(e.dpBucketBytes), bytes(mem.buffersBytes), "PyTorch DDP buckets; FSDP2 prefetch"});
     out.push_back({"memory.runtime_bytes", "Runtime", "CUDA context 0.5 GiB + workspaces 0.5 GiB + 8% allocator reserve over per-step allocations",

@@ -32,6 +32,11 @@ enum class GradReduce { Auto, Fp32, Bf16 };
 /// updating the 16-bit weights in place with no master copy (Apex DistributedFusedAdam
 /// dtype=bf16, as NeMo's Nemotron-4 340B config runs it).
 enum class OptimizerStates { Fp32, Bf16 };
+/// The cross-entropy kernel behind the LM head: Auto = the framework's (Megatron-LM's
+/// vocab-parallel one; PyTorch's F.cross_entropy on fp32 logits for DeepSpeed and FSDP);
+/// Fused = a kernel on the 16-bit logits (flash-attn's CrossEntropyLoss as llm-foundry runs it,
+/// Apex xentropy) that keeps them and writes the gradient beside them.
+enum class CrossEntropy { Auto, Megatron, PyTorch, Fused };
 
 /// Transformer shape. Megatron SC21 notation: L layers, h hidden, a heads, V vocabulary, s sequence.
 struct Workload
@@ -60,6 +65,7 @@ struct Training
     Precision precision = Precision::Bf16;
     Recompute recompute = Recompute::None;
     OptimizerStates optimizerStates = OptimizerStates::Fp32;
+    CrossEntropy crossEntropy = CrossEntropy::Auto;
     double tokens = 300e9;          // training budget in tokens
     double computeSecondsOverride = 0.0; // > 0: replaces the computed on-GPU time of one step
 
@@ -189,6 +195,9 @@ const char *nameOf(Attention);
 const char *nameOf(Framework);
 const char *nameOf(GradReduce);    // "auto", "fp32", "bf16"
 const char *nameOf(OptimizerStates);   // "fp32", "bf16"
+const char *nameOf(CrossEntropy);      // "auto", "megatron", "pytorch", "fused"
+/// The kernel in use: the given one, or the framework's.
+CrossEntropy resolveCrossEntropy(CrossEntropy given, Framework framework);
 const char *nameOf(IntraFabric);   // "auto", "nvswitch", "pcie", "mesh"
 const char *nameOf(ParallelDim);   // "tp", "cp", "dp", "pp"
 /// The intra-node fabric with Auto resolved from the link name.

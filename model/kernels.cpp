@@ -192,6 +192,18 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
     return lt;
 }
 
+LossTraffic lossTrafficOf(CrossEntropy crossEntropy)
+{
+    const KernelDefaults &k = kernelDefaults();
+    switch (crossEntropy) {
+    case CrossEntropy::PyTorch: return {k.lossForwardBytesPerLogitPyTorch, k.lossBackwardBytesPerLogitPyTorch};
+    case CrossEntropy::Fused: return {k.lossForwardBytesPerLogitFused, k.lossBackwardBytesPerLogitFused};
+    case CrossEntropy::Megatron:
+    case CrossEntropy::Auto: break;
+    }
+    return {k.lossForwardBytesPerLogitMegatron, k.lossBackwardBytesPerLogitMegatron};
+}
+
 HeadTimes headTimes(const Workload &w, double tokens, int tp, const KernelSpec &spec, const LossTraffic &loss,
                     double wgradOutputBytes)
 {

@@ -35,6 +35,10 @@ struct KernelDefaults
     double lossBackwardBytesPerLogitMegatron = 14.0;
     double lossForwardBytesPerLogitPyTorch = 18.0;
     double lossBackwardBytesPerLogitPyTorch = 24.0;
+    //  A fused kernel on the 16-bit logits (flash-attn ops/triton/cross_entropy.py): forward reads
+    //  them once (r2), backward reads them and writes the gradient (r2 w2).
+    double lossForwardBytesPerLogitFused = 2.0;
+    double lossBackwardBytesPerLogitFused = 4.0;
     double tpOverlapSms = 16;             // SMs a pipelined reduce-scatter overlap takes (TE userbuffers)
     int smCount = 132;                    // when a custom GPU does not say (H100 SXM)
 };
@@ -107,6 +111,8 @@ struct LossTraffic
     double forwardBytesPerLogit = 0;
     double backwardBytesPerLogit = 0;
 };
+/// The cross-entropy kernel's traffic (KernelDefaults).
+LossTraffic lossTrafficOf(CrossEntropy crossEntropy);
 HeadTimes headTimes(const Workload &w, double tokens, int tp, const KernelSpec &spec, const LossTraffic &loss,
                     double wgradOutputBytes = 2);
 

@@ -148,11 +148,16 @@ double layerBackwardWorkingBytesPerToken(const Workload &w, const ActivationLayo
     return 2 * std::max({h + x.f, x.f + x.gates * x.f, x.gates * x.f + h});
 }
 
-double lossBytesPerLogit(Framework framework)
+double lossBytesPerLogit(CrossEntropy crossEntropy)
 {
     const MemoryDefaults &d = memoryDefaults();
-    return framework == Framework::Megatron || framework == Framework::Auto ? d.lossBytesPerLogitFused
-                                                                           : d.lossBytesPerLogitEager;
+    switch (crossEntropy) {
+    case CrossEntropy::PyTorch: return d.lossBytesPerLogitEager;
+    case CrossEntropy::Fused: return d.lossBytesPerLogitFusedKernel;
+    case CrossEntropy::Megatron:
+    case CrossEntropy::Auto: break;
+    }
+    return d.lossBytesPerLogitFused;
 }
 
 } // namespace ts

@@ -19,6 +19,7 @@ struct MemoryDefaults
     double allocatorOverhead = 0.08;
     double lossBytesPerLogitFused = 6;    // Megatron vocab-parallel CE: fp32 softmax kept (4) + bf16 grad (2)
     double lossBytesPerLogitEager = 12;   // PyTorch CE on .float() logits: saved fp32 log-softmax, its grad, grad input
+    double lossBytesPerLogitFusedKernel = 4;   // fused CE on 16-bit logits: the logits kept (2) + their gradient (2)
     double fp8WeightBytesPerParam = 2;    // TE keeps FP8 weights and their transpose (Hopper TN layout)
     double planMarginFraction = 0.05;     // plan search keeps this share of HBM free
     double optimizerBytesPerParam = 30;   // Adam step traffic: fp32 master, m, v read+written, fp32 grad read, bf16 weight written
@@ -82,6 +83,6 @@ double layerFullActivationBytesPerToken(const Workload &w, const ActivationLayou
 double layerBackwardWorkingBytesPerToken(const Workload &w, const ActivationLayout &layout);
 
 /// Peak bytes per logit element on the last stage while the loss and its gradient are live.
-double lossBytesPerLogit(Framework framework);
+double lossBytesPerLogit(CrossEntropy crossEntropy);
 
 } // namespace ts

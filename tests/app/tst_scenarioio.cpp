@@ -153,6 +153,7 @@ private slots:
         loaded->scenario.cluster.nvls = Nvls::Off;
         loaded->scenario.plan.gradReduce = GradReduce::Bf16;
         loaded->scenario.plan.bucketBytes = kFrameworkBucket;
+        loaded->scenario.training.crossEntropy = CrossEntropy::Fused;
         const auto again = parseScenario(QJsonDocument(scenarioToJson(loaded->scenario, loaded->name, loaded->description)).toJson(), &error);
         QVERIFY2(again, qPrintable(error.text()));
         QVERIFY(again->scenario.plan.rankOrder == loaded->scenario.plan.rankOrder);
@@ -160,6 +161,7 @@ private slots:
         QCOMPARE(again->scenario.cluster.nvls, Nvls::Off);
         QCOMPARE(again->scenario.plan.gradReduce, GradReduce::Bf16);
         QCOMPARE(again->scenario.plan.bucketBytes, kFrameworkBucket);
+        QCOMPARE(again->scenario.training.crossEntropy, CrossEntropy::Fused);
         QVERIFY(scenarioToJson(again->scenario, {}, {}).value(QLatin1String("plan")).toObject().value(QLatin1String("bucket")) == QLatin1String("auto"));
     }
 
@@ -194,6 +196,8 @@ private slots:
                               << "auto|on|off";
         QTest::newRow("grad reduce") << minimal({}, {}, {}, QStringLiteral(R"({"tp": 8, "grad_reduce": "fp16"})")) << "plan.grad_reduce"
                                      << "auto|fp32|bf16";
+        QTest::newRow("cross entropy") << minimal({}, QStringLiteral(R"({"global_batch": 64, "cross_entropy": "liger"})"))
+                                       << "training.cross_entropy" << "auto|megatron|pytorch|fused";
         QTest::newRow("bucket word") << minimal({}, {}, {}, QStringLiteral(R"({"tp": 8, "bucket": "big"})")) << "plan.bucket"
                                      << "not a";
         QTest::newRow("too large") << QByteArray(2 << 20, ' ') << QString() << "at most 1 MiB";

@@ -8,6 +8,8 @@
 
 #include <QTest>
 
+#include <map>
+
 #include <functional>
 
 using namespace ts;
@@ -236,6 +238,34 @@ private slots:
         e = evaluate(s);
         QCOMPARE(e.memory.stage, 0);
         QCOMPARE(e.memory.inFlightMicroBatches, 2 * (1 + 1.0 / 8));
+    }
+
+    // The loss kernel sets what the last stage keeps per logit and what the head moves through HBM.
+    void crossEntropyKernels()
+    {
+        Scenario s = base();
+        s.plan.pp = 1;
+        s.plan.dp = 8;
+        s.plan.framework = Framework::Fsdp;
+        s.plan.zeroStage = 3;
+        const double logits = double(s.training.microBatch) * s.workload.seqLen * s.workload.vocab / s.plan.tp;
+        struct Case { CrossEntropy kernel; double keptBytes; };
+        std::map<CrossEntropy, double> headSeconds;
+        for (const Case &c : {Case{CrossEntropy::Auto, 12}, Case{CrossEntropy::PyTorch, 12}, Case{CrossEntropy::Megatron, 6},
+                              Case{CrossEntropy::Fused, 4}}) {
+            s.training.crossEntropy = c.kernel;
+            const Evaluation e = evaluate(s);
+            QVERIFY2(e.feasible, e.problem.message.c_str());
+            QCOMPARE(e.memory.lossBytes, logits * c.keptBytes);
+            headSeconds[c.kernel] = e.perLayer.headForwardSeconds + e.perLayer.headBackwardSeconds;
+        }
+        // Traffic per logit: fused 2 + 4 < PyTorch 18 + 24 < Megatron 38 + 14; the GEMMs are the same.
+        QCOMPARE(headSeconds[CrossEntropy::Auto], headSeconds[CrossEntropy::PyTorch]);
+        QVERIFY(headSeconds[CrossEntropy::Fused] < headSeconds[CrossEntropy::PyTorch]);
+        QVERIFY(headSeconds[CrossEntropy::PyTorch] < headSeconds[CrossEntropy::Megatron]);
+        QCOMPARE(resolveCrossEntropy(CrossEntropy::Auto, Framework::Megatron), CrossEntropy::Megatron);
+        QCOMPARE(resolveCrossEntropy(CrossEntropy::Auto, Framework::DeepSpeed), CrossEntropy::PyTorch);
+        QCOMPARE(resolveCrossEntropy(CrossEntropy::Fused, Framework::Megatron), CrossEntropy::Fused);
     }
 
     void unevenStages()
