@@ -161,7 +161,8 @@ std::optional<QJsonObject> withPreset(const QJsonObject &section, Presets::Kind 
 }
 
 const std::pair<const char *, MlpKind> kMlp[] = {{"gelu", MlpKind::Gelu}, {"swiglu", MlpKind::SwiGlu}};
-const std::pair<const char *, Attention> kAttention[] = {{"flash", Attention::Flash}, {"materialized", Attention::Materialized}};
+const std::pair<const char *, Attention> kAttention[] = {
+    {"flash", Attention::Flash}, {"flash2", Attention::Flash2}, {"materialized", Attention::Materialized}};
 const std::pair<const char *, GradReduce> kGradReduce[] = {{"auto", GradReduce::Auto}, {"fp32", GradReduce::Fp32},
                                                            {"bf16", GradReduce::Bf16}};
 const std::pair<const char *, Framework> kFramework[] = {{"auto", Framework::Auto}, {"megatron", Framework::Megatron},
@@ -294,11 +295,12 @@ bool readGpu(const QJsonValue &value, Gpu *gpu, const QString &key, ScenarioErro
     s.quantity("memory", Dimension::Bytes, &gpu->memoryBytes);
     s.quantity("memory_bandwidth", Dimension::BytesPerSecond, &gpu->memoryBytesPerSecond);
     gpu->smCount = 0;
-    gpu->gemmEfficiency = gpu->gemmEfficiencyFp8 = gpu->attentionEfficiency = 0;
+    gpu->gemmEfficiency = gpu->gemmEfficiencyFp8 = gpu->attentionEfficiency = gpu->attentionEfficiencyFa2 = 0;
     s.integer("sm_count", &gpu->smCount, 100000);
     s.quantity("gemm_efficiency", Dimension::Ratio, &gpu->gemmEfficiency);
     s.quantity("gemm_efficiency_fp8", Dimension::Ratio, &gpu->gemmEfficiencyFp8);
     s.quantity("attention_efficiency", Dimension::Ratio, &gpu->attentionEfficiency);
+    s.quantity("attention_efficiency_fa2", Dimension::Ratio, &gpu->attentionEfficiencyFa2);
     gpu->tdpWatts = gpu->pricePerHour = 0;
     s.quantity("tdp", Dimension::Watts, &gpu->tdpWatts);
     s.quantity("price_per_hour", Dimension::Ratio, &gpu->pricePerHour);
@@ -615,6 +617,8 @@ QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QStrin
         gpu.insert(QStringLiteral("gemm_efficiency_fp8"), cl.gpu.gemmEfficiencyFp8);
     if (cl.gpu.attentionEfficiency > 0)
         gpu.insert(QStringLiteral("attention_efficiency"), cl.gpu.attentionEfficiency);
+    if (cl.gpu.attentionEfficiencyFa2 > 0)
+        gpu.insert(QStringLiteral("attention_efficiency_fa2"), cl.gpu.attentionEfficiencyFa2);
     if (cl.gpu.tdpWatts > 0)
         gpu.insert(QStringLiteral("tdp"), cl.gpu.tdpWatts);
     if (cl.gpu.pricePerHour > 0)

@@ -123,7 +123,15 @@ constexpr double kMaxParameters = 1e15;
 
 } // namespace
 
-const char *nameOf(Attention a) { return a == Attention::Flash ? "flash" : "materialized"; }
+const char *nameOf(Attention a)
+{
+    switch (a) {
+    case Attention::Flash: return "flash";
+    case Attention::Flash2: return "flash2";
+    case Attention::Materialized: return "materialized";
+    }
+    return "flash";
+}
 const char *nameOf(Framework f)
 {
     switch (f) {
@@ -393,7 +401,8 @@ std::optional<Problem> validate(const Scenario &sc)
         return problem("cluster.gpu.sm_count", "sm_count must be between 0 (unknown) and 100000 (got %g)", cl.gpu.smCount);
     for (auto [value, key] : {std::pair{cl.gpu.gemmEfficiency, "cluster.gpu.gemm_efficiency"},
                               std::pair{cl.gpu.gemmEfficiencyFp8, "cluster.gpu.gemm_efficiency_fp8"},
-                              std::pair{cl.gpu.attentionEfficiency, "cluster.gpu.attention_efficiency"}})
+                              std::pair{cl.gpu.attentionEfficiency, "cluster.gpu.attention_efficiency"},
+                              std::pair{cl.gpu.attentionEfficiencyFa2, "cluster.gpu.attention_efficiency_fa2"}})
         if (!(value >= 0 && value <= 1))
             return problem(key, "an efficiency is a fraction of peak in (0, 1], or 0 for the default (got %g)", value);
     for (auto [link, key] : {std::pair{&cl.intraNode, "cluster.intra_node"}, std::pair{&cl.interNode, "cluster.inter_node"}}) {

@@ -22,7 +22,10 @@ enum class IntraFabric { Auto, NvSwitch, Pcie, Mesh };
 enum class Nvls { Auto, Off, On };
 /// The four parallel dimensions in Megatron's rank order, innermost first.
 enum class ParallelDim { Tp, Cp, Dp, Pp };
-enum class Attention { Flash, Materialized };         // FlashAttention (no s x s tensor) or stored scores [K22]
+/// Flash: the GPU's best fused attention kernel (FlashAttention-3 / cuDNN on Hopper, as Transformer
+/// Engine runs it; FlashAttention-2 on Ampere), no s x s tensor; Flash2: the FlashAttention-2 kernel
+/// on any GPU (flash-attn 2.x, PyTorch SDPA's flash backend), same memory; Materialized: stored scores [K22].
+enum class Attention { Flash, Materialized, Flash2 };
 /// Who keeps the model states and how: decides bytes per parameter, when ZeRO stages communicate
 /// and which plans can run. Auto derives it from plan.zero (see resolveFramework).
 enum class Framework { Auto, Megatron, DeepSpeed, Fsdp };
@@ -85,6 +88,7 @@ struct Gpu
     double gemmEfficiency = 0;       // best measured dense BF16 GEMM / peak (MAMF)
     double gemmEfficiencyFp8 = 0;    // best measured dense FP8 GEMM / FP8 peak
     double attentionEfficiency = 0;  // fused attention fwd+bwd at long sequences / 16-bit peak
+    double attentionEfficiencyFa2 = 0;   // the same for the FlashAttention-2 kernel
     // Operations (model/economics.h). 0 = not given: the defaults there.
     double tdpWatts = 0;             // board power limit (datasheet TDP)
     double pricePerHour = 0;         // on-demand price of one GPU-hour, USD

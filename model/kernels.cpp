@@ -50,6 +50,7 @@ KernelSpec kernelSpec(const Gpu &gpu, Precision precision)
         break;
     }
     s.attentionEfficiency = gpu.attentionEfficiency > 0 ? gpu.attentionEfficiency : k.attentionEfficiency;
+    s.attentionEfficiencyFa2 = gpu.attentionEfficiencyFa2 > 0 ? gpu.attentionEfficiencyFa2 : k.attentionEfficiencyFa2;
     s.hbmBytesPerSecond = gpu.memoryBytesPerSecond * k.hbmEfficiency;
     s.smCount = gpu.smCount > 0 ? gpu.smCount : k.smCount;
     s.ridgeFlopsPerByte = s.peakFlops * s.gemmEfficiency / gpu.memoryBytesPerSecond;
@@ -148,7 +149,7 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
     const double sequences = T * cp / s;   // micro-batch sequences (each rank holds 1/cp of every one)
     const double hbm = spec.hbmBytesPerSecond;
     double softmaxBytesPerToken = 0;
-    if (w.attention == Attention::Flash) {
+    if (w.attention != Attention::Materialized) {
         // Block work of one sequence and head on this rank, in (B x B) tiles: the useful tiles,
         // the diagonal tiles run in full under causal masking, and a fixed cost per Q-block launch
         // (fit to the sequence-length ramp of [FA3] Fig. 5: 292 -> 616 TFLOP/s causal, 512 -> 16k).
@@ -157,7 +158,8 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
         const double units = w.causal ? nQ * nQ / (2.0 * cp) + nQ * 0.5 / cp + nQ * k.attentionCtaOverheadBlocks
                                       : nQ * nQ / cp + nQ * k.attentionCtaOverheadBlocks;
         const double unitFlops = 4.0 * B * B * headDim;
-        lt.attentionForward = sequences * headsPerGpu * units * unitFlops / (spec.peakFlops16 * spec.attentionEfficiency);
+        const double efficiency = w.attention == Attention::Flash2 ? spec.attentionEfficiencyFa2 : spec.attentionEfficiency;
+        lt.attentionForward = sequences * headsPerGpu * units * unitFlops / (spec.peakFlops16 * efficiency);
         lt.attentionBackward = k.attentionBackwardRatio * lt.attentionForward;
     } else {
         // [K22]: Q K^T and softmax(.) V as batched GEMMs with K = head dim; scores stored.

@@ -16,6 +16,7 @@ struct KernelDefaults
     double gemmEfficiency = 0.75;         // generic best-shape dense GEMM / peak (MAMF of A100..B200: 0.78-0.87)
     double gemmEfficiencyFp8 = 0.70;      // generic FP8 (MAMF of H100..B200: 0.71-0.76)
     double attentionEfficiency = 0.55;    // generic fused attention fwd+bwd (FA2 A100 0.65, FA3 H100 0.59)
+    double attentionEfficiencyFa2 = 0.34; // generic FlashAttention-2 (H100: 335 / 989, Dao 2023 Sec. 4.1, Fig. 7)
     int tileM = 128, tileN = 256;         // CTA tile of large Hopper/Blackwell GEMMs (CUTLASS 128x256x64)
     double splitKMinK = 512;              // smallest K slice when cuBLAS splits K to fill the SMs
     int attentionBlock = 128;             // FlashAttention Q/K block (FA2/FA3 hdim 128)
@@ -51,6 +52,7 @@ struct KernelSpec
     double peakFlops16 = 0;        // attention and elementwise run in 16-bit
     double gemmEfficiency = 0;     // ceiling for the GEMM precision
     double attentionEfficiency = 0;
+    double attentionEfficiencyFa2 = 0;
     double hbmBytesPerSecond = 0;  // achievable
     int smCount = 0;
     // FLOP per byte at which the GEMM rate meets HBM: peak x ceiling / HBM bandwidth. A tile's

@@ -154,6 +154,7 @@ private slots:
         loaded->scenario.plan.gradReduce = GradReduce::Bf16;
         loaded->scenario.plan.bucketBytes = kFrameworkBucket;
         loaded->scenario.training.crossEntropy = CrossEntropy::Fused;
+        loaded->scenario.workload.attention = Attention::Flash2;
         const auto again = parseScenario(QJsonDocument(scenarioToJson(loaded->scenario, loaded->name, loaded->description)).toJson(), &error);
         QVERIFY2(again, qPrintable(error.text()));
         QVERIFY(again->scenario.plan.rankOrder == loaded->scenario.plan.rankOrder);
@@ -162,6 +163,7 @@ private slots:
         QCOMPARE(again->scenario.plan.gradReduce, GradReduce::Bf16);
         QCOMPARE(again->scenario.plan.bucketBytes, kFrameworkBucket);
         QCOMPARE(again->scenario.training.crossEntropy, CrossEntropy::Fused);
+        QCOMPARE(again->scenario.workload.attention, Attention::Flash2);
         QVERIFY(scenarioToJson(again->scenario, {}, {}).value(QLatin1String("plan")).toObject().value(QLatin1String("bucket")) == QLatin1String("auto"));
     }
 

@@ -3,6 +3,7 @@
 #include "evaluate.h"
 #include "pipeline.h"
 #include "fixtures.h"
+#include "kernels.h"
 #include "shape.h"
 #include "units.h"
 
@@ -266,6 +267,27 @@ private slots:
         QCOMPARE(resolveCrossEntropy(CrossEntropy::Auto, Framework::Megatron), CrossEntropy::Megatron);
         QCOMPARE(resolveCrossEntropy(CrossEntropy::Auto, Framework::DeepSpeed), CrossEntropy::PyTorch);
         QCOMPARE(resolveCrossEntropy(CrossEntropy::Fused, Framework::Megatron), CrossEntropy::Fused);
+    }
+
+    // FlashAttention-2 runs the same block work as the GPU's best kernel at its own efficiency
+    // and keeps the same tensors.
+    void flashAttention2()
+    {
+        Scenario s = base();
+        s.cluster.gpu.attentionEfficiency = 0.59;
+        s.cluster.gpu.attentionEfficiencyFa2 = 0.339;
+        const Evaluation best = evaluate(s);
+        s.workload.attention = Attention::Flash2;
+        const Evaluation fa2 = evaluate(s);
+        QVERIFY(best.feasible && fa2.feasible);
+        QVERIFY(qAbs(fa2.layerAttentionSeconds / best.layerAttentionSeconds - 0.59 / 0.339) < 1e-9);
+        QCOMPARE(fa2.layerGemmSeconds, best.layerGemmSeconds);
+        QCOMPARE(fa2.memory.totalBytes, best.memory.totalBytes);
+        QVERIFY(fa2.breakdown.stepSeconds > best.breakdown.stepSeconds);
+        s.cluster.gpu.attentionEfficiencyFa2 = 0;   // not given: the generic FlashAttention-2 share
+        QVERIFY(qAbs(evaluate(s).layerAttentionSeconds / best.layerAttentionSeconds - 0.59 / kernelDefaults().attentionEfficiencyFa2) < 1e-9);
+        s.cluster.gpu.attentionEfficiencyFa2 = 1.5;
+        QCOMPARE(QString::fromStdString(evaluate(s).problem.field), QStringLiteral("cluster.gpu.attention_efficiency_fa2"));
     }
 
     void unevenStages()
