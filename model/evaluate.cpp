@@ -615,8 +615,11 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
                                                   cpGroup, fabric);
         cpLayerFwd = (c - 1) * hop.seconds;
         cpLayerBwd = 2 * cpLayerFwd + (tr.recompute == Recompute::Full ? cpLayerFwd : 0.0);
-        cpLayerFwdExposed = std::max(0.0, cpLayerFwd - lt.attentionForward);
-        cpLayerBwdExposed = std::max(0.0, cpLayerBwd - lt.attentionBackward);
+        // The K/V ring hides behind attention, whose kernel meanwhile runs without the SMs the
+        // NCCL send/receive holds (KernelDefaults::ncclChannelSms).
+        const double share = ncclComputeShare(spec);
+        cpLayerFwdExposed = std::max(0.0, cpLayerFwd - lt.attentionForward) + std::min(cpLayerFwd, lt.attentionForward) * share;
+        cpLayerBwdExposed = std::max(0.0, cpLayerBwd - lt.attentionBackward) + std::min(cpLayerBwd, lt.attentionBackward) * share;
     }
 
     // ---- Stages: layers per stage (uneven splits allowed), time and memory of each ----
@@ -872,6 +875,10 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
                 dpExposed = std::min(dpExposed, dpTotal);
             }
         }
+        // Hidden collectives hold NCCL's SMs while the compute they hide behind runs on the rest.
+        e.dpInterferenceSeconds = std::max(0.0, dpTotal - dpExposed) * ncclComputeShare(spec);
+        dpExposed += e.dpInterferenceSeconds;
+        e.dpInterferenceSeconds /= pl.localSgdInterval;
         dpTotal /= pl.localSgdInterval;
         dpExposed /= pl.localSgdInterval;
     }

@@ -139,6 +139,7 @@ struct Evaluation
     double stageForwardTpSeconds = 0;   // exposed TP (and CP) communication inside stageForwardSeconds
     double stageBackwardTpSeconds = 0;  // ... inside stageBackwardSeconds
     double dpOverlapWindowSeconds = 0;  // backward compute of the last micro-batch, which buckets overlap
+    double dpInterferenceSeconds = 0;   // compute slowed by hidden DP collectives holding SMs (in dp exposed)
     double stageWeightGradSeconds = 0;  // the W part of backward (zero-bubble schedules)
     double p2pSecondsPerTransfer = 0;
     // Per layer and head, from which every stage's times follow (pipelineStageTimes, schedules.h).

@@ -100,7 +100,8 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                        std::string(kSC21) + ", Sec. 3.2 (2 all-reduces forward, 2 backward per layer); " + kNCCL});
     if (c > 1)
         out.push_back({"cp_comm_exposed_s", "Context-parallel communication",
-                       "(c-1) K/V ring hops per layer, hidden behind attention: exposed = max(0, comm - attention)",
+                       "(c-1) K/V ring hops per layer, hidden behind attention: exposed = max(0, comm - attention) "
+                       "+ min(comm, attention) x NCCL's SM share",
                        "c = " + std::to_string(c), sec(b.cpCommExposedSeconds) + " exposed of " + sec(b.cpCommSeconds),
                        "Liu et al. 2023 (Ring Attention), arXiv:2310.01889"});
     if (p > 1) {
@@ -145,7 +146,10 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                            + " x " + sec(e.dpBucketSeconds) + " (" + nameOf(e.dpAlgorithm)
                            + ", " + nameOf(e.dpProtocol) + ") over " + std::to_string(d * c) + " ranks, " + bytes(e.gradientBytesPerGpu) + " of gradients"
                            + (pl.overlapDp ? ", overlapped with the last backward" : ", not overlapped"),
-                       sec(b.dpCommExposedSeconds) + " exposed of " + sec(b.dpCommSeconds),
+                       sec(b.dpCommExposedSeconds) + " exposed of " + sec(b.dpCommSeconds)
+                           + (e.dpInterferenceSeconds > 0 ? " (of which " + sec(e.dpInterferenceSeconds)
+                                                                + " is compute slowed while NCCL holds 32 SMs)"
+                                                          : std::string()),
                        std::string("Li et al. 2020 (PyTorch DDP), arXiv:2006.15704; ") + kZeRO + "; " + kNCCL
                            + "; buckets: Megatron-Core max(40M, 1M x DP) params, DeepSpeed 5e8 elements, FSDP one block; "
                              "fp32 gradient reduction in Megatron-LM and torchtitan"});

@@ -63,6 +63,12 @@ double tpOverlapSlowdown(const KernelSpec &spec)
     return lost / std::max(lost, spec.smCount - lost);
 }
 
+double ncclComputeShare(const KernelSpec &spec)
+{
+    const double sms = kernelDefaults().ncclChannelSms;
+    return std::min(0.5, sms / std::max(1.0, double(spec.smCount)));
+}
+
 namespace {
 // Attention and the LM head run in 16-bit whatever the GEMM precision (FP8 recipes keep them).
 KernelSpec sixteenBit(const KernelSpec &spec)

@@ -41,6 +41,11 @@ struct KernelDefaults
     double lossForwardBytesPerLogitFused = 2.0;
     double lossBackwardBytesPerLogitFused = 4.0;
     double tpOverlapSms = 16;             // SMs a pipelined reduce-scatter overlap takes (TE userbuffers)
+    // SMs an NCCL collective or send/receive holds while it runs: one CTA per channel, and NCCL
+    // sets up 32 collective and 32 p2p channels on NVSwitch Hopper/Blackwell nodes ("NCCL INFO 32
+    // coll channels, ..., 32 p2p channels" in DGX H100 logs); large messages use them all. Compute
+    // overlapping such a collective runs on the other SMs.
+    double ncclChannelSms = 32;
     int smCount = 132;                    // when a custom GPU does not say (H100 SXM)
 };
 const KernelDefaults &kernelDefaults();
@@ -65,6 +70,9 @@ KernelSpec kernelSpec(const Gpu &gpu, Precision precision);
 /// Extra time of a GEMM that shares the GPU with TE's pipelined reduce-scatter overlap:
 /// it runs on SMs - tpOverlapSms of the SMs, so it takes sms / (SMs - sms) longer.
 double tpOverlapSlowdown(const KernelSpec &spec);
+/// Share of the SMs an overlapped NCCL collective takes from compute: hiding T seconds of such
+/// communication behind compute lengthens the compute by T x this share.
+double ncclComputeShare(const KernelSpec &spec);
 
 /// Efficiency (fraction of peak) of one GEMM C[M,N] = A[M,K] B[K,N]: ceiling x tile fill x wave
 /// quantization over the SMs (the best of three tile shapes, with split-K when one wave is not

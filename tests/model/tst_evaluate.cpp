@@ -290,6 +290,34 @@ private slots:
         QCOMPARE(QString::fromStdString(evaluate(s).problem.field), QStringLiteral("cluster.gpu.attention_efficiency_fa2"));
     }
 
+    // Hidden collectives are not free: NCCL holds 32 of the H100's 132 SMs while the compute they
+    // hide behind runs, so hiding T seconds of them costs T x 32/132.
+    void hiddenCollectivesHoldSms()
+    {
+        Scenario s = base();
+        s.cluster.gpu.smCount = 132;
+        s.plan.overlapDp = false;
+        const Evaluation serial = evaluate(s);
+        QCOMPARE(serial.dpInterferenceSeconds, 0.0);
+        QCOMPARE(serial.breakdown.dpCommExposedSeconds, serial.breakdown.dpCommSeconds);
+        s.plan.overlapDp = true;
+        const Evaluation hidden = evaluate(s);
+        const double share = 32.0 / 132.0;
+        const double hiddenSeconds = hidden.breakdown.dpCommSeconds - (hidden.breakdown.dpCommExposedSeconds - hidden.dpInterferenceSeconds);
+        QVERIFY(hiddenSeconds > 0);
+        QVERIFY(qAbs(hidden.dpInterferenceSeconds - hiddenSeconds * share) < 1e-12);
+        QVERIFY(hidden.breakdown.dpCommExposedSeconds < serial.breakdown.dpCommExposedSeconds);   // overlap still pays
+        // Context parallelism: a K/V ring shorter than attention costs its time x the share.
+        s.plan.cp = 2;
+        s.plan.dp = 2;
+        s.workload.seqLen = 8192;
+        const Evaluation cp = evaluate(s);
+        QVERIFY2(cp.feasible, cp.problem.message.c_str());
+        QVERIFY(cp.breakdown.cpCommSeconds > 0);
+        QVERIFY(cp.breakdown.cpCommExposedSeconds > 0);
+        QVERIFY(cp.breakdown.cpCommExposedSeconds < cp.breakdown.cpCommSeconds);
+    }
+
     void unevenStages()
     {
         // Llama 3 405B on PP 16 with interleaving: 126 layers + embedding + loss slots = 128 = 16 x 8.
