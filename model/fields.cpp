@@ -4,6 +4,7 @@
 #include "shape.h"
 #include "units.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -52,6 +53,9 @@ const std::array<FieldInfo, size_t(Field::Count)> kFields = {{
     {Field::Compression, "plan.compression", "gradient compression", "x", 1, K::Real, 1, 64},
     {Field::Jitter, "plan.jitter", "straggler jitter", "%", 0.01, K::Real, 0, 50},
     {Field::LocalSgd, "plan.local_sgd", "local SGD interval", "steps", 1, K::Integer, 1, 64},
+    {Field::Framework, "plan.framework", "framework", "", 1, K::Choice, 0, 3},
+    {Field::Attention, "workload.attention", "attention kernel", "", 1, K::Choice, 0, 2},
+    {Field::CrossEntropy, "training.cross_entropy", "loss kernel", "", 1, K::Choice, 0, 3},
 }};
 
 int asInt(double v) { return int(std::lround(v)); }
@@ -85,6 +89,19 @@ const char *choiceName(Field f, int i)
     }
     case Field::Schedule: {
         static const char *names[] = {"GPipe", "1F1B", "interleaved 1F1B", "zero bubble (ZB-H1)"};
+        return i >= 0 && i < 4 ? names[i] : "?";
+    }
+    case Field::Framework: {
+        static const char *names[] = {"derived from ZeRO", "Megatron-LM", "DeepSpeed", "PyTorch FSDP"};
+        return i >= 0 && i < 4 ? names[i] : "?";
+    }
+    case Field::Attention: {   // Attention's order: Flash, Materialized, Flash2
+        static const char *names[] = {"FlashAttention (the GPU's best)", "materialized scores", "FlashAttention-2"};
+        return i >= 0 && i < 3 ? names[i] : "?";
+    }
+    case Field::CrossEntropy: {
+        static const char *names[] = {"the framework's", "Megatron vocab-parallel", "PyTorch on fp32 logits",
+                                      "fused on 16-bit logits"};
         return i >= 0 && i < 4 ? names[i] : "?";
     }
     default: return "?";
@@ -146,6 +163,9 @@ double fieldValue(const Scenario &s, Field field)
     case Field::Compression: return s.plan.compression;
     case Field::Jitter: return s.plan.jitter;
     case Field::LocalSgd: return s.plan.localSgdInterval;
+    case Field::Framework: return int(s.plan.framework);
+    case Field::Attention: return int(s.workload.attention);
+    case Field::CrossEntropy: return int(s.training.crossEntropy);
     }
     return 0;
 }
@@ -209,6 +229,9 @@ FieldEdit withField(const Scenario &in, Field field, double v)
     case Field::Compression: s.plan.compression = v; break;
     case Field::Jitter: s.plan.jitter = v; break;
     case Field::LocalSgd: s.plan.localSgdInterval = asInt(v); break;
+    case Field::Framework: s.plan.framework = Framework(asInt(v)); break;
+    case Field::Attention: s.workload.attention = Attention(asInt(v)); break;
+    case Field::CrossEntropy: s.training.crossEntropy = CrossEntropy(asInt(v)); break;
     }
     return r;
 }

@@ -20,7 +20,9 @@ enum class Field {
     IntraLatency, InterLatency, IntraEfficiency, InterEfficiency, IntraBandwidth, InterBandwidth,
     // plan
     Tp, Pp, Dp, Cp, SequenceParallel, Schedule, VirtualStages, Zero, OverlapDp, TpOverlap,
-    Bucket, Compression, Jitter, LocalSgd,
+    Bucket, Compression, Jitter, LocalSgd, Framework,
+    // kernels
+    Attention, CrossEntropy,
     Count
 };
 

@@ -77,6 +77,11 @@ ParameterPanel::ParameterPanel(QWidget *parent)
              tr("Compute precision of the GEMMs; mixed precision keeps FP32 master weights."));
     addCombo(training, Field::Recompute, tr("Activation recompute"), {tr("None"), tr("Selective"), tr("Full")},
              tr("Korthikanti 2022: selective recomputes attention only; full recomputes each layer's forward."));
+    // In the order of Attention: Flash, Materialized, Flash2.
+    addCombo(training, Field::Attention, tr("Attention kernel"),
+             {tr("FlashAttention (best)"), tr("Materialized"), tr("FlashAttention-2")},
+             tr("FlashAttention-3 / cuDNN on Hopper as Transformer Engine runs it; FlashAttention-2 as flash-attn 2 and "
+                "PyTorch SDPA run it; materialized: the s × s scores stored (2021-22 runs)."));
     // Trillions, as the cards print them ("15.0T tokens"): one unit for the budget everywhere.
     addSlider(training, Field::Tokens, tr("Token budget"), tr("T tokens"), tr("Trillions of tokens to train on, for time and GPU-hours."))
         ->setRange(0.001, 100, Scale::Log, 3);
@@ -102,6 +107,9 @@ ParameterPanel::ParameterPanel(QWidget *parent)
              tr("How forward and backward passes of micro-batches are ordered on the stages."));
     addSlider(plan, Field::VirtualStages, tr("Virtual stages (v)"), QString(), tr("Model chunks per stage for interleaved 1F1B."))
         ->setRange(1, 16, Scale::Linear, 0);
+    addCombo(plan, Field::Framework, tr("Framework"), {tr("Derived from ZeRO"), tr("Megatron-LM"), tr("DeepSpeed"), tr("PyTorch FSDP")},
+             tr("Whose memory layout, gradient sync and schedules the figures assume; derived: ZeRO 3 FSDP, ZeRO 2 "
+                "DeepSpeed (FSDP with PP), else Megatron-LM."));
     addCombo(plan, Field::Zero, tr("ZeRO stage"), {tr("0: replicate"), tr("1: shard optimizer"), tr("2: + gradients"), tr("3: + parameters")},
              tr("Rajbhandari 2020: what is sharded across data-parallel ranks."));
     addToggle(plan, Field::SequenceParallel, tr("Sequence parallel"), tr("Shards norms and dropout activations across TP ranks."));
@@ -128,6 +136,9 @@ ParameterPanel::ParameterPanel(QWidget *parent)
         ->setRange(1, 100, Scale::Linear, 0);
     addSlider(advanced, Field::InterEfficiency, tr("Inter-node achievable"), tr("%"), tr("Share of nominal bandwidth NCCL reaches."))
         ->setRange(1, 100, Scale::Linear, 0);
+    addCombo(advanced, Field::CrossEntropy, tr("Loss kernel"),
+             {tr("Framework's"), tr("Megatron vocab-parallel"), tr("PyTorch (fp32 logits)"), tr("Fused (16-bit logits)")},
+             tr("What the LM head's cross entropy keeps and moves per logit: 6, 12 or 4 bytes kept."));
     addSlider(advanced, Field::Rails, tr("Rails (NICs per node)"), QString(), tr("Each GPU gets rails / GPUs-per-node of a NIC."))
         ->setRange(1, 16, Scale::Linear, 0);
     addSlider(advanced, Field::Oversubscription, tr("Oversubscription"), tr(": 1"), tr("Above-leaf oversubscription; 1 = non-blocking."))

@@ -75,6 +75,16 @@ private slots:
         QCOMPARE(QString::fromStdString(formatFieldValue(Field::InterLatency, 5e-6)), QStringLiteral("5 µs"));
         QCOMPARE(QString::fromStdString(formatFieldValue(Field::Transport, 0)), QStringLiteral("TCP"));
         QCOMPARE(QString::fromStdString(formatFieldValue(Field::Oversubscription, 2)), QStringLiteral("2:1"));
+        // The kernel and framework pickers speak in words, in their enums' order.
+        QCOMPARE(QString::fromStdString(describeFieldChange(Field::Framework, int(Framework::Fsdp))),
+                 QStringLiteral("Set framework to PyTorch FSDP"));
+        QCOMPARE(QString::fromStdString(describeFieldChange(Field::Attention, int(Attention::Flash2))),
+                 QStringLiteral("Set attention kernel to FlashAttention-2"));
+        QCOMPARE(QString::fromStdString(describeFieldChange(Field::CrossEntropy, int(CrossEntropy::Fused))),
+                 QStringLiteral("Set loss kernel to fused on 16-bit logits"));
+        const Scenario fsdp = withField(base(), Field::Framework, int(Framework::Fsdp)).scenario;
+        QCOMPARE(fsdp.plan.framework, Framework::Fsdp);
+        QCOMPARE(withField(base(), Field::Attention, int(Attention::Flash2)).scenario.workload.attention, Attention::Flash2);
     }
 };
 
