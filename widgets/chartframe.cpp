@@ -13,6 +13,8 @@
 #include <QtCharts/QValueAxis>
 
 #include <QEvent>
+#include <QFontMetricsF>
+#include <QtCharts/QLegendMarker>
 #include <QGraphicsLayout>
 #include <QGraphicsScene>
 #include <QGridLayout>
@@ -91,8 +93,33 @@ void ChartFrame::applyPalette()
     m_chart->setTheme(chartmath::isDark(palette()) ? QChart::ChartThemeDark : QChart::ChartThemeLight);
     m_chart->setBackgroundBrush(palette().base());
     m_chart->setBackgroundRoundness(0);
-    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    placeLegend();
     paletteChanged();
+}
+
+Qt::Alignment ChartFrame::legendAlignment() const { return m_chart->legend()->alignment(); }
+
+void ChartFrame::placeLegend()
+{
+    QLegend *legend = m_chart->legend();
+    const QFontMetricsF metrics(legend->font());
+    QList<double> labels;
+    for (const QLegendMarker *marker : legend->markers())
+        if (marker->isVisible())
+            labels.append(metrics.horizontalAdvance(marker->label()));
+    const double marker = metrics.height();
+    const double row = chartmath::legendRowWidth(labels, marker, marker);
+    const Qt::Alignment wanted = chartmath::legendFitsBelow(row, width() - 8) ? Qt::AlignBottom : Qt::AlignRight;
+    if (legend->alignment() != wanted) {
+        legend->setAlignment(wanted);
+        legendPlaced(wanted == Qt::AlignRight);
+    }
+}
+
+void ChartFrame::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    placeLegend();
 }
 
 void ChartFrame::changeEvent(QEvent *event)
@@ -142,6 +169,7 @@ void ChartFrame::setPartBars(QAbstractBarSeries *bars, const QList<theme::Part> 
             continue;
         connect(marker, &QLegendMarker::clicked, this, [clicked, part = parts[i]] { clicked(part); });
     }
+    placeLegend();
 }
 
 QString ChartFrame::distinctCategory(QString label, const QStringList &categories)

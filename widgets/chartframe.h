@@ -33,6 +33,8 @@ public:
     void renderChart(QPainter *painter, const QRectF &target);
     /// Greys the chart out with a "Last valid result" note while the inputs are invalid.
     void setStale(bool stale);
+    /// Where the legend sits: Qt::AlignBottom, or Qt::AlignRight when its labels do not fit a row.
+    Qt::Alignment legendAlignment() const;
     bool isStale() const { return m_stale; }
 
     QSize minimumSizeHint() const override;
@@ -53,8 +55,13 @@ protected:
     void applyPalette();
     /// Restyles what setTheme overrode. Not called from this constructor.
     virtual void paletteChanged() {}
+    /// The legend moved beside the plot (true) or back under it: the plot is narrower.
+    virtual void legendPlaced(bool beside) { Q_UNUSED(beside); }
 
     void changeEvent(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+    /// Legend under the plot when its labels fit one row, else at the right (chartmath::legendFitsBelow).
+    void placeLegend();
 
     // For the stacked bar charts of theme parts (step time, memory).
     using PartHovered = std::function<void(theme::Part part, int index)>;

@@ -26,6 +26,20 @@ struct Range
     double max = 0;
 };
 
+/// Width a one-row legend needs: each entry's marker, gap and label, and the spacing between
+/// entries (Qt Charts lays a bottom legend out in a single row and elides labels that do not fit).
+inline double legendRowWidth(const QList<double> &labelWidths, double markerWidth, double spacing)
+{
+    double width = 0;
+    for (const double label : labelWidths)
+        width += markerWidth + spacing / 2 + label + spacing;
+    return width;
+}
+
+/// A legend goes under the plot when its row fits the chart's width, else beside it as a column,
+/// so no label is ever cut ("Wei... Gra...").
+inline bool legendFitsBelow(double rowWidth, double chartWidth) { return rowWidth <= chartWidth; }
+
 /// Smallest 1, 2 or 5 x 10^k that is >= value; 1 for zero, negative or non-finite input.
 inline double niceAxisMax(double value)
 {

@@ -54,8 +54,10 @@ double toGiB(double bytes) { return bytes / units::kBytesPerGiB; }
 
 } // namespace
 
+// Horizontal like the step-time chart: the variants' names sit in full on the left axis at any
+// width, and a legend too long for one row goes beside the plot without cutting a bar label.
 MemoryChart::MemoryChart(QWidget *parent)
-    : PartBarChart(false, parent)
+    : PartBarChart(true, parent)
 {
     m_valueAxis->setTitleText(tr("GiB per GPU"));
     applyPalette();   // refreshes
@@ -76,16 +78,18 @@ void MemoryChart::refresh()
         return std::any_of(m_bars.cbegin(), m_bars.cend(), [part](const MemoryBar &bar) { return partBytes(bar.memory, part) != 0; });
     });
 
+    // Categories run bottom-up: list the bars in reverse to put the current plan on top.
     QStringList categories;
     double maxBytes = 0;
-    for (const MemoryBar &bar : m_bars) {
-        categories.append(distinctCategory(bar.memory.fits ? bar.label : tr("%1 ⚠").arg(bar.label), categories));
+    for (auto bar = m_bars.crbegin(); bar != m_bars.crend(); ++bar) {
+        categories.append(distinctCategory(bar->memory.fits ? bar->label : tr("%1 ⚠").arg(bar->label), categories));
         double stacked = 0;
         for (const Part part : parts)
-            stacked += partBytes(bar.memory, part);
-        maxBytes = std::max({maxBytes, bar.memory.totalBytes, stacked});
+            stacked += partBytes(bar->memory, part);
+        maxBytes = std::max({maxBytes, bar->memory.totalBytes, stacked});
     }
-    setValues(parts, categories, [&](int s, int i) { return toGiB(partBytes(m_bars[i].memory, parts[s])); });
+    const qsizetype count = m_bars.size();
+    setValues(parts, categories, [&](int s, int i) { return toGiB(partBytes(m_bars[count - 1 - i].memory, parts[s])); });
 
     // The capacity that matters is the current plan's; any bar's will do without one.
     const auto current = std::find_if(m_bars.cbegin(), m_bars.cend(), [](const MemoryBar &bar) { return bar.current; });
@@ -94,8 +98,8 @@ void MemoryChart::refresh()
                                                          : m_bars.first().memory.capacityBytes;
     const bool showCapacity = capacityBytes > 0;
     const double capacityGiB = toGiB(capacityBytes);
-    // A category axis puts bar i at x = i: the line spans from the first bar's left edge to the last's right.
-    const QList<QPointF> line{{-0.5, capacityGiB}, {m_bars.size() - 0.5, capacityGiB}};
+    // A category axis puts bar i at y = i: the line spans from the first bar's edge to the last's.
+    const QList<QPointF> line{{capacityGiB, -0.5}, {capacityGiB, m_bars.size() - 0.5}};
     if (m_capacityLine->points() != line)
         m_capacityLine->replace(line);
     const QString lineName = tr("HBM %1 GiB").arg(capacityGiB, 0, 'g', 4);
@@ -105,6 +109,7 @@ void MemoryChart::refresh()
     const QList<QLegendMarker *> lineMarkers = chart()->legend()->markers(m_capacityLine);
     for (QLegendMarker *marker : lineMarkers)
         marker->setVisible(showCapacity);
+    placeLegend();   // the capacity entry's label changes with the GPU
 
     // Headroom keeps the capacity line clear of the plot's top edge.
     setRangeFromZero(m_valueAxis, chartmath::niceAxisMax(1.05 * toGiB(std::max(maxBytes, capacityBytes))));
@@ -114,8 +119,8 @@ void MemoryChart::seriesRebuilt()
 {
     m_capacityLine = new QLineSeries;
     chart()->addSeries(m_capacityLine);
-    m_capacityLine->attachAxis(m_categoryAxis);
-    m_capacityLine->attachAxis(m_valueAxis);
+    m_capacityLine->attachAxis(m_valueAxis);      // x: GiB
+    m_capacityLine->attachAxis(m_categoryAxis);   // y: the bars
     connect(m_capacityLine, &QLineSeries::hovered, this, [this](const QPointF &, bool on) {
         if (on)
             QToolTip::showText(QCursor::pos(), m_capacityLine->name(), chartView());
@@ -126,8 +131,9 @@ void MemoryChart::seriesRebuilt()
     m_capacityLine->setPen(QPen(theme::warningColor(), 2, Qt::DashLine));
 }
 
-void MemoryChart::showTooltip(Part part, int index)
+void MemoryChart::showTooltip(Part part, int setIndex)
 {
+    const qsizetype index = m_bars.size() - 1 - setIndex;   // categories are reversed
     if (index < 0 || index >= m_bars.size())
         return;
     const MemoryBar &bar = m_bars[index];

@@ -25,7 +25,7 @@ public:
 
 protected:
     void refresh() override;
-    void showTooltip(theme::Part part, int index) override;
+    void showTooltip(theme::Part part, int setIndex) override;
     void seriesRebuilt() override;
 
 private:

@@ -13,6 +13,7 @@
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
 
+#include <QFontMetrics>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCursor>
@@ -78,6 +79,9 @@ ScalingChart::ScalingChart(QWidget *parent)
     , m_gustafson(new QLineSeries)
     , m_current(new QScatterSeries)
 {
+    // The axes end on a labelled octave: room for half of "64K" beyond the plot's right and top edges.
+    const int halfLabel = QFontMetrics(font()).horizontalAdvance(QStringLiteral("64K")) / 2 + 2;
+    chart()->setMargins(QMargins(4, halfLabel / 2 + 4, halfLabel, 4));
     for (QCategoryAxis *axis : {m_gpuAxis, m_valueAxis}) {
         axis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
         axis->setTruncateLabels(false);   // "1K" is short; Qt's eliding would make it "..."
@@ -205,6 +209,7 @@ void ScalingChart::refresh()
     setPoints(m_amdahl, amdahl);
     setPoints(m_gustafson, gustafson);
     setPoints(m_current, current);
+    placeLegend();
 
     double xMin = std::numeric_limits<double>::infinity(), xMax = -xMin, yMin = xMin, yMax = -xMin;
     for (const QList<QPointF> *points : {&model, &ideal, &amdahl, &gustafson, &current})

@@ -17,6 +17,7 @@
 #include "explanationview.h"
 #include "headlinecards.h"
 #include "mainwindow.h"
+#include "memorychart.h"
 #include "parameterpanel.h"
 #include "quantityslider.h"
 #include "report.h"
@@ -498,6 +499,16 @@ private slots:
             }
             w.mainTabs()->setCurrentIndex(0);
             QTest::qWait(20);
+            // No chart elides its legend: a legend whose row does not fit sits beside the plot.
+            for (ChartFrame *chart : w.findChildren<ChartFrame *>()) {
+                if (!chart->isVisible())
+                    continue;
+                QVERIFY(chart->legendAlignment() == Qt::AlignBottom || chart->legendAlignment() == Qt::AlignRight);
+            }
+            const QList<MemoryChart *> memoryCharts = w.findChildren<MemoryChart *>();
+            QVERIFY(!memoryCharts.isEmpty());
+            // Seven memory parts do not fit one row at 1280x720, they do at 1920x1080.
+            QCOMPARE(memoryCharts.front()->legendAlignment(), size.width() < 1600 ? Qt::AlignRight : Qt::AlignBottom);
             w.editField(Field::Tp, 3);   // does not divide the heads
             // The reason in red at TP (the input changed), the cards struck through, the Warnings
             // tab saying the plan cannot run, with a repair.

@@ -8,6 +8,7 @@
 #include "quantityslider.h"
 #include "scalingchart.h"
 
+
 #include <QAbstractItemModelTester>
 #include <QSortFilterProxyModel>
 #include <QTest>
@@ -75,6 +76,15 @@ private slots:
         QFETCH(double, value);
         QFETCH(double, nice);
         QVERIFY(qAbs(chartmath::niceAxisMax(value) - nice) < 1e-12);
+    }
+
+    // A legend row that does not fit the chart's width goes beside the plot: no elided labels.
+    void legendPlacement()
+    {
+        QCOMPARE(chartmath::legendRowWidth({50, 30}, 10, 8), (10 + 4 + 50 + 8) + (10 + 4 + 30 + 8.0));
+        QCOMPARE(chartmath::legendRowWidth({}, 10, 8), 0.0);
+        QVERIFY(chartmath::legendFitsBelow(400, 400));
+        QVERIFY(!chartmath::legendFitsBelow(401, 400));
     }
 
     void timeUnits()
