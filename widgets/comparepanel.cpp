@@ -40,12 +40,15 @@ ComparePanel::ComparePanel(QWidget *parent)
     auto *tables = new QSplitter(Qt::Horizontal, this);
     tables->addWidget(m_figures);
     tables->addWidget(m_inputs);
+    // The figures carry a value and its difference per pin; the differing inputs are a few short rows.
+    tables->setStretchFactor(0, 2);
+    tables->setStretchFactor(1, 1);
     new QHBoxLayout(m_unpinRow);
     auto *column = new QVBoxLayout(this);
     column->addWidget(hint);
     column->addWidget(m_unpinRow);
-    column->addWidget(m_chart, 1);
-    column->addWidget(tables, 1);
+    column->addWidget(m_chart, 2);
+    column->addWidget(tables, 3);
 }
 
 void ComparePanel::rename(int index)
