@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The command line: subcommands, output keys (a contract for users' scripts) and exit codes.
 #include "cli.h"
+#include "evaluate.h"
+
+#include <QFile>
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -73,6 +76,45 @@ private slots:
         // the three lighter stages cost a little less.
         const double bubble = o.value(QLatin1String("pp_bubble_fraction")).toDouble();
         QVERIFY2(bubble < 3.0 / 35 && bubble > 0.9 * 3.0 / 35, qPrintable(QString::number(bubble)));
+    }
+
+    // Output keys are a contract: every key `eval` writes, nested ones too, and every warning code
+    // is documented in the README.
+    void everyKeyIsDocumented()
+    {
+        QFile readmeFile(qEnvironmentVariable("TRAINSCOPE_SOURCE_DIR") + QStringLiteral("/README.md"));
+        QVERIFY2(readmeFile.open(QIODevice::ReadOnly), "README.md (TRAINSCOPE_SOURCE_DIR)");
+        const QString readme = QString::fromUtf8(readmeFile.readAll());
+        for (const QString &scenario : {kDefault, kSeed, QStringLiteral(":/scenarios/seed-pipeline.json")}) {
+            const Run r = run({QStringLiteral("eval"), scenario});
+            QCOMPARE(r.code, 0);
+            const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+            for (auto it = o.begin(); it != o.end(); ++it) {
+                QVERIFY2(readme.contains(it.key()), qPrintable(it.key()));
+                if (it.value().isObject()) {
+                    const QJsonObject inner = it.value().toObject();
+                    for (auto jt = inner.begin(); jt != inner.end(); ++jt)
+                        QVERIFY2(readme.contains(jt.key()), qPrintable(it.key() + QLatin1Char('.') + jt.key()));
+                }
+            }
+        }
+        // Plan rows and sweep rows too.
+        const Run plans = run({QStringLiteral("plan"), kDefault, QStringLiteral("--top"), QStringLiteral("2"),
+                               QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(plans.code, 0);
+        const QJsonObject planOut = QJsonDocument::fromJson(plans.out.toUtf8()).object();
+        for (auto it = planOut.begin(); it != planOut.end(); ++it)
+            QVERIFY2(readme.contains(it.key()), qPrintable(it.key()));
+        const QJsonObject row = planOut.value(QLatin1String("plans")).toArray().first().toObject();
+        QVERIFY(!row.isEmpty());
+        for (auto it = row.begin(); it != row.end(); ++it)
+            QVERIFY2(readme.contains(it.key()), qPrintable(QStringLiteral("plans[].") + it.key()));
+        for (int code = 0; code <= int(WarningCode::ScheduleNotInFramework); ++code) {
+            Warning w;
+            w.code = WarningCode(code);
+            const std::string id = describe(w, Scenario{}).code;
+            QVERIFY2(!id.empty() && readme.contains(QLatin1Char('`') + QString::fromStdString(id) + QLatin1Char('`')), id.c_str());
+        }
     }
 
     void evalSeedReproducesWorkedExample()
