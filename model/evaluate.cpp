@@ -733,6 +733,15 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
                                                           / spec.hbmBytesPerSecond
                                                     : 0.0;
     optimizerSeconds += e.gradBufferSeconds;
+    // Without Megatron's fused accumulation, every micro-batch but the first adds its weight
+    // gradients to the kept .grad in a separate kernel (PyTorch AccumulateGrad: read both, write
+    // one, in the parameters' type) wherever gradients stay unsharded across micro-batches: DDP's
+    // no_sync, ZeRO-1, FSDP kept gathered between pipeline micro-batches.
+    const bool accumulatesUnsharded = fw != Framework::Megatron && m > 1 && (pl.zeroStage <= 1 || (fw == Framework::Fsdp && p > 1));
+    e.gradAccumulateSeconds = accumulatesUnsharded ? double(m - 1) * maxStageParamsPerGpu * 3.0
+                                                         * (tr.precision == Precision::Fp32 ? 4.0 : 2.0) / spec.hbmBytesPerSecond
+                                                   : 0.0;
+    optimizerSeconds += e.gradAccumulateSeconds;
 
     // A given compute time replaces all on-GPU work of the step (the seeds' input); the optimizer
     // is inside it.

@@ -151,6 +151,7 @@ struct Evaluation
     int tpCollectivesPerLayer = 0;      // per micro-batch, forward + backward (+ recompute)
     double gradientBytesPerGpu = 0;     // DP sync volume per GPU per sync
     double gradBufferSeconds = 0;       // Megatron's per-step passes over the gradient buffer (in optimizer_s)
+    double gradAccumulateSeconds = 0;   // other frameworks' gradient accumulation across micro-batches (in optimizer_s)
     int dpBuckets = 0;
     double dpBucketBytes = 0;           // the bucket the plan runs with (plan.bucket or the framework's)
     double dpBucketSeconds = 0;

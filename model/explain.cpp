@@ -158,13 +158,16 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                    bytes(e.gradientBytesPerGpu), bytes(e.gradientBytesPerGpu), "MODEL.md: (P / (TP PP)) x bytes per element"});
     if (sc.training.computeSecondsOverride <= 0)
         out.push_back({"optimizer_s", "Optimizer step",
-                       "params per GPU (/ N_d with ZeRO >= 1) x Adam bytes / HBM + Megatron's 4 passes over the gradient buffer",
-                       "HBM " + bw(sc.cluster.gpu.memoryBytesPerSecond) + ", Adam " + sec(b.optimizerSeconds - e.gradBufferSeconds)
-                           + ", gradient buffer " + sec(e.gradBufferSeconds),
+                       "params per GPU (/ N_d with ZeRO >= 1) x Adam bytes / HBM + Megatron's 4 passes over the gradient buffer"
+                       " + (m - 1) x params x 3 x element bytes of unfused gradient accumulation (other frameworks)",
+                       "HBM " + bw(sc.cluster.gpu.memoryBytesPerSecond) + ", Adam "
+                           + sec(b.optimizerSeconds - e.gradBufferSeconds - e.gradAccumulateSeconds) + ", gradient buffer "
+                           + sec(e.gradBufferSeconds) + ", accumulation " + sec(e.gradAccumulateSeconds),
                        sec(b.optimizerSeconds),
                        "Adam reads and writes fp32 master, m, v, reads the gradient, writes bf16 weights (30 B; 14 with "
                        "16-bit states); Megatron-Core zeroes, NaN-checks and scales the gradient buffer each step "
-                       "(param_and_grad_buffer.py)"});
+                       "(param_and_grad_buffer.py); PyTorch's AccumulateGrad adds each micro-batch's gradients to "
+                       ".grad where Megatron fuses it into the weight-gradient GEMM"});
     if (b.stragglerSeconds > 0)
         out.push_back({"straggler_s", "Straggler allowance", "sigma x E[max of N normals], sigma = jitter x pipeline time",
                        "jitter " + pct(pl.jitter) + ", N = " + std::to_string(N), sec(b.stragglerSeconds) + " (p99 step "
