@@ -321,13 +321,20 @@ int runCollectives(const Options &o, const LoadedScenario &loaded, QTextStream &
     return kExitOk;
 }
 
-// A plan row: the scenario file's plan section (framework resolved), the training choices the
+// A plan row: the scenario file's plan section (framework resolved, and the gradient type it
+// implied, so the row pasted into a scenario gives the same figures), the training choices the
 // search varies, and the figures.
 QJsonObject planRowToJson(const PlanCandidate &c)
 {
     const Breakdown &b = c.breakdown;
-    QJsonObject row = planToJson(c.scenario.plan);
-    row.insert(QStringLiteral("framework"), QLatin1String(nameOf(resolveFramework(c.scenario.plan))));
+    const Plan &plan = c.scenario.plan;
+    QJsonObject row = planToJson(plan);
+    row.insert(QStringLiteral("framework"), QLatin1String(nameOf(resolveFramework(plan))));
+    if (plan.gradReduce == GradReduce::Auto)
+        row.insert(QStringLiteral("grad_reduce"),
+                   QLatin1String(gradientReduceElementBytes(plan.framework, c.scenario.training.precision, plan.gradReduce) >= 4
+                                     ? nameOf(GradReduce::Fp32)
+                                     : nameOf(GradReduce::Bf16)));
     const std::pair<const char *, QJsonValue> more[] = {
         {"micro_batch", c.scenario.training.microBatch},
         {"recompute", QLatin1String(nameOf(c.scenario.training.recompute))},

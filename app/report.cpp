@@ -6,6 +6,7 @@
 #include "economics.h"
 #include "planner.h"
 #include "explain.h"
+#include "fields.h"
 #include "formatting.h"
 #include "memorychart.h"
 #include "presenter.h"
@@ -158,6 +159,10 @@ QString inputsTable(const Scenario &s)
     html += row(tr("Training"), QStringLiteral("global batch %1, micro-batch %2, %3, recompute %4, %5 tokens")
                                      .arg(t.globalBatch).arg(t.microBatch).arg(QLatin1String(nameOf(t.precision)))
                                      .arg(QLatin1String(nameOf(t.recompute))).arg(fmt::count(t.tokens)));
+    html += row(tr("Kernels"), tr("attention %1, loss %2")
+                                    .arg(QString::fromStdString(formatFieldValue(Field::Attention, int(w.attention))),
+                                         QString::fromStdString(formatFieldValue(
+                                             Field::CrossEntropy, int(resolveCrossEntropy(t.crossEntropy, resolveFramework(p)))))));
     html += row(tr("GPU"), QStringLiteral("%1 × %2: %3 dense 16-bit, %4 HBM at %5")
                                 .arg(c.gpus).arg(QString::fromStdString(c.gpu.name)).arg(fmt::flops(c.gpu.peakFlops16))
                                 .arg(fmt::bytes(c.gpu.memoryBytes)).arg(fmt::bandwidth(c.gpu.memoryBytesPerSecond)));
@@ -166,9 +171,11 @@ QString inputsTable(const Scenario &s)
                                    .arg(QString::fromStdString(c.interNode.name)).arg(fmt::bandwidth(c.interNode.bytesPerSecond)).arg(c.rails)
                                    .arg(QLatin1String(nameOf(c.transport))).arg(c.oversubscription)
                                    .arg(c.inNetworkReduction ? tr(", in-network reduction") : QString()));
-    html += row(tr("Plan"), QStringLiteral("TP %1, PP %2, DP %3, CP %4, %5 (v=%6), ZeRO-%7, overlap %8, SP %9")
-                                 .arg(p.tp).arg(p.pp).arg(p.dp).arg(p.cp).arg(QLatin1String(nameOf(p.schedule))).arg(p.virtualStages)
-                                 .arg(p.zeroStage).arg(p.overlapDp ? tr("on") : tr("off")).arg(p.sequenceParallel ? tr("on") : tr("off")));
+    html += row(tr("Plan"), tr("%1: TP %2, PP %3, DP %4, CP %5, %6, split %7, ZeRO %8, overlap %9, SP %10")
+                                 .arg(QString::fromStdString(formatFieldValue(Field::Framework, int(resolveFramework(p)))))
+                                 .arg(p.tp).arg(p.pp).arg(p.dp).arg(p.cp).arg(fmt::schedule(p), fmt::pipelineSplit(p), fmt::sharding(p),
+                                                                              fmt::overlaps(p))
+                                 .arg(p.sequenceParallel ? tr("on") : tr("off")));
     return html + QStringLiteral("</table>");
 }
 } // namespace
@@ -241,16 +248,20 @@ bool writeReport(const QString &path, const ReportInput &in, QString *error)
     html += QStringLiteral("</table>");
     // The best alternative the search found.
     html += QStringLiteral("<h3>%1</h3>").arg(tr("Best alternative"));
-    if (!search.best.empty() && search.best.front().trainSeconds < e.trainSeconds * (1 - 1e-6)) {
+    // A plan that does not fit has no time to beat: the fastest plan that fits is the alternative.
+    if (!search.best.empty() && (!e.memory.fits || search.best.front().trainSeconds < e.trainSeconds * (1 - 1e-6))) {
         const PlanCandidate &b = search.best.front();
         const Plan &bp = b.scenario.plan;
+        const double ratio = b.trainSeconds / e.trainSeconds;
+        const QString versus = ratio < 1 ? tr("%1 faster").arg(fmt::percent(1 - ratio)) : tr("%1 slower").arg(fmt::percent(ratio - 1));
         html += QStringLiteral("<p>%1</p>").arg(
-            tr("TP %1, PP %2, DP %3, CP %4, micro-batch %5, %6, ZeRO-%7, recompute %8: %9 to train without failures (%10 than "
-               "this plan), %11 fits in memory. Ranked first of %12 plans that fit.")
+            tr("%13: TP %1, PP %2, DP %3, CP %4, micro-batch %5, %6, ZeRO %7, recompute %8: %9 to train without failures "
+               "(%10 than this plan), %11 fits in memory. Ranked first of %12 plans that fit.")
                 .arg(bp.tp).arg(bp.pp).arg(bp.dp).arg(bp.cp).arg(b.scenario.training.microBatch)
-                .arg(QLatin1String(nameOf(bp.schedule))).arg(bp.zeroStage).arg(QLatin1String(nameOf(b.scenario.training.recompute)))
-                .arg(fmt::duration(b.trainSeconds), tr("%1 faster").arg(fmt::percent(1 - b.trainSeconds / e.trainSeconds)),
+                .arg(fmt::schedule(bp), fmt::sharding(bp)).arg(QLatin1String(nameOf(b.scenario.training.recompute)))
+                .arg(fmt::duration(b.trainSeconds), versus,
                      fmt::memory(b.memoryBytes), fmt::count(double(search.fitting)))
+                .arg(QString::fromStdString(formatFieldValue(Field::Framework, int(resolveFramework(bp)))))
                 .toHtmlEscaped());
     } else {
         html += QStringLiteral("<p>%1</p>").arg(tr("This plan is the fastest of the %1 plans that fit.").arg(fmt::count(double(search.fitting))));

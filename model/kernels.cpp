@@ -164,7 +164,9 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
         const double units = w.causal ? nQ * nQ / (2.0 * cp) + nQ * 0.5 / cp + nQ * k.attentionCtaOverheadBlocks
                                       : nQ * nQ / cp + nQ * k.attentionCtaOverheadBlocks;
         const double unitFlops = 4.0 * B * B * headDim;
-        const double efficiency = w.attention == Attention::Flash2 ? spec.attentionEfficiencyFa2 : spec.attentionEfficiency;
+        // FlashAttention-2 is never faster than the GPU's best kernel (a custom GPU may give a low best).
+        const double efficiency = w.attention == Attention::Flash2 ? std::min(spec.attentionEfficiencyFa2, spec.attentionEfficiency)
+                                                                   : spec.attentionEfficiency;
         lt.attentionForward = sequences * headsPerGpu * units * unitFlops / (spec.peakFlops16 * efficiency);
         lt.attentionBackward = k.attentionBackwardRatio * lt.attentionForward;
     } else {

@@ -127,7 +127,7 @@ PlanSearchResult searchPlans(const Scenario &base, const PlanSearchOptions &opti
             // pipeline-split) when that evens the slots out, as Llama 3 405B's 126 layers on 16 stages.
             struct Split { int first, last; bool embedding, loss; };
             std::vector<Split> splits;
-            if (shape.pp == base.plan.pp)
+            if (shape.pp == base.plan.pp && shape.pp > 1)
                 splits.push_back({base.plan.firstStageLayers, base.plan.lastStageLayers, base.plan.embeddingInSplit,
                                   base.plan.lossInSplit});
             auto addSplit = [&](Split sp) {
@@ -183,7 +183,11 @@ PlanSearchResult searchPlans(const Scenario &base, const PlanSearchOptions &opti
                         // FSDP also shards inside a node and replicates across (HYBRID_SHARD): the
                         // DP x CP ranks of one node are gpus_per_node / tp.
                         const int dpRanks = s.plan.dp * shape.cp;
-                        const int inNode = base.cluster.gpusPerNode % shape.tp == 0 ? base.cluster.gpusPerNode / shape.tp : 0;
+                        // (tp innermost, then cp and dp, as the default rank order lays ranks out).
+                        const bool defaultOrder = rankOrderName(s.plan) == rankOrderName(Plan{});
+                        const int inNode = defaultOrder && base.cluster.gpusPerNode % shape.tp == 0
+                                               ? base.cluster.gpusPerNode / shape.tp
+                                               : 0;
                         const bool hybrid = framework == Framework::Fsdp && zero >= 2 && inNode >= 2 && inNode < dpRanks
                                             && dpRanks % inNode == 0;
                         for (int shardGroup : {0, hybrid ? inNode : -1}) {

@@ -151,6 +151,7 @@ WarningText describe(const Warning &w, const Scenario &sc)
                            w.value);
         t.recommendation = "Check training.compute_time or the model shape: " + fix + ".";
         break;
+    case WarningCode::Count: break;
     case WarningCode::ScheduleNotInFramework: {
         static const char *const frameworks[] = {"the derived framework", "Megatron-LM", "DeepSpeed", "PyTorch FSDP"};
         const int f = int(w.threshold);

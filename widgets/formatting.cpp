@@ -5,6 +5,8 @@
 
 #include "units.h"
 
+#include <QStringList>
+
 #include <cmath>
 
 namespace ts::fmt {
@@ -151,13 +153,16 @@ QString pipelineSplit(const Plan &p)
 {
     if (p.pp <= 1)
         return QStringLiteral("-");
-    if (p.firstStageLayers > 0 || p.lastStageLayers > 0)
-        return QStringLiteral("%1..%2").arg(p.firstStageLayers).arg(p.lastStageLayers);
-    if (p.embeddingInSplit && p.lossInSplit)
-        return QStringLiteral("emb+loss");
-    if (p.embeddingInSplit || p.lossInSplit)
-        return p.embeddingInSplit ? QStringLiteral("emb") : QStringLiteral("loss");
-    return QStringLiteral("even");
+    QStringList parts;
+    if (p.firstStageLayers > 0 || p.lastStageLayers > 0) {
+        auto count = [](int n) { return n > 0 ? QString::number(n) : QStringLiteral("·"); };
+        parts << count(p.firstStageLayers) + QStringLiteral("..") + count(p.lastStageLayers);
+    }
+    if (p.embeddingInSplit)
+        parts << QStringLiteral("emb");
+    if (p.lossInSplit)
+        parts << QStringLiteral("loss");
+    return parts.isEmpty() ? QStringLiteral("even") : parts.join(QLatin1Char('+'));
 }
 
 QString overlaps(const Plan &p)

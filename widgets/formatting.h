@@ -21,7 +21,7 @@ QString duration(double seconds);             // long spans: "35.2 days"
 QString energy(double joules);                // "5.97 GWh", "820 MWh", "3.2 kWh"
 // A plan's choices in the plan tables' words.
 QString schedule(const Plan &plan);           // "1f1b", "interleaved v=8"
-QString pipelineSplit(const Plan &plan);      // "even", "7..7" (first..last stage layers), "emb+loss", "-" without PP
+QString pipelineSplit(const Plan &plan);      // "even", "7..7" / "7..·" (first..last stage layers), "emb+loss", "-" without PP
 QString overlaps(const Plan &plan);           // "TP+DP", "DP", "TP", "none"
 QString sharding(const Plan &plan);           // ZeRO stage, with the shard group of hybrid sharding: "3", "3 in 8"
 

@@ -98,6 +98,35 @@ private slots:
                 }
             }
         }
+        // A plan row pasted into the scenario's plan section gives the row's figures (framework
+        // resolved, gradient width made explicit).
+        {
+            const Run top = run({QStringLiteral("plan"), kDefault, QStringLiteral("--top"), QStringLiteral("3"),
+                                 QStringLiteral("--format"), QStringLiteral("json")});
+            QFile f(kDefault);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            QJsonObject scenario = QJsonDocument::fromJson(f.readAll()).object();
+            for (const QJsonValue &v : QJsonDocument::fromJson(top.out.toUtf8()).object().value(QLatin1String("plans")).toArray()) {
+                const QJsonObject row = v.toObject();
+                QJsonObject plan, training = scenario.value(QLatin1String("training")).toObject();
+                for (const char *key : {"tp", "pp", "dp", "cp", "sequence_parallel", "schedule", "virtual_stages", "zero",
+                                        "overlap_dp", "tp_overlap", "bucket", "compression", "jitter", "local_sgd", "framework",
+                                        "grad_reduce", "shard_group", "first_stage_layers", "last_stage_layers",
+                                        "embedding_in_pipeline_split", "loss_in_pipeline_split", "rank_order"})
+                    plan.insert(QLatin1String(key), row.value(QLatin1String(key)));
+                training.insert(QStringLiteral("micro_batch"), row.value(QLatin1String("micro_batch")));
+                training.insert(QStringLiteral("recompute"), row.value(QLatin1String("recompute")));
+                QJsonObject pasted = scenario;
+                pasted.insert(QStringLiteral("plan"), plan);
+                pasted.insert(QStringLiteral("training"), training);
+                QTemporaryDir dir;
+                const Run again = run({QStringLiteral("eval"), writeFile(dir, QJsonDocument(pasted).toJson())});
+                QCOMPARE(again.code, 0);
+                const double step = QJsonDocument::fromJson(again.out.toUtf8()).object().value(QLatin1String("step_time_s")).toDouble();
+                QVERIFY2(qAbs(step / row.value(QLatin1String("step_time_s")).toDouble() - 1) < 1e-9,
+                         qPrintable(QString::number(step) + QStringLiteral(" vs ") + QString::number(row.value(QLatin1String("step_time_s")).toDouble())));
+            }
+        }
         // Plan rows and sweep rows too.
         const Run plans = run({QStringLiteral("plan"), kDefault, QStringLiteral("--top"), QStringLiteral("2"),
                                QStringLiteral("--format"), QStringLiteral("json")});
@@ -109,7 +138,7 @@ private slots:
         QVERIFY(!row.isEmpty());
         for (auto it = row.begin(); it != row.end(); ++it)
             QVERIFY2(readme.contains(it.key()), qPrintable(QStringLiteral("plans[].") + it.key()));
-        for (int code = 0; code <= int(WarningCode::ScheduleNotInFramework); ++code) {
+        for (int code = 0; code < int(WarningCode::Count); ++code) {
             Warning w;
             w.code = WarningCode(code);
             const std::string id = describe(w, Scenario{}).code;
