@@ -42,6 +42,7 @@ KernelSpec kernelSpec(const Gpu &gpu, Precision precision)
         // FP32 training runs GEMMs as TF32 where allowed; same best-shape fraction as 16-bit (assumed).
         s.peakFlops = gpu.peakFlops32 > 0 ? gpu.peakFlops32 : gpu.peakFlops16 / 2;
         s.gemmEfficiency = ceiling16;
+        s.peakFlops16 = s.peakFlops;   // no 16-bit kernels in FP32 training: attention and the head run at the FP32 rate too
         break;
     case Precision::Bf16:
     case Precision::Fp16:

@@ -54,7 +54,7 @@ const KernelDefaults &kernelDefaults();
 struct KernelSpec
 {
     double peakFlops = 0;          // of the GEMM precision
-    double peakFlops16 = 0;        // attention and elementwise run in 16-bit
+    double peakFlops16 = 0;        // attention and the LM head run in 16-bit (the FP32 rate in FP32 training)
     double gemmEfficiency = 0;     // ceiling for the GEMM precision
     double attentionEfficiency = 0;
     double attentionEfficiencyFa2 = 0;
