@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "explain.h"
+#include "kernels.h"
 
 #include "economics.h"
 
@@ -147,9 +148,11 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                            + ", " + nameOf(e.dpProtocol) + ") over " + std::to_string(d * c) + " ranks, " + bytes(e.gradientBytesPerGpu) + " of gradients"
                            + (pl.overlapDp ? ", overlapped with the last backward" : ", not overlapped"),
                        sec(b.dpCommExposedSeconds) + " exposed of " + sec(b.dpCommSeconds)
-                           + (e.dpInterferenceSeconds > 0 ? " (of which " + sec(e.dpInterferenceSeconds)
-                                                                + " is compute slowed while NCCL holds 32 SMs)"
-                                                          : std::string()),
+                           + (e.dpInterferenceSeconds > 0
+                                  ? " (of which " + sec(e.dpInterferenceSeconds) + " is compute slowed while NCCL holds "
+                                        + pct(ncclComputeShare(kernelSpec(sc.cluster.gpu, sc.training.precision)))
+                                        + " of the SMs)"
+                                  : std::string()),
                        std::string("Li et al. 2020 (PyTorch DDP), arXiv:2006.15704; ") + kZeRO + "; " + kNCCL
                            + "; buckets: Megatron-Core max(40M, 1M x DP) params, DeepSpeed 5e8 elements, FSDP one block; "
                              "fp32 gradient reduction in Megatron-LM and torchtitan"});
