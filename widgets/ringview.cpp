@@ -174,6 +174,80 @@ RingLayout layoutTree(int ranks, QRectF area, int chunks, QSizeF labelSize)
     return l;
 }
 
+RingLayout layoutNodes(int ranks, int ranksPerNode, QRectF area, int chunks, QSizeF labelSize, bool withSwitch)
+{
+    RingLayout l;
+    l.detailed = true;
+    l.centre = area.center();
+    const int n = std::max(1, ranks);
+    const int g = std::clamp(ranksPerNode, 1, n);
+    const int nodes = (n + g - 1) / g;
+    l.ranksPerNode = g;
+    // The switch takes the top band; the nodes share the rest.
+    const double switchBand = withSwitch ? 0.2 * area.height() : 0.0;
+    const QRectF grid(area.left(), area.top() + switchBand, area.width(), area.height() - switchBand);
+    // One row of nodes while a GPU keeps room for its label: hops between nodes then run in one
+    // channel under the boxes. Else the grid that gives a GPU most room.
+    int columns = nodes;
+    if (grid.width() / nodes / g < std::max(36.0, 1.1 * labelSize.width())) {
+        double best = -1;
+        for (int c = 1; c <= nodes; ++c) {
+            const int rows = (nodes + c - 1) / c;
+            const double room = std::min(grid.width() / c / g, 0.3 * grid.height() / rows);
+            if (room > best) {
+                best = room;
+                columns = c;
+            }
+        }
+    }
+    const int rows = (nodes + columns - 1) / columns;
+    const double cellWidth = grid.width() / columns, cellHeight = grid.height() / rows;
+    const double margin = std::min(0.04 * cellWidth, 0.05 * cellHeight) + 2;
+    const double slot = (cellWidth - 2 * margin) / g;
+    const int c = std::max(1, chunks);
+    l.chunkColumns = int(std::ceil(std::sqrt(double(c))));
+    const int chunkRows = (c + l.chunkColumns - 1) / l.chunkColumns;
+    // Each box, top to bottom: its name, room for hops inside the node to arc over the GPUs, the
+    // GPUs, their names, their buffers. The cell's lower part is the channel for hops between nodes.
+    const double r = std::clamp(std::min(0.3 * slot, 0.09 * cellHeight), 4.0, 60.0);
+    l.nodeRadius = r;
+    l.chunkSize = std::min(0.85 * slot / l.chunkColumns, 0.16 * cellHeight / chunkRows);
+    l.movingChunkSize = std::max(0.75 * l.chunkSize, 4.0);
+    l.labelsInside = labelSize.width() <= 1.7 * r && labelSize.height() <= 1.2 * r;
+    const QSizeF buffer(l.chunkColumns * l.chunkSize, chunkRows * l.chunkSize);
+    const double title = 1.4 * labelSize.height(), arcRoom = 2.5 * r;
+    const double gpuY = title + arcRoom + r;                                     // from the box top
+    const double labelY = gpuY + r + (l.labelsInside ? 0.0 : 0.8 * labelSize.height());
+    const double bufferTop = labelY + (l.labelsInside ? 0.3 * r : 0.8 * labelSize.height());
+    const double boxHeight = std::min(bufferTop + buffer.height() + margin, 0.62 * cellHeight);
+    l.switchSize = QSizeF(std::max(1.4 * labelSize.width(), 2.5 * r), std::max(1.8 * labelSize.height(), 1.5 * r));
+    // One row: the boxes, the switch above them and the channel of hops between nodes under them
+    // (a hop's lowest point is about 0.075 × its span below the boxes) as one block, centred.
+    double top = grid.top(), switchY = area.top() + switchBand / 2;
+    if (rows == 1) {
+        const double switchRoom = withSwitch ? std::min(switchBand, 4 * l.switchSize.height()) : 0.0;
+        const double channel = withSwitch || nodes < 2 ? 0.0 : 0.08 * grid.width() + 2 * r;
+        const double block = switchRoom + margin + boxHeight + channel;
+        top = area.top() + std::max(0.0, (area.height() - block) / 2) + switchRoom;
+        switchY = top - switchRoom / 2 - margin;
+    }
+    for (int k = 0; k < nodes; ++k) {
+        const QPointF corner(grid.left() + (k % columns) * cellWidth + margin / 2, top + (k / columns) * cellHeight + margin);
+        l.nodeBoxes.emplace_back(corner, QSizeF(cellWidth - margin, boxHeight));
+    }
+    for (int i = 0; i < n; ++i) {
+        const QRectF &box = l.nodeBoxes[size_t(i / g)];
+        const QPointF at(box.left() + margin / 2 + (i % g + 0.5) * slot, box.top() + gpuY);
+        l.gpus.push_back(at);
+        l.angles.push_back(0);
+        l.buffers.emplace_back(QPointF(at.x() - buffer.width() / 2, box.top() + bufferTop), buffer);
+        l.labels.push_back(l.labelsInside ? at : QPointF(at.x(), box.top() + labelY));
+    }
+    l.radius = std::min(area.width(), area.height()) / 2;
+    l.switchPos = withSwitch ? QPointF(area.center().x(), switchY) : area.center();
+    return l;
+}
+
 QRectF ringSquare(QRectF area, QRectF overlay)
 {
     const double side = std::min(area.width(), area.height());
@@ -226,6 +300,20 @@ TransferCurve transferCurve(const RingLayout &layout, const Transfer &t)
     const QPointF mid = (c.from + c.to) / 2;
     const bool viaSwitch = t.sender == kSwitch || t.receiver == kSwitch;
     c.control = viaSwitch ? mid : mid + unit(mid - layout.centre) * layout.bulge;
+    if (!layout.nodeBoxes.empty() && !viaSwitch && layout.ranksPerNode > 0) {
+        // Node layouts: a hop inside a node arcs over its GPUs, a hop between nodes dips under the
+        // boxes (a quadratic's midpoint lies halfway to its control), so neither crosses the GPUs
+        // between its ends.
+        const size_t node = size_t(t.sender / layout.ranksPerNode);
+        const bool sameNode = node == size_t(t.receiver / layout.ranksPerNode);
+        const double span = std::abs(c.to.x() - c.from.x());
+        if (sameNode) {
+            c.control = mid - QPointF(0, std::min(0.5 * span, 4 * layout.nodeRadius) + 2 * layout.nodeRadius);
+        } else if (node < layout.nodeBoxes.size()) {
+            const double below = layout.nodeBoxes[node].bottom() - std::max(c.from.y(), c.to.y());
+            c.control = QPointF(mid.x(), std::max(c.from.y(), c.to.y()) + 2 * below + 0.15 * span + 2 * layout.nodeRadius);
+        }
+    }
     return c;
 }
 
@@ -464,6 +552,14 @@ void RingView::layoutView()
 
     const QFontMetricsF labels(scaledFont(0.85));
     const QSizeF labelSize(labels.horizontalAdvance(tr("GPU %1").arg(std::max(0, m_schedule.ranks - 1))), labels.height());
+    const bool topology = m_schedule.algorithm == Algorithm::Hierarchical || m_schedule.algorithm == Algorithm::InNetwork;
+    if (topology && m_schedule.ranks <= kDetailedRingRanks) {
+        // Nodes as boxes (and the switch above them), under the overlay.
+        const QRectF nodesArea(area.left(), m_overlayRect.bottom() + pad, area.width(), area.bottom() - m_overlayRect.bottom() - pad);
+        m_layout = layoutNodes(m_schedule.ranks, m_schedule.ranksPerNode, nodesArea, m_schedule.chunks, labelSize,
+                               m_schedule.algorithm == Algorithm::InNetwork);
+        return;
+    }
     if (m_schedule.algorithm == Algorithm::Tree && m_schedule.ranks <= kDetailedRingRanks) {
         // The tree as a tree, under the overlay.
         const QRectF treeArea(area.left(), m_overlayRect.bottom() + pad, area.width(), area.bottom() - m_overlayRect.bottom() - pad);
@@ -521,6 +617,19 @@ void RingView::paintEvent(QPaintEvent *)
         p.drawPath(path);
     }
 
+    // Node layouts: each node a light box, named.
+    if (!l.nodeBoxes.empty()) {
+        p.setFont(scaledFont(0.8));
+        for (size_t k = 0; k < l.nodeBoxes.size(); ++k) {
+            p.setPen(QPen(theme::mix(base, text, 0.25), lineWidth));
+            p.setBrush(theme::mix(base, text, 0.05));
+            p.drawRoundedRect(l.nodeBoxes[k], 6 * scale(), 6 * scale());
+            p.setPen(muted);
+            p.drawText(l.nodeBoxes[k].adjusted(6 * scale(), 2 * scale(), 0, 0), Qt::AlignLeft | Qt::AlignTop,
+                       tr("Node %1").arg(k));
+        }
+        p.setFont(scaledFont());
+    }
     if (l.detailed) {
         // Tree edges, child to parent, under the GPUs.
         p.setPen(QPen(theme::mix(base, text, 0.3), lineWidth));

@@ -46,6 +46,8 @@ struct RingLayout
     std::vector<QPointF> labels; // per rank: centre of its label (detailed; empty when labels do not fit)
     std::vector<NodeArc> nodes;  // grouping of the GPUs of each node (empty for one node or 1 GPU per node)
     std::vector<int> parents;    // tree layouts: each rank's parent (-1 for the root); empty on rings
+    std::vector<QRectF> nodeBoxes;   // node layouts: each node's box, its GPUs in a row inside
+    int ranksPerNode = 0;            // node layouts: GPUs per box
 
     /// Centre of a rank, the switch for kSwitch, the ring's centre for anything else.
     QPointF position(int rank) const;
@@ -59,6 +61,11 @@ RingLayout layoutRing(int ranks, int ranksPerNode, QRectF area, int chunks = 1, 
 /// lowest set bit, so rank 0 is the root and a rank's depth is its number of set bits. Drawn as a
 /// tree: one row per depth, root on top, ranks left to right; buffers under the GPUs.
 RingLayout layoutTree(int ranks, QRectF area, int chunks = 1, QSizeF labelSize = {});
+/// Hierarchical and in-network collectives drawn on the topology they run on: every node a box
+/// with its GPUs in a row, the boxes side by side (in rows when many), and for in-network
+/// reduction the switch above them. Transfers inside a node arc over the box, between nodes
+/// under the boxes (transferCurve).
+RingLayout layoutNodes(int ranks, int ranksPerNode, QRectF area, int chunks = 1, QSizeF labelSize = {}, bool withSwitch = false);
 
 /// The largest square in `area` whose inscribed circle stays clear of `overlay` (a block of text in
 /// a corner), centred in the free space: where the ring goes.

@@ -256,6 +256,37 @@ private slots:
         QCOMPARE(view.viewEnd(), sim.makespanSeconds);
     }
 
+    // Hierarchical and in-network all-reduce are drawn on their topology: each node a box holding
+    // its GPUs, the switch above them; hops inside a node arc over the box, hops between nodes under.
+    void nodeLayoutIsTheTopology()
+    {
+        const QRectF area(0, 0, 1200, 500);
+        const RingLayout l = layoutNodes(16, 4, area, 4, QSizeF(40, 14), true);
+        QCOMPARE(int(l.nodeBoxes.size()), 4);
+        QCOMPARE(int(l.gpus.size()), 16);
+        for (int r = 0; r < 16; ++r) {
+            QVERIFY(l.nodeBoxes[size_t(r / 4)].contains(l.gpus[size_t(r)]));   // each GPU in its node's box
+            QVERIFY(area.contains(l.buffers[size_t(r)]));
+            QVERIFY(l.switchPos.y() + l.switchSize.height() / 2 < l.nodeBoxes[size_t(r / 4)].top());   // the switch above
+        }
+        for (size_t a = 0; a < l.nodeBoxes.size(); ++a)
+            for (size_t b = a + 1; b < l.nodeBoxes.size(); ++b)
+                QVERIFY(!l.nodeBoxes[a].intersects(l.nodeBoxes[b]));
+        const CollectiveSchedule s = allReduceSchedule(Algorithm::Hierarchical, 64e6, {16, 4}, kFabric);
+        QVERIFY(s.error.empty());
+        int inside = 0, across = 0;
+        for (const Transfer &t : s.transfers) {
+            const TransferCurve c = transferCurve(l, t);
+            const bool sameNode = t.sender / 4 == t.receiver / 4;
+            (sameNode ? inside : across)++;
+            QVERIFY(sameNode ? c.control.y() < std::min(c.from.y(), c.to.y()) : c.control.y() > std::max(c.from.y(), c.to.y()));
+        }
+        QVERIFY(inside > 0 && across > 0);   // reduce-scatter in the nodes, all-reduce across, all-gather in
+        const CollectiveSchedule sharp = allReduceSchedule(Algorithm::InNetwork, 64e6, {16, 4}, kFabric);
+        QVERIFY(std::all_of(sharp.transfers.cbegin(), sharp.transfers.cend(),
+                            [](const Transfer &t) { return t.sender == kSwitch || t.receiver == kSwitch || t.sender / 4 == t.receiver / 4; }));
+    }
+
     // The tree schedule is drawn as the binomial tree it runs: root on top, each rank below its parent.
     void treeLayoutIsATree()
     {
