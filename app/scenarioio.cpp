@@ -437,6 +437,7 @@ bool readPlan(const QJsonValue &value, Scenario *sc, ScenarioError *error)
     s.integer("zero", &pl.zeroStage);
     s.boolean("overlap_dp", &pl.overlapDp);
     s.boolean("tp_overlap", &pl.tpOverlap);
+    s.boolean("tp_async_grad", &pl.tpAsyncGrad);
     if (s.value("bucket").toString() == QLatin1String("auto")) {
         s.known("bucket");
         pl.bucketBytes = kFrameworkBucket;
@@ -552,6 +553,7 @@ QJsonObject planToJson(const Plan &pl)
                      {QStringLiteral("zero"), pl.zeroStage},
                      {QStringLiteral("overlap_dp"), pl.overlapDp},
                      {QStringLiteral("tp_overlap"), pl.tpOverlap},
+                     {QStringLiteral("tp_async_grad"), pl.tpAsyncGrad},
                      {QStringLiteral("bucket"), pl.bucketBytes < 0 ? QJsonValue(QStringLiteral("auto")) : QJsonValue(pl.bucketBytes)},
                      {QStringLiteral("compression"), pl.compression},
                      {QStringLiteral("jitter"), pl.jitter},

@@ -10,14 +10,15 @@
 // Modelling assumptions, in one place:
 //  - Ranks are ordered TP innermost, then CP, DP, PP (Megatron-LM), which decides which groups
 //    cross node boundaries.
-//  - The critical stage holds ceil(L/p) layers plus the embedding or LM head.
-//  - GEMM efficiency saturates with the per-GPU GEMM size: eff = e_max * x/(x+x0) * y/(y+y0),
-//    x = h/t, y = tokens per micro-batch per GPU. Memory-bound kernels (norms, dropout, softmax,
-//    activations) move elementwiseTrafficFactor times the activation bytes of [K22] through HBM.
-//    The defaults reproduce Megatron SC21 Table 1 within 10% per row (tests/model/tst_validation).
-//  - Backward costs twice the forward; the weight-gradient half of the GEMM work is W [ZB].
-//  - TP collectives are not overlapped with compute unless plan.tpOverlap; DP buckets overlap only
-//    with the last micro-batch's backward (gradient accumulation syncs once per step) [DDP].
+//  - Stages hold the layers of the split (even or plan.first/last_stage_layers) plus the embedding
+//    or LM head; the slowest is the critical one.
+//  - Compute is built per kernel (model/kernels.cpp): every GEMM at its tile/wave efficiency under
+//    the GPU's measured ceiling, attention at its kernel's efficiency, memory-bound kernels as HBM
+//    traffic. Backward GEMMs split into input gradients (B) and weight gradients (W) [ZB].
+//  - TP collectives of the forward are exposed unless plan.tpOverlap; in backward Megatron and
+//    TransformerEngine hide the column-parallel GEMMs' gradient collectives (plan.tpAsyncGrad).
+//    DP buckets overlap only with the last micro-batch's backward (gradient accumulation syncs
+//    once per step) [DDP].
 #include "evaluate.h"
 
 #include "economics.h"
@@ -584,10 +585,18 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const double layerForward = lt.forward() + lt.gemmRsForward * overlapSlowdown;
     const double layerBackward = lt.backward() + 0.5 * lt.gemmBackwardData * overlapSlowdown + layerRecompute;
 
-    // ---- Tensor parallel [SC21] Sec. 3.2: per layer 2 collectives forward, 2 backward (+2 with
-    // full recompute) of b s h; with SP a reduce-scatter + all-gather pair of the same volume ----
+    // ---- Tensor parallel [SC21] Sec. 3.2: forward, 2 all-reduces of b s h per layer (with SP an
+    // all-gather before QKV and up and a reduce-scatter after output and down: the same volume).
+    // Backward as Megatron-Core and TransformerEngine run it (Megatron-Core tensor_parallel/
+    // layers.py LinearWithGradAccumulationAndAsyncCommunication; TE module/linear.py and
+    // layernorm_linear.py, "Overlap dgrad-RS/AR with wgrad"): each column-parallel GEMM (QKV, up)
+    // all-reduces its input gradient asynchronously behind its weight-gradient GEMM; with SP it
+    // re-gathers its input (Megatron keeps the shard) behind its input-gradient GEMM and
+    // reduce-scatters the input gradient behind the weight gradient, while the row-parallel GEMMs'
+    // output gradients are all-gathered in the open. DeepSpeed runs Megatron's layers. torchtitan's
+    // DTensor TP keeps the gathered input and overlaps nothing (AsyncTP is plan.tp_overlap). ----
     const double actBytes = activationElementBytes(tr.precision);
-    double tpLayerFwd = 0, tpLayerBwd = 0;
+    double tpLayerFwd = 0, tpLayerBwd = 0, tpLayerFwdExposed = 0, tpLayerBwdExposed = 0;
     if (t > 1) {
         e.tpBytesPerCollective = double(b) * (s / c) * h * actBytes;
         const CollectiveTime ct = collectiveTime(Collective::AllReduce, Algorithm::Auto, e.tpBytesPerCollective,
@@ -595,15 +604,34 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         e.tpAlgorithm = ct.algorithm;
         e.tpProtocol = ct.protocol;
         e.tpCollectiveSeconds = ct.seconds;
-        const int recomputeCollectives = tr.recompute == Recompute::Full ? 2 : 0;
-        e.tpCollectivesPerLayer = 4 + recomputeCollectives;
-        tpLayerFwd = 2 * ct.seconds;
-        tpLayerBwd = (2 + recomputeCollectives) * ct.seconds;
-    }
-    double tpLayerFwdExposed = tpLayerFwd, tpLayerBwdExposed = tpLayerBwd;
-    if (pl.tpOverlap) {   // all-gathers hide behind QKV/up, reduce-scatters behind output/down
-        tpLayerFwdExposed = std::max(0.0, tpLayerFwd - lt.gemmForward);
-        tpLayerBwdExposed = std::max(0.0, tpLayerBwd - (lt.gemmBackwardData + lt.gemmBackwardWeight));
+        const double allReduce = ct.seconds, half = ct.seconds / 2;   // a gather or a scatter: half a ring all-reduce
+        const bool megatronLayers = (fw == Framework::Megatron || fw == Framework::DeepSpeed) && pl.tpAsyncGrad;
+        const double recomputed = tr.recompute == Recompute::Full ? 2 * allReduce : 0.0;   // the forward's, again
+        double open = 2 * allReduce, behindDgrad = 0, behindWgrad = 0;
+        if (megatronLayers && sp) {
+            open = 2 * half;
+            behindDgrad = 2 * half;
+            behindWgrad = 2 * half;
+        } else if (megatronLayers) {
+            open = 0;
+            behindWgrad = 2 * allReduce;
+        }
+        tpLayerFwd = 2 * allReduce;
+        tpLayerBwd = open + behindDgrad + behindWgrad + recomputed;
+        e.tpCollectivesPerLayer = int(std::lround((tpLayerFwd + tpLayerBwd) / allReduce));
+        if (pl.tpOverlap) {   // all-gathers hide behind QKV/up, reduce-scatters behind output/down
+            tpLayerFwdExposed = std::max(0.0, tpLayerFwd - lt.gemmForward);
+            tpLayerBwdExposed = std::max(0.0, tpLayerBwd - (lt.gemmBackwardData + lt.gemmBackwardWeight));
+        } else {
+            // What hides runs beside its GEMM, which loses the SMs the NCCL kernel holds.
+            const double share = ncclComputeShare(spec);
+            const auto exposed = [share](double comm, double gemm) {
+                return std::max(0.0, comm - gemm) + std::min(comm, gemm) * share;
+            };
+            tpLayerFwdExposed = tpLayerFwd;
+            tpLayerBwdExposed = open + recomputed + exposed(behindDgrad, lt.gemmColumnBackwardData)
+                                + exposed(behindWgrad, lt.gemmColumnBackwardWeight);
+        }
     }
 
     // ---- Context parallel: ring attention passes K and V around the CP ring (and dK, dV back),

@@ -91,14 +91,19 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                        "Figs. 5-6 (model/kernels.cpp)"});
     if (t > 1)
         out.push_back({"tp_comm_exposed_s", "Tensor-parallel communication",
-                       "m x L/p x n_coll x T_coll, S = b s h x bytes / c; T_coll = NCCL latency (base + steps x hop) + "
-                       "S / algbw of the algorithm and protocol NCCL's tuner picks (ring: busbw = min(NVLink, NICs); "
-                       "NVLS: B g/(g+1) x 0.85)",
+                       "m x L/p x n_coll x T_coll (all-reduce equivalents: a gather or a scatter is half), S = b s h x "
+                       "bytes / c; T_coll = NCCL latency (base + steps x hop) + S / algbw of the algorithm and protocol "
+                       "NCCL's tuner picks (ring: busbw = min(NVLink, NICs); NVLS: B g/(g+1) x 0.85); exposed: the "
+                       "forward's, and in backward (Megatron, DeepSpeed) what the column-parallel GEMMs' input- and "
+                       "weight-gradient GEMMs cannot hide, plus NCCL's SM share of what they hide",
                        num(double(m)) + " x " + std::to_string(layersPerStage) + " x " + std::to_string(e.tpCollectivesPerLayer)
                            + " all-reduces of " + bytes(e.tpBytesPerCollective) + " over t = " + std::to_string(t) + ", each "
                            + sec(e.tpCollectiveSeconds) + " (" + nameOf(e.tpAlgorithm) + ", " + nameOf(e.tpProtocol) + ")",
                        sec(b.tpCommExposedSeconds) + " exposed of " + sec(b.tpCommSeconds),
-                       std::string(kSC21) + ", Sec. 3.2 (2 all-reduces forward, 2 backward per layer); " + kNCCL});
+                       std::string(kSC21) + ", Sec. 3.2 (2 all-reduces forward, 2 backward per layer; with SP "
+                           "Megatron re-gathers the input for the weight gradient: 3); Megatron-Core "
+                           "LinearWithGradAccumulationAndAsyncCommunication and TransformerEngine linear.py "
+                           "(\"Overlap dgrad-RS/AR with wgrad\"); " + kNCCL});
     if (c > 1)
         out.push_back({"cp_comm_exposed_s", "Context-parallel communication",
                        "(c-1) K/V ring hops per layer, hidden behind attention: exposed = max(0, comm - attention) "

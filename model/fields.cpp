@@ -49,6 +49,7 @@ const std::array<FieldInfo, size_t(Field::Count)> kFields = {{
     {Field::Zero, "plan.zero", "ZeRO stage", "", 1, K::Choice, 0, 3},
     {Field::OverlapDp, "plan.overlap_dp", "gradient-sync overlap", "", 1, K::Bool, 0, 1},
     {Field::TpOverlap, "plan.tp_overlap", "TP communication overlap", "", 1, K::Bool, 0, 1},
+    {Field::TpAsyncGrad, "plan.tp_async_grad", "asynchronous TP gradient communication", "", 1, K::Bool, 0, 1},
     {Field::Bucket, "plan.bucket", "DP bucket", "MB", units::kBytesPerMB, K::Real, 0, 20000},
     {Field::Compression, "plan.compression", "gradient compression", "x", 1, K::Real, 1, 64},
     {Field::Jitter, "plan.jitter", "straggler jitter", "%", 0.01, K::Real, 0, 50},
@@ -159,6 +160,7 @@ double fieldValue(const Scenario &s, Field field)
     case Field::Zero: return s.plan.zeroStage;
     case Field::OverlapDp: return s.plan.overlapDp ? 1 : 0;
     case Field::TpOverlap: return s.plan.tpOverlap ? 1 : 0;
+    case Field::TpAsyncGrad: return s.plan.tpAsyncGrad ? 1 : 0;
     case Field::Bucket: return s.plan.bucketBytes;
     case Field::Compression: return s.plan.compression;
     case Field::Jitter: return s.plan.jitter;
@@ -225,6 +227,7 @@ FieldEdit withField(const Scenario &in, Field field, double v)
     case Field::Zero: s.plan.zeroStage = asInt(v); break;
     case Field::OverlapDp: s.plan.overlapDp = v != 0; break;
     case Field::TpOverlap: s.plan.tpOverlap = v != 0; break;
+    case Field::TpAsyncGrad: s.plan.tpAsyncGrad = v != 0; break;
     case Field::Bucket: s.plan.bucketBytes = v < 0 ? kFrameworkBucket : v; break;
     case Field::Compression: s.plan.compression = v; break;
     case Field::Jitter: s.plan.jitter = v; break;

@@ -141,6 +141,10 @@ struct Plan
     int zeroStage = 0;               // 0..3
     bool overlapDp = true;           // bucketed all-reduce overlaps the last backward
     bool tpOverlap = false;          // TP collectives overlapped with GEMMs (Megatron-Core comm overlap)
+    // Megatron's asynchronous TP gradient communication in backward (--async-tensor-model-parallel-
+    // allreduce, Megatron-LM Aug. 2021, always on in Megatron-Core and TransformerEngine); false
+    // for runs of older code, which communicated in the open.
+    bool tpAsyncGrad = true;
     // Gradient bucket; kFrameworkBucket takes the framework's own default (frameworkBucketBytes),
     // 0 = one bucket of all gradients.
     double bucketBytes = -1;

@@ -144,8 +144,13 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
         lt.gemmForward += fwd;
         if (g.rs)
             lt.gemmRsForward += fwd;
-        lt.gemmBackwardData += gemmSeconds(T, g.K, g.N, spec);
-        lt.gemmBackwardWeight += gemmSeconds(g.K, g.N, T, spec, 1, wgradOutputBytes);
+        const double dgrad = gemmSeconds(T, g.K, g.N, spec), wgrad = gemmSeconds(g.K, g.N, T, spec, 1, wgradOutputBytes);
+        lt.gemmBackwardData += dgrad;
+        lt.gemmBackwardWeight += wgrad;
+        if (!g.rs) {
+            lt.gemmColumnBackwardData += dgrad;
+            lt.gemmColumnBackwardWeight += wgrad;
+        }
     }
 
     // Core attention.

@@ -88,6 +88,8 @@ struct LayerTimes
     double gemmBackwardData = 0;    // input gradients
     double gemmBackwardWeight = 0;  // weight gradients (W of zero-bubble schedules)
     double gemmRsForward = 0;       // forward GEMMs followed by a TP reduce-scatter (output, down)
+    double gemmColumnBackwardData = 0;    // input gradients of the column-parallel GEMMs (QKV, up)
+    double gemmColumnBackwardWeight = 0;  // their weight gradients
     double attentionForward = 0;    // fused (or materialized) core attention
     double attentionBackward = 0;
     double elementwiseForward = 0;  // norms, residuals, activation, rotary, softmax when materialized

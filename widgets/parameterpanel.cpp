@@ -163,6 +163,9 @@ ParameterPanel::ParameterPanel(QWidget *parent)
     addSlider(advanced, Field::LocalSgd, tr("Local SGD interval"), tr("steps"), tr("Synchronise gradients every K steps."))
         ->setRange(1, 64, Scale::Log, 0);
     addToggle(advanced, Field::TpOverlap, tr("Overlap TP communication"), tr("TP collectives hidden behind GEMMs (Megatron-Core)."));
+    addToggle(advanced, Field::TpAsyncGrad, tr("Asynchronous TP gradients"),
+              tr("Megatron and TransformerEngine hide the column-parallel GEMMs' backward TP collectives behind their "
+                 "gradient GEMMs (on since Megatron-LM Aug. 2021; off for older runs)."));
 
     column->addStretch(1);
     setWidget(content);

@@ -111,6 +111,43 @@ private slots:
         QTest::newRow("interleaved under deepspeed") << Edit([](Scenario &s) { s.plan.framework = Framework::DeepSpeed; s.plan.schedule = Schedule::Interleaved; s.plan.virtualStages = 2; }) << int(WarningCode::ScheduleNotInFramework);
         QTest::newRow("tp over pcie") << Edit([](Scenario &s) { s.cluster.intraNode = {"pcie4", 32e9, 5e-6, 0.8}; }) << int(WarningCode::TpOverSlowLink);
     }
+    // TP in backward as Megatron/TE run it: with SP, 3 all-reduce equivalents (the input is
+    // re-gathered for the weight gradient); the column-parallel GEMMs' gradient collectives hide
+    // behind their own GEMMs at NCCL's SM share, the row-parallel output gradients do not.
+    void tpBackwardHidesColumnParallelGradients()
+    {
+        Scenario s = base();
+        s.plan.tp = 8;
+        s.plan.dp = s.cluster.gpus / (s.plan.tp * s.plan.pp * s.plan.cp);
+        s.plan.sequenceParallel = true;
+        s.plan.tpOverlap = false;
+        s.plan.framework = Framework::Megatron;
+        const Evaluation async = evaluate(s);
+        QVERIFY(async.feasible);
+        const double perCollective = async.tpCollectiveSeconds;
+        const double perLayerMicroBatch = async.breakdown.tpCommSeconds / (double(async.microBatches) * async.criticalStageLayers);
+        QCOMPARE(async.tpCollectivesPerLayer, 5);
+        QVERIFY(std::abs(perLayerMicroBatch - 5 * perCollective) < 1e-9 * perLayerMicroBatch);
+        // Exposed: the forward's 2 and the backward's 1 in the open, plus the SM share of the 2 hidden
+        // (this layer's column-parallel GEMMs are longer than their collectives).
+        const double exposedPerLayer = async.breakdown.tpCommExposedSeconds / (double(async.microBatches) * async.criticalStageLayers);
+        const double share = ncclComputeShare(kernelSpec(s.cluster.gpu, s.training.precision));
+        QVERIFY(std::abs(exposedPerLayer - (3 + 2 * share) * perCollective) < 1e-9 * exposedPerLayer);
+
+        s.plan.tpAsyncGrad = false;   // 2021 Megatron: all in the open, 2 backward
+        const Evaluation open = evaluate(s);
+        QCOMPARE(open.tpCollectivesPerLayer, 4);
+        QVERIFY(std::abs(open.breakdown.tpCommExposedSeconds - open.breakdown.tpCommSeconds) < 1e-12);
+        QVERIFY(open.breakdown.stepSeconds > async.breakdown.stepSeconds);
+
+        s.plan.tpAsyncGrad = true;
+        s.plan.framework = Framework::Fsdp;   // DTensor TP: nothing hides
+        s.plan.zeroStage = 3;
+        const Evaluation dtensor = evaluate(s);
+        QCOMPARE(dtensor.tpCollectivesPerLayer, 4);
+        QVERIFY(std::abs(dtensor.breakdown.tpCommExposedSeconds - dtensor.breakdown.tpCommSeconds) < 1e-12);
+    }
+
     // plan.rank_order decides which links a group crosses: DP innermost puts TP across nodes.
     void rankOrderPlacesGroups()
     {
