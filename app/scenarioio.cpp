@@ -296,11 +296,13 @@ bool readGpu(const QJsonValue &value, Gpu *gpu, const QString &key, ScenarioErro
     s.quantity("memory_bandwidth", Dimension::BytesPerSecond, &gpu->memoryBytesPerSecond);
     gpu->smCount = 0;
     gpu->gemmEfficiency = gpu->gemmEfficiencyFp8 = gpu->attentionEfficiency = gpu->attentionEfficiencyFa2 = 0;
+    gpu->sustainedFraction = 0;
     s.integer("sm_count", &gpu->smCount, 100000);
     s.quantity("gemm_efficiency", Dimension::Ratio, &gpu->gemmEfficiency);
     s.quantity("gemm_efficiency_fp8", Dimension::Ratio, &gpu->gemmEfficiencyFp8);
     s.quantity("attention_efficiency", Dimension::Ratio, &gpu->attentionEfficiency);
     s.quantity("attention_efficiency_fa2", Dimension::Ratio, &gpu->attentionEfficiencyFa2);
+    s.quantity("sustained_fraction", Dimension::Ratio, &gpu->sustainedFraction);
     gpu->tdpWatts = gpu->pricePerHour = 0;
     s.quantity("tdp", Dimension::Watts, &gpu->tdpWatts);
     s.quantity("price_per_hour", Dimension::Ratio, &gpu->pricePerHour);
@@ -621,6 +623,8 @@ QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QStrin
         gpu.insert(QStringLiteral("attention_efficiency"), cl.gpu.attentionEfficiency);
     if (cl.gpu.attentionEfficiencyFa2 > 0)
         gpu.insert(QStringLiteral("attention_efficiency_fa2"), cl.gpu.attentionEfficiencyFa2);
+    if (cl.gpu.sustainedFraction > 0)
+        gpu.insert(QStringLiteral("sustained_fraction"), cl.gpu.sustainedFraction);
     if (cl.gpu.tdpWatts > 0)
         gpu.insert(QStringLiteral("tdp"), cl.gpu.tdpWatts);
     if (cl.gpu.pricePerHour > 0)

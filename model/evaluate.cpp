@@ -403,9 +403,10 @@ std::optional<Problem> validate(const Scenario &sc)
     for (auto [value, key] : {std::pair{cl.gpu.gemmEfficiency, "cluster.gpu.gemm_efficiency"},
                               std::pair{cl.gpu.gemmEfficiencyFp8, "cluster.gpu.gemm_efficiency_fp8"},
                               std::pair{cl.gpu.attentionEfficiency, "cluster.gpu.attention_efficiency"},
-                              std::pair{cl.gpu.attentionEfficiencyFa2, "cluster.gpu.attention_efficiency_fa2"}})
+                              std::pair{cl.gpu.attentionEfficiencyFa2, "cluster.gpu.attention_efficiency_fa2"},
+                              std::pair{cl.gpu.sustainedFraction, "cluster.gpu.sustained_fraction"}})
         if (!(value >= 0 && value <= 1))
-            return problem(key, "an efficiency is a fraction of peak in (0, 1], or 0 for the default (got %g)", value);
+            return problem(key, "a fraction in (0, 1], or 0 for the default (got %g)", value);
     for (auto [link, key] : {std::pair{&cl.intraNode, "cluster.intra_node"}, std::pair{&cl.interNode, "cluster.inter_node"}}) {
         if (!finitePositive(link->bytesPerSecond) || link->bytesPerSecond > 1e15)
             return problem(std::string(key) + ".bandwidth", "bandwidth must be positive and below 1 PB/s (got %g B/s)",

@@ -78,17 +78,19 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                        sec(b.computeSeconds), "Scenario input (the seeds' compute time)"});
     else
         out.push_back({"compute_s", "Compute",
-                       "m x (F + B) on the slowest stage; per layer: each GEMM 2MNK / (peak x ceiling x tile/wave "
-                       "quantization x K/(K + K0)), attention block work / (peak x attention efficiency), "
-                       "norms/activations/casts bytes / HBM",
+                       "m x (F + B) on the slowest stage; per layer: each GEMM 2MNK / (peak x ceiling x sustained x "
+                       "tile/wave quantization x K/(K + K0)), attention block work / (peak x attention efficiency x "
+                       "sustained), norms/activations/casts bytes / HBM",
                        num(double(m)) + " x " + sec(b.computeSeconds / double(m)) + " per micro-batch, "
                            + std::to_string(e.criticalStageLayers) + " layers on stage " + std::to_string(e.criticalStage + 1)
                            + "; per layer GEMMs " + sec(e.layerGemmSeconds) + ", attention " + sec(e.layerAttentionSeconds)
                            + ", memory-bound " + sec(e.layerElementwiseSeconds) + "; peak "
-                           + num(e.peakFlopsPerGpu / 1e12, "TFLOP/s") + ", forward GEMMs at " + pct(e.kernelEfficiency),
+                           + num(e.peakFlopsPerGpu / 1e12, "TFLOP/s") + ", sustained "
+                           + pct(kernelSpec(sc.cluster.gpu, sc.training.precision).sustainedFraction)
+                           + " of the burst figures, forward GEMMs at " + pct(e.kernelEfficiency),
                        sec(b.computeSeconds),
-                       "GEMM ceilings: ml-engineering MAMF table; attention: FlashAttention-2 Fig. 4 / FlashAttention-3 "
-                       "Figs. 5-6 (model/kernels.cpp)"});
+                       "GEMM ceilings: ml-engineering MAMF table; sustained: ml-engineering mamf-finder MSMF / MAMF with "
+                       "all 8 GPUs busy; attention: FlashAttention-2 Fig. 4 / FlashAttention-3 Figs. 5-6 (model/kernels.cpp)"});
     if (t > 1)
         out.push_back({"tp_comm_exposed_s", "Tensor-parallel communication",
                        "m x L/p x n_coll x T_coll (all-reduce equivalents: a gather or a scatter is half), S = b s h x "

@@ -89,6 +89,9 @@ struct Gpu
     double gemmEfficiencyFp8 = 0;    // best measured dense FP8 GEMM / FP8 peak
     double attentionEfficiency = 0;  // fused attention fwd+bwd at long sequences / 16-bit peak
     double attentionEfficiencyFa2 = 0;   // the same for the FlashAttention-2 kernel
+    // Tensor-core rate a saturated GPU holds at its power limit over the burst rate the figures
+    // above were measured at (MSMF / MAMF): the clock a training run settles at.
+    double sustainedFraction = 0;
     // Operations (model/economics.h). 0 = not given: the defaults there.
     double tdpWatts = 0;             // board power limit (datasheet TDP)
     double pricePerHour = 0;         // on-demand price of one GPU-hour, USD

@@ -8,6 +8,11 @@
 //          203 TFLOP/s non-causal) and Sec. 4.1 (FLOPs: fwd 4 s^2 d a, causal / 2, bwd 2.5 x fwd).
 //  [FA3]   Shah et al. 2024, FlashAttention-3, arXiv:2407.08608, Figs. 5-6 (H100 BF16 hdim 128:
 //          fwd 648 non-causal / 616 causal at 16k, 292 causal at 512; bwd 561).
+//  [MSMF]  S. Bekman, ml-engineering, compute/accelerator/benchmarks/README.md (mamf-finder with
+//          MSMF, after 744d01e), "What we measured: alone vs all-8 concurrent": the Maximum
+//          Sustainable Matmul FLOPS of a GPU saturated at its power limit against the boost-burst
+//          MAMF, all 8 GPUs of a node busy: H200 BF16 698.6 / 823.9 (clock ~1405-1527 MHz),
+//          B200 BF16 1426.4 / 1751.2. Kept per GPU in the presets as sustained_fraction.
 //  [K22]   Korthikanti et al. 2022, arXiv:2205.05198, Sec. 4 (the tensors of a layer).
 //  [TE]    NVIDIA TransformerEngine: FP8 GEMM inputs are cast with amax and a transposed copy
 //          for the weight-gradient GEMM (cast_transpose); userbuffers TP overlap takes 16 SMs
@@ -52,6 +57,14 @@ KernelSpec kernelSpec(const Gpu &gpu, Precision precision)
     }
     s.attentionEfficiency = gpu.attentionEfficiency > 0 ? gpu.attentionEfficiency : k.attentionEfficiency;
     s.attentionEfficiencyFa2 = gpu.attentionEfficiencyFa2 > 0 ? gpu.attentionEfficiencyFa2 : k.attentionEfficiencyFa2;
+    // [MSMF] The GEMM and attention figures are burst rates at the boost clock; a training run keeps
+    // the tensor cores saturated, the board at its power limit and the clock lower, so every
+    // tensor-core kernel runs at the sustained fraction of them. HBM-bound kernels do not follow
+    // the SM clock and keep their rate.
+    s.sustainedFraction = gpu.sustainedFraction > 0 ? gpu.sustainedFraction : k.sustainedFraction;
+    s.gemmEfficiency *= s.sustainedFraction;
+    s.attentionEfficiency *= s.sustainedFraction;
+    s.attentionEfficiencyFa2 *= s.sustainedFraction;
     s.hbmBytesPerSecond = gpu.memoryBytesPerSecond * k.hbmEfficiency;
     s.smCount = gpu.smCount > 0 ? gpu.smCount : k.smCount;
     s.ridgeFlopsPerByte = s.peakFlops * s.gemmEfficiency / gpu.memoryBytesPerSecond;

@@ -47,6 +47,8 @@ struct KernelDefaults
     // overlapping such a collective runs on the other SMs.
     double ncclChannelSms = 32;
     int smCount = 132;                    // when a custom GPU does not say (H100 SXM)
+    // A custom GPU that gives no sustained fraction has its efficiencies taken as sustained ones.
+    double sustainedFraction = 1.0;
 };
 const KernelDefaults &kernelDefaults();
 
@@ -54,6 +56,8 @@ const KernelDefaults &kernelDefaults();
 struct KernelSpec
 {
     double peakFlops = 0;          // of the GEMM precision
+    // GEMM and attention efficiencies below already carry it (power-limited clock, MSMF / MAMF).
+    double sustainedFraction = 1;
     double peakFlops16 = 0;        // attention and the LM head run in 16-bit (the FP32 rate in FP32 training)
     double gemmEfficiency = 0;     // ceiling for the GEMM precision
     double attentionEfficiency = 0;

@@ -123,6 +123,19 @@ private slots:
         QVERIFY(s4->scenario.cluster.transport == Transport::Tcp);
     }
 
+    // The GPU presets carry the sustained fraction of their burst figures (MSMF / MAMF, all 8 GPUs
+    // busy: H200 698.6 / 823.9, the same die and limit as H100; B200 1426.4 / 1751.2).
+    void presetsCarrySustainedFraction()
+    {
+        for (auto [name, fraction] : {std::pair{"h100-sxm", 0.848}, std::pair{"h200", 0.848}, std::pair{"b200", 0.815},
+                                      std::pair{"a100-80gb", 0.0}}) {
+            ScenarioError error;
+            const auto s = parseScenario(minimal({}, {}, QStringLiteral(R"({"gpu": "%1", "gpus": 64})").arg(QLatin1String(name))), &error);
+            QVERIFY2(s, qPrintable(error.text()));
+            QCOMPARE(s->scenario.cluster.gpu.sustainedFraction, fraction);
+        }
+    }
+
     void roundTrip()
     {
         ScenarioError error;
@@ -155,6 +168,8 @@ private slots:
         loaded->scenario.plan.bucketBytes = kFrameworkBucket;
         loaded->scenario.training.crossEntropy = CrossEntropy::Fused;
         loaded->scenario.workload.attention = Attention::Flash2;
+        loaded->scenario.plan.tpAsyncGrad = false;
+        loaded->scenario.cluster.gpu.sustainedFraction = 0.7;
         const auto again = parseScenario(QJsonDocument(scenarioToJson(loaded->scenario, loaded->name, loaded->description)).toJson(), &error);
         QVERIFY2(again, qPrintable(error.text()));
         QVERIFY(again->scenario.plan.rankOrder == loaded->scenario.plan.rankOrder);
@@ -164,6 +179,8 @@ private slots:
         QCOMPARE(again->scenario.plan.bucketBytes, kFrameworkBucket);
         QCOMPARE(again->scenario.training.crossEntropy, CrossEntropy::Fused);
         QCOMPARE(again->scenario.workload.attention, Attention::Flash2);
+        QCOMPARE(again->scenario.plan.tpAsyncGrad, false);
+        QCOMPARE(again->scenario.cluster.gpu.sustainedFraction, 0.7);
         QVERIFY(scenarioToJson(again->scenario, {}, {}).value(QLatin1String("plan")).toObject().value(QLatin1String("bucket")) == QLatin1String("auto"));
     }
 

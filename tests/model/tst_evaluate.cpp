@@ -76,6 +76,7 @@ private slots:
         QTest::newRow("fsdp zero 1") << Edit([](Scenario &s) { s.plan.framework = Framework::Fsdp; s.plan.zeroStage = 1; }) << "plan.zero" << "FSDP";
         QTest::newRow("shard group") << Edit([](Scenario &s) { s.plan.zeroStage = 1; s.plan.shardGroup = 3; }) << "plan.shard_group" << "divide";
         QTest::newRow("gemm efficiency") << Edit([](Scenario &s) { s.cluster.gpu.gemmEfficiency = 1.5; }) << "cluster.gpu.gemm_efficiency" << "fraction";
+        QTest::newRow("sustained fraction") << Edit([](Scenario &s) { s.cluster.gpu.sustainedFraction = -0.2; }) << "cluster.gpu.sustained_fraction" << "fraction";
         QTest::newRow("gpus per node") << Edit([](Scenario &s) { s.cluster.gpusPerNode = 7; }) << "cluster.gpus" << "multiple of gpus_per_node";
         QTest::newRow("cp") << Edit([](Scenario &s) { s.workload.seqLen = 2047; s.plan.cp = 2; s.plan.dp = 2; }) << "plan.cp" << "divide seq_len";
         QTest::newRow("tokens") << Edit([](Scenario &s) { s.training.tokens = -1; }) << "training.tokens" << "positive";
@@ -111,6 +112,29 @@ private slots:
         QTest::newRow("interleaved under deepspeed") << Edit([](Scenario &s) { s.plan.framework = Framework::DeepSpeed; s.plan.schedule = Schedule::Interleaved; s.plan.virtualStages = 2; }) << int(WarningCode::ScheduleNotInFramework);
         QTest::newRow("tp over pcie") << Edit([](Scenario &s) { s.cluster.intraNode = {"pcie4", 32e9, 5e-6, 0.8}; }) << int(WarningCode::TpOverSlowLink);
     }
+    // [MSMF] A saturated GPU at its power limit runs every tensor-core kernel at the sustained
+    // fraction of the burst figures; HBM-bound kernels keep their rate.
+    void sustainedFractionScalesTensorCoreKernelsOnly()
+    {
+        Gpu gpu = base().cluster.gpu;
+        gpu.sustainedFraction = 1.0;
+        const KernelSpec burst = kernelSpec(gpu, Precision::Bf16);
+        gpu.sustainedFraction = 0.8;
+        const KernelSpec sustained = kernelSpec(gpu, Precision::Bf16);
+        QCOMPARE(sustained.gemmEfficiency, 0.8 * burst.gemmEfficiency);
+        QCOMPARE(sustained.attentionEfficiency, 0.8 * burst.attentionEfficiency);
+        QCOMPARE(sustained.attentionEfficiencyFa2, 0.8 * burst.attentionEfficiencyFa2);
+        QCOMPARE(sustained.hbmBytesPerSecond, burst.hbmBytesPerSecond);
+        const Workload w = base().workload;
+        const LayerTimes b = layerTimes(w, Precision::Bf16, 4096, 1, 1, false, burst);
+        const LayerTimes t = layerTimes(w, Precision::Bf16, 4096, 1, 1, false, sustained);
+        QCOMPARE(t.elementwiseForward, b.elementwiseForward);
+        QVERIFY(std::abs(t.attentionForward - b.attentionForward / 0.8) < 1e-12 * t.attentionForward);
+        // GEMMs: slower by 1/0.8 in the main loop; the epilogue's HBM write (K0) gets relatively
+        // cheaper as the ridge point drops with the rate, so a little less than 1/0.8 overall.
+        QVERIFY(t.gemmForward > 1.2 * b.gemmForward && t.gemmForward <= b.gemmForward / 0.8 + 1e-15);
+    }
+
     // TP in backward as Megatron/TE run it: with SP, 3 all-reduce equivalents (the input is
     // re-gathered for the weight gradient); the column-parallel GEMMs' gradient collectives hide
     // behind their own GEMMs at NCCL's SM share, the row-parallel output gradients do not.

@@ -99,6 +99,7 @@ Scenario randomValidScenario(std::mt19937_64 &rng)
     c.gpu.smCount = pick(rng, {0, 108, 132});
     c.gpu.gemmEfficiency = pick(rng, {0.0, 0.8});
     c.gpu.attentionEfficiency = pick(rng, {0.0, 0.6});
+    c.gpu.sustainedFraction = pick(rng, {0.0, 0.85});
     if (t.precision == Precision::Fp8 && c.gpu.peakFlops8 == 0)
         t.precision = Precision::Bf16;   // fp8 without FP8 tensor cores is an error (tested elsewhere)
     c.intraNode = {"intra", pick(rng, {32e9, 300e9, 900e9}), pick(rng, {0.0, 3e-6}), pick(rng, {0.5, 0.8, 1.0})};
