@@ -99,21 +99,20 @@ double gemmEfficiency(double M, double N, double K, const KernelSpec &spec, doub
     const KernelDefaults &k = kernelDefaults();
     if (!(M > 0 && N > 0 && K > 0))
         return spec.gemmEfficiency;
+    // Tile counts along M and N for the two tile edges; the three tiles reuse them.
+    const double edge[2] = {double(k.tileM), double(k.tileN)};
+    const double tilesM[2] = {std::ceil(M / edge[0]), std::ceil(M / edge[1])};
+    const double tilesN[2] = {std::ceil(N / edge[0]), std::ceil(N / edge[1])};
+    const double sms = spec.smCount, batches = std::max(1.0, batch);
     double best = 0;
-    const double tiles[][2] = {{double(k.tileM), double(k.tileN)}, {double(k.tileN), double(k.tileM)},
-                               {double(k.tileM), double(k.tileM)}};
-    for (const auto &tile : tiles) {
-        const double tilesM = std::ceil(M / tile[0]), tilesN = std::ceil(N / tile[1]);
-        const double fill = M * N / (tilesM * tile[0] * tilesN * tile[1]);
-        double quant = fill;
-        {
-            double ctas = tilesM * tilesN * std::max(1.0, batch);
-            // Split-K: too few tiles to fill the SMs and K long enough to share out.
-            if (ctas < spec.smCount)
-                ctas *= std::max(1.0, std::min(std::floor(spec.smCount / ctas), std::floor(K / k.splitKMinK)));
-            const double waves = std::ceil(ctas / spec.smCount);
-            quant *= ctas / (waves * spec.smCount);
-        }
+    for (const auto [i, j] : {std::pair{0, 1}, std::pair{1, 0}, std::pair{0, 0}}) {
+        double ctas = tilesM[i] * tilesN[j] * batches;
+        // Split-K: too few tiles to fill the SMs and K long enough to share out.
+        if (ctas < sms)
+            ctas *= std::max(1.0, std::min(std::floor(sms / ctas), std::floor(K / k.splitKMinK)));
+        const double waves = std::ceil(ctas / sms);
+        // tile fill x wave quantization: M N / (tiles x tile area) x ctas / (waves x SMs)
+        const double quant = M * N * ctas / (tilesM[i] * edge[i] * tilesN[j] * edge[j] * waves * sms);
         best = std::max(best, quant);
     }
     const double overheadK = spec.ridgeFlopsPerByte * outputBytes / 2;
