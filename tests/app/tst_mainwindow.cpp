@@ -499,6 +499,10 @@ private slots:
             }
             w.mainTabs()->setCurrentIndex(0);
             QTest::qWait(20);
+            // The explanation of the compute time, with every value substituted, for review.
+            w.showExplanation(QStringLiteral("compute_s"));
+            QTest::qWait(20);
+            QVERIFY(w.grab().save(outputDir() + QStringLiteral("/explain-compute-%1x%2.png").arg(size.width()).arg(size.height())));
             // No chart elides its legend: a legend whose row does not fit sits beside the plot.
             for (ChartFrame *chart : w.findChildren<ChartFrame *>()) {
                 if (!chart->isVisible())
