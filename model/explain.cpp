@@ -99,7 +99,7 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                        "forward's, and in backward (Megatron, DeepSpeed) what the column-parallel GEMMs' input- and "
                        "weight-gradient GEMMs cannot hide, plus NCCL's SM share of what they hide",
                        num(double(m)) + " x " + std::to_string(layersPerStage) + " x " + std::to_string(e.tpCollectivesPerLayer)
-                           + " all-reduces of " + bytes(e.tpBytesPerCollective) + " over t = " + std::to_string(t) + ", each "
+                           + " all-reduce equivalents of " + bytes(e.tpBytesPerCollective) + " over t = " + std::to_string(t) + ", each "
                            + sec(e.tpCollectiveSeconds) + " (" + nameOf(e.tpAlgorithm) + ", " + nameOf(e.tpProtocol) + ")",
                        sec(b.tpCommExposedSeconds) + " exposed of " + sec(b.tpCommSeconds),
                        std::string(kSC21) + ", Sec. 3.2 (2 all-reduces forward, 2 backward per layer; with SP "
