@@ -139,6 +139,22 @@ RingLayout layoutRing(int ranks, int ranksPerNode, QRectF area, int chunks, QSiz
     return l;
 }
 
+namespace {
+// Sizes a detailed layout's GPU circles (radius r) and chunk buffers (a near-square grid of chunks
+// in widthRoom x heightRoom); labels go inside the circles when they fit. Returns a buffer's size.
+QSizeF sizeGpusAndBuffers(RingLayout &l, int chunks, double r, double widthRoom, double heightRoom, QSizeF labelSize)
+{
+    const int c = std::max(1, chunks);
+    l.chunkColumns = int(std::ceil(std::sqrt(double(c))));
+    const int rows = (c + l.chunkColumns - 1) / l.chunkColumns;
+    l.nodeRadius = r;
+    l.chunkSize = std::min(widthRoom / l.chunkColumns, heightRoom / rows);
+    l.movingChunkSize = std::max(0.75 * l.chunkSize, 4.0);
+    l.labelsInside = labelSize.width() <= 1.7 * r && labelSize.height() <= 1.2 * r;
+    return {l.chunkColumns * l.chunkSize, rows * l.chunkSize};
+}
+} // namespace
+
 RingLayout layoutTree(int ranks, QRectF area, int chunks, QSizeF labelSize)
 {
     RingLayout l;
@@ -149,16 +165,9 @@ RingLayout layoutTree(int ranks, QRectF area, int chunks, QSizeF labelSize)
     for (int r = 0; r < n; ++r)
         depth = std::max(depth, std::popcount(unsigned(r)));
     const double column = area.width() / n, row = area.height() / (depth + 1);
-    const int c = std::max(1, chunks);
-    l.chunkColumns = int(std::ceil(std::sqrt(double(c))));
-    const int rows = (c + l.chunkColumns - 1) / l.chunkColumns;
     // A GPU circle and its buffer fit a column and a row each.
     const double r = std::clamp(std::min(0.3 * column, 0.22 * row), 4.0, 60.0);
-    l.nodeRadius = r;
-    l.chunkSize = std::min(0.9 * column / l.chunkColumns, 0.3 * row / rows);
-    l.movingChunkSize = std::max(0.75 * l.chunkSize, 4.0);
-    l.labelsInside = labelSize.width() <= 1.7 * r && labelSize.height() <= 1.2 * r;
-    const QSizeF buffer(l.chunkColumns * l.chunkSize, rows * l.chunkSize);
+    const QSizeF buffer = sizeGpusAndBuffers(l, chunks, r, 0.9 * column, 0.3 * row, labelSize);
     for (int i = 0; i < n; ++i) {
         const int level = std::popcount(unsigned(i));
         const QPointF at(area.left() + (i + 0.5) * column, area.top() + (level + 0.5) * row - 0.15 * row);
@@ -204,17 +213,10 @@ RingLayout layoutNodes(int ranks, int ranksPerNode, QRectF area, int chunks, QSi
     const double cellWidth = grid.width() / columns, cellHeight = grid.height() / rows;
     const double margin = std::min(0.04 * cellWidth, 0.05 * cellHeight) + 2;
     const double slot = (cellWidth - 2 * margin) / g;
-    const int c = std::max(1, chunks);
-    l.chunkColumns = int(std::ceil(std::sqrt(double(c))));
-    const int chunkRows = (c + l.chunkColumns - 1) / l.chunkColumns;
     // Each box, top to bottom: its name, room for hops inside the node to arc over the GPUs, the
     // GPUs, their names, their buffers. The cell's lower part is the channel for hops between nodes.
     const double r = std::clamp(std::min(0.3 * slot, 0.09 * cellHeight), 4.0, 60.0);
-    l.nodeRadius = r;
-    l.chunkSize = std::min(0.85 * slot / l.chunkColumns, 0.16 * cellHeight / chunkRows);
-    l.movingChunkSize = std::max(0.75 * l.chunkSize, 4.0);
-    l.labelsInside = labelSize.width() <= 1.7 * r && labelSize.height() <= 1.2 * r;
-    const QSizeF buffer(l.chunkColumns * l.chunkSize, chunkRows * l.chunkSize);
+    const QSizeF buffer = sizeGpusAndBuffers(l, chunks, r, 0.85 * slot, 0.16 * cellHeight, labelSize);
     const double title = 1.4 * labelSize.height(), arcRoom = 2.5 * r;
     const double gpuY = title + arcRoom + r;                                     // from the box top
     const double labelY = gpuY + r + (l.labelsInside ? 0.0 : 0.8 * labelSize.height());
