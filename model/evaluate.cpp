@@ -667,6 +667,11 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     // Uncompressed gradient bytes per bucket.
     const double bucketBytesEff = frameworkBucketBytes(pl, fw, gradCommBytes, layerParams / t);
     e.dpBucketBytes = bucketBytesEff;
+    // The first stage's dense embedding gradient, every micro-batch (KernelDefaults).
+    const double embeddingGradSeconds =
+        counts.embeddingParams / t
+        * (fw == Framework::Megatron ? kernelDefaults().embeddingGradBytesMegatron : kernelDefaults().embeddingGradBytesOther)
+        / spec.hbmBytesPerSecond;
     double stageFc = 0, stageBc = 0, stageW = 0;
     int critical = 0;
     double maxStageParamsPerGpu = 0, criticalBusy = -1;
@@ -676,8 +681,9 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         const double L = stageLayers[size_t(i)];
         const bool first = i == 0, last = i == p - 1;
         double F = L * (layerForward + tpLayerFwdExposed + cpLayerFwdExposed) + (last ? head.forward : 0.0);
-        double B = L * (layerBackward + tpLayerBwdExposed + cpLayerBwdExposed) + (last ? head.backward : 0.0);
-        const double W = L * lt.gemmBackwardWeight + (last ? head.weightGrad : 0.0);
+        double B = L * (layerBackward + tpLayerBwdExposed + cpLayerBwdExposed) + (last ? head.backward : 0.0)
+                   + (first ? embeddingGradSeconds : 0.0);
+        const double W = L * lt.gemmBackwardWeight + (last ? head.weightGrad : 0.0) + (first ? embeddingGradSeconds : 0.0);
         // Parameters of this stage: its layers, the embedding on the first, the LM head on the
         // last (a tied head keeps a copy there when p > 1), the final norm on the last.
         double params = L * layerParams;
@@ -799,6 +805,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     pls.headForwardSeconds = head.forward * computeScale;
     pls.headBackwardSeconds = head.backward * computeScale;
     pls.headWeightGradSeconds = head.weightGrad * computeScale;
+    pls.embeddingGradSeconds = embeddingGradSeconds * computeScale;
     if (tr.computeSecondsOverride > 0 && stageLayers[size_t(critical)] > 0) {
         // A given compute time says nothing of where the head sits: spread over the layers, so an
         // even split has even stages (the seeds' textbook pipeline).
@@ -806,7 +813,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         pls.forwardSeconds = computeFc / L;
         pls.backwardSeconds = computeBc / L;
         pls.weightGradSeconds = std::min(stageW, computeBc) / L;
-        pls.headForwardSeconds = pls.headBackwardSeconds = pls.headWeightGradSeconds = 0;
+        pls.headForwardSeconds = pls.headBackwardSeconds = pls.headWeightGradSeconds = pls.embeddingGradSeconds = 0;
     }
 
     // ---- Pipeline [SC21] Sec. 2.2, [ZB]: the slowest stage sets the pace ----

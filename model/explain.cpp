@@ -80,7 +80,8 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
         out.push_back({"compute_s", "Compute",
                        "m x (F + B) on the slowest stage; per layer: each GEMM 2MNK / (peak x ceiling x sustained x "
                        "tile/wave quantization x K/(K + K0)), attention block work / (peak x attention efficiency x "
-                       "sustained), norms/activations/casts bytes / HBM",
+                       "sustained), norms/activations/casts bytes / HBM; the first stage adds its dense embedding gradient "
+                       "(V/t x h x 12 B in Megatron, 8 B elsewhere, / HBM)",
                        num(double(m)) + " x " + sec(b.computeSeconds / double(m)) + " per micro-batch, "
                            + std::to_string(e.criticalStageLayers) + " layers on stage " + std::to_string(e.criticalStage + 1)
                            + "; per layer GEMMs " + sec(e.layerGemmSeconds) + ", attention " + sec(e.layerAttentionSeconds)

@@ -40,6 +40,13 @@ struct KernelDefaults
     //  them once (r2), backward reads them and writes the gradient (r2 w2).
     double lossForwardBytesPerLogitFused = 2.0;
     double lossBackwardBytesPerLogitFused = 4.0;
+    // The input embedding's gradient is dense: embedding backward zero-fills a [V/t, h] tensor and
+    // adds the tokens' rows into it every micro-batch (PyTorch embedding_dense_backward, w2).
+    // Megatron's DDP hook then adds it to the fp32 main gradient (distributed_data_parallel.py,
+    // param_hook: main_grad.add_(grad), r4 r2 w4); other frameworks accumulate it into the 16-bit
+    // .grad (r2 r2 w2). HBM bytes per embedding element per micro-batch:
+    double embeddingGradBytesMegatron = 12.0;
+    double embeddingGradBytesOther = 8.0;
     double tpOverlapSms = 16;             // SMs a pipelined reduce-scatter overlap takes (TE userbuffers)
     // SMs an NCCL collective or send/receive holds while it runs: one CTA per channel, and NCCL
     // sets up 32 collective and 32 p2p channels on NVSwitch Hopper/Blackwell nodes ("NCCL INFO 32

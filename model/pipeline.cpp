@@ -275,12 +275,13 @@ namespace {
 
 StageTimes stageTimeAt(const std::vector<int> &stageLayers, size_t i, const LayerTimesPerStage &l)
 {
-    const bool last = i + 1 == stageLayers.size();
+    const bool first = i == 0, last = i + 1 == stageLayers.size();
     const double L = stageLayers[i];
+    const double embedding = first ? l.embeddingGradSeconds : 0.0;
     StageTimes t;
     t.forwardSeconds = L * (l.forwardSeconds + l.forwardCommSeconds) + (last ? l.headForwardSeconds : 0.0);
-    t.backwardSeconds = L * (l.backwardSeconds + l.backwardCommSeconds) + (last ? l.headBackwardSeconds : 0.0);
-    t.weightGradSeconds = std::min(t.backwardSeconds, L * l.weightGradSeconds + (last ? l.headWeightGradSeconds : 0.0));
+    t.backwardSeconds = L * (l.backwardSeconds + l.backwardCommSeconds) + (last ? l.headBackwardSeconds : 0.0) + embedding;
+    t.weightGradSeconds = std::min(t.backwardSeconds, L * l.weightGradSeconds + (last ? l.headWeightGradSeconds : 0.0) + embedding);
     t.p2pSeconds = l.p2pSeconds;
     return t;
 }

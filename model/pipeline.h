@@ -34,6 +34,7 @@ struct LayerTimesPerStage
     double headForwardSeconds = 0;
     double headBackwardSeconds = 0;
     double headWeightGradSeconds = 0;
+    double embeddingGradSeconds = 0;   // the first stage's dense embedding gradient (weight-gradient work)
     double p2pSeconds = 0;
 
     bool operator==(const LayerTimesPerStage &) const = default;

@@ -2,6 +2,7 @@
 // Feasibility messages, warnings and their fixes, valid degrees, derived shapes, memory formulas.
 #include "evaluate.h"
 #include "pipeline.h"
+#include "schedules.h"
 #include "fixtures.h"
 #include "kernels.h"
 #include "shape.h"
@@ -133,6 +134,32 @@ private slots:
         // GEMMs: slower by 1/0.8 in the main loop; the epilogue's HBM write (K0) gets relatively
         // cheaper as the ridge point drops with the rate, so a little less than 1/0.8 overall.
         QVERIFY(t.gemmForward > 1.2 * b.gemmForward && t.gemmForward <= b.gemmForward / 0.8 + 1e-15);
+    }
+
+    // The input embedding's gradient is dense: every micro-batch the first stage writes a
+    // [V/t, h] gradient, which Megatron adds to its fp32 main gradient (12 B per element) and other
+    // frameworks to the 16-bit .grad (8 B). It is weight-gradient work of the first stage only.
+    void embeddingGradientIsDenseOnTheFirstStage()
+    {
+        Scenario s = base();
+        s.plan.framework = Framework::Megatron;
+        const Evaluation megatron = evaluate(s);
+        QVERIFY(megatron.feasible);
+        const KernelSpec spec = kernelSpec(s.cluster.gpu, s.training.precision);
+        const double elements = countShape(s.workload).embeddingParams / s.plan.tp;
+        QVERIFY(std::abs(megatron.perLayer.embeddingGradSeconds - elements * 12 / spec.hbmBytesPerSecond) < 1e-15);
+        const std::vector<StageTimes> stages = pipelineStageTimes(s, megatron);
+        QVERIFY(stages.size() > 1);
+        LayerTimesPerStage without = megatron.perLayer;
+        without.embeddingGradSeconds = 0;
+        const std::vector<StageTimes> plain = stageTimesOf(stageLayerCounts(s.workload.layers, s.plan), without);
+        QVERIFY(std::abs(stages.front().backwardSeconds - plain.front().backwardSeconds - megatron.perLayer.embeddingGradSeconds) < 1e-12);
+        QVERIFY(std::abs(stages.front().weightGradSeconds - plain.front().weightGradSeconds - megatron.perLayer.embeddingGradSeconds) < 1e-12);
+        QCOMPARE(stages.back().backwardSeconds, plain.back().backwardSeconds);
+        s.plan.framework = Framework::Fsdp;
+        s.plan.zeroStage = 3;
+        const Evaluation fsdp = evaluate(s);
+        QVERIFY(std::abs(fsdp.perLayer.embeddingGradSeconds - elements * 8 / spec.hbmBytesPerSecond) < 1e-15);
     }
 
     // TP in backward as Megatron/TE run it: with SP, 3 all-reduce equivalents (the input is
