@@ -97,6 +97,7 @@ constexpr double kMaxSizeBytes = 1ull << 44;      // 16 TiB: no GPU buffer is la
 constexpr double kMaxSeconds = 1000.0;            // one collective for more than 1000 s is not a benchmark
 constexpr double kRepeatTolerance = 0.25;         // a size repeated with times further apart is inconsistent
 constexpr int kMinSizes = 3;
+constexpr int kMaxRanks = 10000000;                // as cluster.gpus: no nccl-tests run is larger
 
 } // namespace
 
@@ -156,14 +157,26 @@ bool parseNcclLogs(const std::string &text, const std::string &source, std::vect
         if (t[0][0] == '#' || line.find("NCCL INFO") != std::string::npos || line.find("NCCL WARN") != std::string::npos
             || line.find("RCCL") != std::string::npos) {
             // Header lines: how many ranks, on which hosts.
+            // Counts are read as doubles and bounded before they become ints: a garbled header
+            // must give a message, not an overflow.
+            const auto count = [](const std::string &s) {
+                const double v = std::atof(s.c_str());
+                return std::isfinite(v) && v >= 0 && v < kMaxRanks ? int(v) : -1;
+            };
             for (size_t i = 0; i + 1 < t.size(); ++i) {
-                if (t[i] == "nGpus")
-                    nGpus = std::atoi(t[i + 1].c_str());
-                if (t[i] == "nThread")
-                    nThread = std::max(1, std::atoi(t[i + 1].c_str()));
+                if (t[i] == "nGpus" || t[i] == "nThread") {
+                    const int n = count(t[i + 1]);
+                    if (n < 0)
+                        return fail(number, t[i] + " " + printable(t[i + 1]) + " is not a count below "
+                                                + std::to_string(kMaxRanks) + ": \"" + printable(line) + "\"");
+                    (t[i] == "nGpus" ? nGpus : nThread) = t[i] == "nThread" ? std::max(1, n) : n;
+                }
             }
             if (t.size() >= 5 && t[0] == "#" && t[1] == "Rank") {
-                const int rank = std::atoi(t[2].c_str());
+                const int rank = count(t[2]);
+                if (rank < 0)
+                    return fail(number, "rank " + printable(t[2]) + " is not between 0 and " + std::to_string(kMaxRanks - 1)
+                                            + ": \"" + printable(line) + "\"");
                 for (size_t i = 3; i + 1 < t.size(); ++i)
                     if (t[i] == "on") {
                         if (rank > maxRank)
@@ -219,7 +232,11 @@ bool parseNcclLogs(const std::string &text, const std::string &source, std::vect
     }
     if (out.empty())
         return fail(0, "no nccl-tests result rows found (a row reads: size count type redop root time algbw busbw ...)");
-    const int ranks = topology.ranks > 0 ? topology.ranks : maxRank >= 0 ? maxRank + 1 : nGpus * nThread;
+    const long long headerRanks = (long long)nGpus * nThread;
+    if (topology.ranks <= 0 && maxRank < 0 && headerRanks >= kMaxRanks)
+        return fail(0, "nGpus x nThread = " + std::to_string(headerRanks) + " ranks is not a real run (at most "
+                           + std::to_string(kMaxRanks - 1) + ")");
+    const int ranks = topology.ranks > 0 ? topology.ranks : maxRank >= 0 ? maxRank + 1 : int(headerRanks);
     int hosts = int(ranksOnHost.size());
     if (topology.gpusPerNode > 0 && ranks > 0)
         hosts = std::max(1, (ranks + topology.gpusPerNode - 1) / topology.gpusPerNode);

@@ -2,6 +2,7 @@
 #include "collectives.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <span>
@@ -49,10 +50,7 @@ constexpr double kLlMaxBusManyNodes = 20.4e9;
 
 int ceilLog2(int n)
 {
-    int steps = 0;
-    while ((1 << steps) < n)
-        ++steps;
-    return steps;
+    return n <= 1 ? 0 : int(std::bit_width(unsigned(n - 1)));   // no shift past the int's width for any n
 }
 int floorLog2(int n)   // NCCL's log2i
 {

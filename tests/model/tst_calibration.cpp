@@ -3,6 +3,7 @@
 // in SOURCES.txt there) are predicted within the bounds on the cluster each ran on, and a
 // fit never claims a link faster than its line rate; malformed pastes are rejected with the line.
 #include "calibration.h"
+#include "collectives.h"
 #include "scenarioio.h"
 
 #include <QFile>
@@ -12,6 +13,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <limits>
 
 using namespace ts;
 
@@ -199,6 +201,12 @@ private slots:
         QTest::newRow("two sizes") << head + QString::fromStdString(row(1024, 20) + row(4096, 21)) << 2 << QStringLiteral("at least 3");
         QTest::newRow("bad type") << head + ok + QStringLiteral("   65536  16384 flaot sum -1  10.0 1.0 1.0 0\n") << 5
                                   << QStringLiteral("data type");
+        // Found by fuzz_nccllog: a rank past 2^30 made the rank count overflow and the collective
+        // model's step count loop for ever.
+        QTest::newRow("absurd rank") << QStringLiteral("#  Rank 1073741824 Group  0 Pid 1 on node-4 device 0\n") + ok << 1
+                                     << QStringLiteral("not between 0 and");
+        QTest::newRow("absurd nGpus") << QStringLiteral("# nThread 1 nGpus 99999999999\n") + ok << 1 << QStringLiteral("not a count");
+        QTest::newRow("huge nGpus x nThread") << QStringLiteral("# nThread 9999 nGpus 9999\n") + ok << 0 << QStringLiteral("not a real run");
     }
     void rejectsWhatCannotBeMeasured()
     {
@@ -210,6 +218,17 @@ private slots:
         QVERIFY(!parseNcclLogs(text.toStdString(), "bad.log", &logs, &error, "all_reduce"));
         QCOMPARE(error.line, line);
         QVERIFY2(QString::fromStdString(error.message).contains(says), error.message.c_str());
+    }
+
+    // The collective model's step counts hold for any int rank count (no shift past the width).
+    void hugeGroupsTerminate()
+    {
+        Cluster cluster;
+        const Fabric fabric = fabricOf(cluster);
+        for (int ranks : {1 << 30, (1 << 30) + 1, std::numeric_limits<int>::max()}) {
+            const CollectiveTime t = collectiveTime(Collective::AllReduce, Algorithm::Auto, 1e9, groupOf(ranks, 1, 8), fabric);
+            QVERIFY(t.applicable && std::isfinite(t.seconds) && t.seconds > 0);
+        }
     }
 
     void binaryIsNotEchoed()
