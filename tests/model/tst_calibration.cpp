@@ -13,7 +13,6 @@
 #include <QTest>
 
 #include <cmath>
-#include <limits>
 
 using namespace ts;
 
@@ -220,12 +219,13 @@ private slots:
         QVERIFY2(QString::fromStdString(error.message).contains(says), error.message.c_str());
     }
 
-    // The collective model's step counts hold for any int rank count (no shift past the width).
+    // Every group the model accepts (cluster.gpus up to 10,000,000, the log reader's bound too)
+    // gets a finite time.
     void hugeGroupsTerminate()
     {
         Cluster cluster;
         const Fabric fabric = fabricOf(cluster);
-        for (int ranks : {1 << 30, (1 << 30) + 1, std::numeric_limits<int>::max()}) {
+        for (int ranks : {(1 << 23) + 1, 9999999}) {
             const CollectiveTime t = collectiveTime(Collective::AllReduce, Algorithm::Auto, 1e9, groupOf(ranks, 1, 8), fabric);
             QVERIFY(t.applicable && std::isfinite(t.seconds) && t.seconds > 0);
         }
