@@ -332,7 +332,7 @@ QJsonObject planRowToJson(const PlanCandidate &c)
     row.insert(QStringLiteral("framework"), QLatin1String(nameOf(resolveFramework(plan))));
     if (plan.gradReduce == GradReduce::Auto)
         row.insert(QStringLiteral("grad_reduce"),
-                   QLatin1String(gradientReduceElementBytes(plan.framework, c.scenario.training.precision, plan.gradReduce) >= 4
+                   QLatin1String(gradientReduceElementBytes(plan.framework, c.scenario.training.precision, plan.gradReduce, plan.pp) >= 4
                                      ? nameOf(GradReduce::Fp32)
                                      : nameOf(GradReduce::Bf16)));
     const std::pair<const char *, QJsonValue> more[] = {

@@ -6,6 +6,9 @@
 //  [ZB]    Qi et al. 2023, Zero Bubble Pipeline Parallelism, arXiv:2401.10241
 //  [NCCL]  nccl-tests doc/PERFORMANCE.md (algbw, busbw)
 //  [DDP]   Li et al. 2020, PyTorch Distributed, arXiv:2006.15704 (buckets, overlap)
+//  [DS]    microsoft/DeepSpeed runtime/pipe/engine.py: PipelineEngine turns backward all-reduce
+//          off and reduces in _exec_reduce_grads (the schedule's ReduceGrads, after the last
+//          backward); in bf16 _bf16_reduce_grads all-reduces the BF16 optimizer's fp32 gradients
 //
 // Modelling assumptions, in one place:
 //  - Ranks are ordered TP innermost, then CP, DP, PP (Megatron-LM), which decides which groups
@@ -154,12 +157,14 @@ const char *nameOf(GradReduce g)
     return "?";
 }
 
-double gradientReduceElementBytes(Framework framework, Precision precision, GradReduce gradReduce)
+double gradientReduceElementBytes(Framework framework, Precision precision, GradReduce gradReduce, int pipelineStages)
 {
     if (precision == Precision::Fp32 || gradReduce == GradReduce::Fp32)
         return 4.0;
     if (gradReduce == GradReduce::Bf16)
         return 2.0;
+    if (framework == Framework::DeepSpeed && pipelineStages > 1 && precision != Precision::Fp16)
+        return 4.0;   // PipelineEngine._bf16_reduce_grads: the BF16 optimizer's fp32 gradients
     if (framework == Framework::Megatron)   // forced for bf16 (and FP8 on bf16 weights), not for fp16
         return precision == Precision::Fp16 ? 2.0 : 4.0;
     return framework == Framework::Fsdp ? 4.0 : 2.0;
@@ -656,14 +661,14 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const MemoryDefaults &md = memoryDefaults();
     const int shardRanks = pl.shardGroup > 0 ? pl.shardGroup : d * c;
     const StateBytesPerParam sb = stateBytesPerParam(fw, tr.precision, pl.zeroStage, shardRanks, p > 1,
-                                                   gradientReduceElementBytes(pl.framework, tr.precision, pl.gradReduce),
+                                                   gradientReduceElementBytes(pl.framework, tr.precision, pl.gradReduce, p),
                                                    tr.optimizerStates);
     const ActivationLayout layout = activationLayout(fw, tr.precision, t, sp);
     const double actPerTokenLayer = layerActivationBytesPerToken(w, fw, tr.recompute, layout) * activationElementBytes(tr.precision) / 2;
     const double actFullPerTokenLayer = layerFullActivationBytesPerToken(w, layout) * activationElementBytes(tr.precision) / 2;
     const double layerParams = counts.layerMatrixParams + counts.layerOtherParams;
     e.ppBoundaryBytes = tokensPerGpu * h * actBytes / (t > 1 ? t : 1);  // [SC21] scatter/gather
-    const double gradCommBytes = gradientReduceElementBytes(pl.framework, tr.precision, pl.gradReduce);
+    const double gradCommBytes = gradientReduceElementBytes(pl.framework, tr.precision, pl.gradReduce, p);
     // Uncompressed gradient bytes per bucket.
     const double bucketBytesEff = frameworkBucketBytes(pl, fw, gradCommBytes, layerParams / t);
     e.dpBucketBytes = bucketBytesEff;
@@ -851,6 +856,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
 
     // ---- Data-parallel synchronisation [DDP], [ZeRO] Sec. 7, as each framework runs it ----
     //  stage 0: one bucketed all-reduce per step, overlapped with the last backward;
+    //  DeepSpeed's pipeline engine: all-reduce after the last backward, nothing hidden [DS];
     //  stage 1 (Megatron distributed optimizer, DeepSpeed): reduce-scatter per step + parameter
     //    all-gather (Megatron overlaps it with the next forward; DeepSpeed does not);
     //  stage 2 (DeepSpeed): reduce-scatter after every micro-batch's backward, gather per step;
@@ -874,7 +880,24 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             return pl.overlapDp ? std::max(perBucket, double(buckets) * perBucket - (double(buckets) - 1) / double(buckets) * window)
                                 : double(buckets) * perBucket;
         };
-        if (pl.zeroStage == 0) {
+        if (fw == Framework::DeepSpeed && p > 1) {
+            // [DS] The pipeline engine turns the backward all-reduce hooks off and runs ReduceGrads
+            // after the last backward: bucketed all-reduces of the whole gradient, nothing hidden
+            // (runtime/pipe/engine.py _exec_reduce_grads); ZeRO-1 then all-gathers the updated
+            // 16-bit parameters before the next step.
+            const Group group = groupOf(dpRanks, dpStride, cl.gpusPerNode);
+            const CollectiveTime ar = collectiveTime(Collective::AllReduce, Algorithm::Auto, bucketBytes, group, fabric);
+            e.dpAlgorithm = ar.algorithm;
+            e.dpProtocol = ar.protocol;
+            e.dpBucketSeconds = ar.seconds;
+            dpTotal = double(buckets) * ar.seconds;
+            if (pl.zeroStage >= 1) {
+                const CollectiveTime ag = collectiveTime(Collective::AllGather, Algorithm::Auto,
+                                                         G * pl.compression / gradCommBytes * 2.0 / double(buckets), group, fabric);
+                dpTotal += double(buckets) * ag.seconds;
+            }
+            dpExposed = dpTotal;
+        } else if (pl.zeroStage == 0) {
             const Group group = groupOf(dpRanks, dpStride, cl.gpusPerNode);
             const CollectiveTime ct = collectiveTime(Collective::AllReduce, Algorithm::Auto, bucketBytes, group, fabric);
             e.dpAlgorithm = ct.algorithm;

@@ -237,8 +237,11 @@ bool frameworkRunsSchedule(Framework framework, Schedule schedule, int pp);
 /// reduces in fp32 (MixedPrecisionPolicy reduce_dtype = training.mixed_precision_reduce, default
 /// float32). DeepSpeed (communication_data_type unset), PyTorch DDP, NeMo's H100 recipes
 /// (grad_sync_dtype=bf16) and an unnamed framework reduce the gradients in their 16-bit type, as
-/// the textbook count 2 bytes x parameters does. plan.grad_reduce overrides all of these.
-double gradientReduceElementBytes(Framework planFramework, Precision precision, GradReduce gradReduce = GradReduce::Auto);
+/// the textbook count 2 bytes x parameters does, except DeepSpeed's pipeline engine in bf16, which
+/// all-reduces its optimizer's fp32 gradients (pipe/engine.py _bf16_reduce_grads). plan.grad_reduce
+/// overrides all of these.
+double gradientReduceElementBytes(Framework planFramework, Precision precision, GradReduce gradReduce = GradReduce::Auto,
+                                  int pipelineStages = 1);
 /// The DP gradient bucket a plan runs with: plan.bucket when set, else the framework's default.
 ///  Megatron-Core DDP: max(40M, 1M x dp x cp) parameters (distributed_data_parallel_config.py);
 ///  DeepSpeed: reduce_bucket_size 5e8 elements (ZeRO config default);

@@ -51,9 +51,10 @@ StateBytesPerParam stateBytesPerParam(Framework framework, Precision precision, 
         b.optimizer = (moments16 ? 4 : 12) / (zero >= 1 ? sh : 1);
         break;
     case Framework::DeepSpeed:
-        // [ZeRO] 2 + 2 + 12, each sharded from its stage on.
+        // [ZeRO] 2 + 2 + 12, each sharded from its stage on. The pipeline engine in bf16 runs the
+        // BF16 optimizer, which accumulates full fp32 gradients (gradElementBytes = 4 there).
         b.weights = 2 / (zero >= 3 ? sh : 1);
-        b.gradients = 2 / (zero >= 2 ? sh : 1);
+        b.gradients = pipeline && zero < 2 ? gradElementBytes : 2 / (zero >= 2 ? sh : 1);
         b.optimizer = (moments16 ? 4 : 12) / (zero >= 1 ? sh : 1);
         break;
     case Framework::Fsdp:

@@ -162,6 +162,29 @@ private slots:
         QVERIFY(std::abs(fsdp.perLayer.embeddingGradSeconds - elements * 8 / spec.hbmBytesPerSecond) < 1e-15);
     }
 
+    // [DS] DeepSpeed's pipeline engine reduces after the last backward: nothing hides, and in bf16
+    // the BF16 optimizer's fp32 gradients go over the wire (4 B per parameter, not 2).
+    void deepSpeedPipelineHidesNothing()
+    {
+        Scenario s = base();
+        QVERIFY(s.plan.pp > 1);
+        s.plan.framework = Framework::DeepSpeed;
+        s.plan.zeroStage = 1;
+        s.plan.schedule = Schedule::OneFOneB;
+        s.plan.overlapDp = true;
+        s.training.precision = Precision::Bf16;
+        const Evaluation ds = evaluate(s);
+        QVERIFY2(ds.feasible, ds.problem.message.c_str());
+        QVERIFY(ds.breakdown.dpCommSeconds > 0);
+        QCOMPARE(ds.breakdown.dpCommExposedSeconds, ds.breakdown.dpCommSeconds);
+        QCOMPARE(gradientReduceElementBytes(Framework::DeepSpeed, Precision::Bf16, GradReduce::Auto, 2), 4.0);
+        QCOMPARE(gradientReduceElementBytes(Framework::DeepSpeed, Precision::Bf16, GradReduce::Auto, 1), 2.0);
+        QCOMPARE(gradientReduceElementBytes(Framework::DeepSpeed, Precision::Fp16, GradReduce::Auto, 2), 2.0);
+        s.plan.framework = Framework::Megatron;   // Megatron hides part of its reduce-scatter
+        const Evaluation mcore = evaluate(s);
+        QVERIFY(mcore.breakdown.dpCommExposedSeconds < mcore.breakdown.dpCommSeconds);
+    }
+
     // TP in backward as Megatron/TE run it: with SP, 3 all-reduce equivalents (the input is
     // re-gathered for the weight gradient); the column-parallel GEMMs' gradient collectives hide
     // behind their own GEMMs at NCCL's SM share, the row-parallel output gradients do not.
