@@ -169,7 +169,10 @@ bool parseNcclLogs(const std::string &text, const std::string &source, std::vect
                     if (n < 0)
                         return fail(number, t[i] + " " + printable(t[i + 1]) + " is not a count below "
                                                 + std::to_string(kMaxRanks) + ": \"" + printable(line) + "\"");
-                    (t[i] == "nGpus" ? nGpus : nThread) = t[i] == "nThread" ? std::max(1, n) : n;
+                    if (t[i] == "nGpus")
+                        nGpus = n;
+                    else
+                        nThread = std::max(1, n);
                 }
             }
             if (t.size() >= 5 && t[0] == "#" && t[1] == "Rank") {

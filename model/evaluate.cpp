@@ -880,26 +880,23 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             return pl.overlapDp ? std::max(perBucket, double(buckets) * perBucket - (double(buckets) - 1) / double(buckets) * window)
                                 : double(buckets) * perBucket;
         };
+        const Group dpGroup = groupOf(dpRanks, dpStride, cl.gpusPerNode);
+        const double paramBytes = G * pl.compression / gradCommBytes * 2.0 / double(buckets);   // 16-bit gathers
         if (fw == Framework::DeepSpeed && p > 1) {
             // [DS] The pipeline engine turns the backward all-reduce hooks off and runs ReduceGrads
             // after the last backward: bucketed all-reduces of the whole gradient, nothing hidden
             // (runtime/pipe/engine.py _exec_reduce_grads); ZeRO-1 then all-gathers the updated
             // 16-bit parameters before the next step.
-            const Group group = groupOf(dpRanks, dpStride, cl.gpusPerNode);
-            const CollectiveTime ar = collectiveTime(Collective::AllReduce, Algorithm::Auto, bucketBytes, group, fabric);
+            const CollectiveTime ar = collectiveTime(Collective::AllReduce, Algorithm::Auto, bucketBytes, dpGroup, fabric);
             e.dpAlgorithm = ar.algorithm;
             e.dpProtocol = ar.protocol;
             e.dpBucketSeconds = ar.seconds;
             dpTotal = double(buckets) * ar.seconds;
-            if (pl.zeroStage >= 1) {
-                const CollectiveTime ag = collectiveTime(Collective::AllGather, Algorithm::Auto,
-                                                         G * pl.compression / gradCommBytes * 2.0 / double(buckets), group, fabric);
-                dpTotal += double(buckets) * ag.seconds;
-            }
+            if (pl.zeroStage >= 1)
+                dpTotal += double(buckets) * collectiveTime(Collective::AllGather, Algorithm::Auto, paramBytes, dpGroup, fabric).seconds;
             dpExposed = dpTotal;
         } else if (pl.zeroStage == 0) {
-            const Group group = groupOf(dpRanks, dpStride, cl.gpusPerNode);
-            const CollectiveTime ct = collectiveTime(Collective::AllReduce, Algorithm::Auto, bucketBytes, group, fabric);
+            const CollectiveTime ct = collectiveTime(Collective::AllReduce, Algorithm::Auto, bucketBytes, dpGroup, fabric);
             e.dpAlgorithm = ct.algorithm;
             e.dpProtocol = ct.protocol;
             e.dpBucketSeconds = ct.seconds;
@@ -909,7 +906,6 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             const int shards = std::min(shardRanks, dpRanks);
             const int replicas = dpRanks / shards;
             const Group shardGroup = groupOf(shards, dpStride, cl.gpusPerNode);
-            const double paramBytes = G * pl.compression / gradCommBytes * 2.0 / double(buckets);   // 16-bit gathers
             const CollectiveTime rs = collectiveTime(Collective::ReduceScatter, Algorithm::Auto, bucketBytes, shardGroup, fabric);
             const CollectiveTime ag = collectiveTime(Collective::AllGather, Algorithm::Auto, paramBytes, shardGroup, fabric);
             e.dpAlgorithm = rs.algorithm;

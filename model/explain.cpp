@@ -81,14 +81,16 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                        "m x (F + B) on the slowest stage; per layer: each GEMM 2MNK / (peak x ceiling x sustained x "
                        "tile/wave quantization x K/(K + K0)), attention block work / (peak x attention efficiency x "
                        "sustained), norms/activations/casts bytes / HBM; the first stage adds its dense embedding gradient "
-                       "(V/t x h x 12 B in Megatron, 8 B elsewhere, / HBM)",
+                       "(V/t x h x " + num(kernelDefaults().embeddingGradBytesMegatron) + " B in Megatron, "
+                           + num(kernelDefaults().embeddingGradBytesOther) + " B elsewhere, / HBM)",
                        num(double(m)) + " x " + sec(b.computeSeconds / double(m)) + " per micro-batch, "
                            + std::to_string(e.criticalStageLayers) + " layers on stage " + std::to_string(e.criticalStage + 1)
                            + "; per layer GEMMs " + sec(e.layerGemmSeconds) + ", attention " + sec(e.layerAttentionSeconds)
                            + ", memory-bound " + sec(e.layerElementwiseSeconds) + "; peak "
                            + num(e.peakFlopsPerGpu / 1e12, "TFLOP/s") + ", sustained "
                            + pct(kernelSpec(sc.cluster.gpu, sc.training.precision).sustainedFraction)
-                           + " of the burst figures, forward GEMMs at " + pct(e.kernelEfficiency),
+                           + " of the burst figures, forward GEMMs at " + pct(e.kernelEfficiency)
+                           + "; the first stage's embedding gradient " + sec(e.perLayer.embeddingGradSeconds) + " per micro-batch",
                        sec(b.computeSeconds),
                        "GEMM ceilings: ml-engineering MAMF table; sustained: ml-engineering mamf-finder MSMF / MAMF with "
                        "all 8 GPUs busy; attention: FlashAttention-2 Fig. 4 / FlashAttention-3 Figs. 5-6 (model/kernels.cpp)"});

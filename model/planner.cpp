@@ -114,41 +114,41 @@ PlanSearchResult searchPlans(const Scenario &base, const PlanSearchOptions &opti
                 return;
             insertRanked(local, candidateOf(s, e, fits), top);
         };
-        for (size_t i = next++; i < shapes.size() && !cancelled; i = next++) {
-            const Shape &shape = shapes[i];
-            Scenario s = base;
-            s.plan.tp = shape.tp;
-            s.plan.pp = shape.pp;
-            s.plan.cp = shape.cp;
-            s.plan.dp = int(base.cluster.gpus / ((long long)shape.tp * shape.pp * shape.cp));
-            s.plan.sequenceParallel = shape.tp > 1;   // same traffic as plain TP, less memory: always on
-            // Splits: the scenario's own where it has this many stages, an even one, and the
-            // embedding and loss counted as layer slots (Megatron's account-for-embedding/loss-in-
-            // pipeline-split) when that evens the slots out, as Llama 3 405B's 126 layers on 16 stages.
-            struct Split { int first, last; bool embedding, loss; };
-            std::vector<Split> splits;
-            if (shape.pp == base.plan.pp && shape.pp > 1)
-                splits.push_back({base.plan.firstStageLayers, base.plan.lastStageLayers, base.plan.embeddingInSplit,
-                                  base.plan.lossInSplit});
-            auto addSplit = [&](Split sp) {
-                for (const Split &o : splits)
-                    if (o.first == sp.first && o.last == sp.last && o.embedding == sp.embedding && o.loss == sp.loss)
-                        return;
-                splits.push_back(sp);
-            };
-            addSplit({0, 0, false, false});
-            if (shape.pp > 1 && (base.workload.layers + 2) % shape.pp == 0 && base.workload.layers % shape.pp != 0)
-                addSplit({0, 0, true, true});
-            for (const Split &split : splits) {
-            s.plan.firstStageLayers = split.first;
-            s.plan.lastStageLayers = split.last;
-            s.plan.embeddingInSplit = split.embedding;
-            s.plan.lossInSplit = split.loss;
+        // The variants every plan is tried in: FSDP's hybrid shard group, recompute, DP and TP overlap.
+        auto considerVariants = [&](Scenario &s, const Shape &shape) {
+            // FSDP also shards inside a node and replicates across (HYBRID_SHARD): the DP x CP
+            // ranks of one node are gpus_per_node / tp (tp innermost, then cp and dp, as the
+            // default rank order lays ranks out).
+            const int dpRanks = s.plan.dp * shape.cp;
+            const bool defaultOrder = rankOrderName(s.plan) == rankOrderName(Plan{});
+            const int inNode = defaultOrder && base.cluster.gpusPerNode % shape.tp == 0 ? base.cluster.gpusPerNode / shape.tp : 0;
+            const bool hybrid = resolveFramework(s.plan) == Framework::Fsdp && s.plan.zeroStage >= 2 && inNode >= 2
+                                && inNode < dpRanks && dpRanks % inNode == 0;
+            const int shardGroups[] = {0, inNode};   // all of DP x CP, then the node's ranks
+            for (int k = 0; k < (hybrid ? 2 : 1); ++k) {
+                s.plan.shardGroup = shardGroups[k];
+                for (Recompute r : {Recompute::None, Recompute::Selective, Recompute::Full}) {
+                    s.training.recompute = r;
+                    for (bool overlap : {true, false}) {
+                        s.plan.overlapDp = overlap;
+                        for (bool tpOverlap : {false, true}) {
+                            if (tpOverlap && shape.tp == 1)
+                                break;
+                            s.plan.tpOverlap = tpOverlap;
+                            consider(s);
+                        }
+                    }
+                }
+            }
+            s.plan.shardGroup = 0;
+        };
+        // Micro-batch sizes, schedules and ZeRO stages of one shape and pipeline split.
+        auto searchSplit = [&](Scenario &s, const Shape &shape, bool embeddingSlot, bool lossSlot) {
             // Interleaving cuts every stage into v equal chunks (Megatron-LM: slots per stage divisible by v).
             std::vector<int> stageSlots = stageLayerCounts(base.workload.layers, s.plan);
-            if (split.embedding)
+            if (embeddingSlot)
                 ++stageSlots.front();
-            if (split.loss)
+            if (lossSlot)
                 ++stageSlots.back();
             auto chunksEvenly = [&](int v) {
                 return std::all_of(stageSlots.begin(), stageSlots.end(), [v](int n) { return n % v == 0; });
@@ -177,41 +177,44 @@ PlanSearchResult searchPlans(const Scenario &base, const PlanSearchOptions &opti
                         s.plan.zeroStage = zero;
                         // Only plans a framework runs: Megatron-LM and DeepSpeed have no GPipe or
                         // zero-bubble schedule (torchtitan's FSDP with pipelining has all).
-                        const Framework framework = resolveFramework(s.plan);
-                        if (!frameworkRunsSchedule(framework, schedule, shape.pp))
-                            continue;
-                        // FSDP also shards inside a node and replicates across (HYBRID_SHARD): the
-                        // DP x CP ranks of one node are gpus_per_node / tp.
-                        const int dpRanks = s.plan.dp * shape.cp;
-                        // (tp innermost, then cp and dp, as the default rank order lays ranks out).
-                        const bool defaultOrder = rankOrderName(s.plan) == rankOrderName(Plan{});
-                        const int inNode = defaultOrder && base.cluster.gpusPerNode % shape.tp == 0
-                                               ? base.cluster.gpusPerNode / shape.tp
-                                               : 0;
-                        const bool hybrid = framework == Framework::Fsdp && zero >= 2 && inNode >= 2 && inNode < dpRanks
-                                            && dpRanks % inNode == 0;
-                        for (int shardGroup : {0, hybrid ? inNode : -1}) {
-                        if (shardGroup < 0)
-                            break;
-                        s.plan.shardGroup = shardGroup;
-                        for (Recompute r : {Recompute::None, Recompute::Selective, Recompute::Full}) {
-                            s.training.recompute = r;
-                            for (bool overlap : {true, false}) {
-                                s.plan.overlapDp = overlap;
-                                for (bool tpOverlap : {false, true}) {
-                                    if (tpOverlap && shape.tp == 1)
-                                        break;
-                                    s.plan.tpOverlap = tpOverlap;
-                                    consider(s);
-                                }
-                            }
-                        }
-                        }   // shard groups
-                        s.plan.shardGroup = 0;
+                        if (frameworkRunsSchedule(resolveFramework(s.plan), schedule, shape.pp))
+                            considerVariants(s, shape);
                     }
                 }
             }
-            }   // splits
+        };
+        for (size_t i = next++; i < shapes.size() && !cancelled; i = next++) {
+            const Shape &shape = shapes[i];
+            Scenario s = base;
+            s.plan.tp = shape.tp;
+            s.plan.pp = shape.pp;
+            s.plan.cp = shape.cp;
+            s.plan.dp = int(base.cluster.gpus / ((long long)shape.tp * shape.pp * shape.cp));
+            s.plan.sequenceParallel = shape.tp > 1;   // same traffic as plain TP, less memory: always on
+            // Splits: the scenario's own where it has this many stages, an even one, and the
+            // embedding and loss counted as layer slots (Megatron's account-for-embedding/loss-in-
+            // pipeline-split) when that evens the slots out, as Llama 3 405B's 126 layers on 16 stages.
+            struct Split { int first, last; bool embedding, loss; };
+            std::vector<Split> splits;
+            if (shape.pp == base.plan.pp && shape.pp > 1)
+                splits.push_back({base.plan.firstStageLayers, base.plan.lastStageLayers, base.plan.embeddingInSplit,
+                                  base.plan.lossInSplit});
+            auto addSplit = [&](Split sp) {
+                for (const Split &o : splits)
+                    if (o.first == sp.first && o.last == sp.last && o.embedding == sp.embedding && o.loss == sp.loss)
+                        return;
+                splits.push_back(sp);
+            };
+            addSplit({0, 0, false, false});
+            if (shape.pp > 1 && (base.workload.layers + 2) % shape.pp == 0 && base.workload.layers % shape.pp != 0)
+                addSplit({0, 0, true, true});
+            for (const Split &split : splits) {
+                s.plan.firstStageLayers = split.first;
+                s.plan.lastStageLayers = split.last;
+                s.plan.embeddingInSplit = split.embedding;
+                s.plan.lossInSplit = split.loss;
+                searchSplit(s, shape, split.embedding, split.loss);
+            }
             if (progress && !progress(double(i + 1) / double(shapes.size())))
                 cancelled = true;
         }

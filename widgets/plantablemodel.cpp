@@ -36,20 +36,19 @@ QVariant PlanTableModel::headerData(int section, Qt::Orientation orientation, in
                                   "Split", "ZeRO", "Recompute", "Overlap", "Step", "MFU", "Memory/GPU", "Comm.", "Same figures"};
     if (role == Qt::DisplayRole)
         return tr(names[section]);
-    if (role == Qt::ToolTipRole && section == ColCost)
-        return tr("Cost of the token budget with failures and checkpoints, at the scenario's price per GPU-hour");
-    if (role == Qt::ToolTipRole && section == ColDelta)
-        return tr("Time to train relative to the current plan (negative: faster)");
-    if (role == Qt::ToolTipRole && section == ColFramework)
-        return tr("The framework that runs the plan, whose memory layout and synchronisation the figures assume");
-    if (role == Qt::ToolTipRole && section == ColSplit)
-        return tr("Layers per pipeline stage: even; first..last stage layers; or embedding and loss counted as layers");
-    if (role == Qt::ToolTipRole && section == ColZero)
-        return tr("ZeRO stage; \"3 in 8\": sharded within groups of 8 ranks and replicated across them (FSDP HYBRID_SHARD)");
-    if (role == Qt::ToolTipRole && section == ColOverlap)
-        return tr("Communication hidden behind compute: TP (tensor-parallel overlap), DP (gradient sync)");
-    if (role == Qt::ToolTipRole && section == ColEqual)
-        return tr("Other plans with the same time and memory (choices that change nothing here), folded into this row");
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case ColCost: return tr("Cost of the token budget with failures and checkpoints, at the scenario's price per GPU-hour");
+        case ColDelta: return tr("Time to train relative to the current plan (negative: faster)");
+        case ColFramework: return tr("The framework that runs the plan, whose memory layout and synchronisation the figures assume");
+        case ColSplit: return tr("Layers per pipeline stage: even; first..last stage layers; or embedding and loss counted as layers");
+        case ColZero:
+            return tr("ZeRO stage; \"3 in 8\": sharded within groups of 8 ranks and replicated across them (FSDP HYBRID_SHARD)");
+        case ColOverlap: return tr("Communication hidden behind compute: TP (tensor-parallel overlap), DP (gradient sync)");
+        case ColEqual: return tr("Other plans with the same time and memory (choices that change nothing here), folded into this row");
+        default: break;
+        }
+    }
     return {};
 }
 

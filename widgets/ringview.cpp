@@ -554,18 +554,18 @@ void RingView::layoutView()
 
     const QFontMetricsF labels(scaledFont(0.85));
     const QSizeF labelSize(labels.horizontalAdvance(tr("GPU %1").arg(std::max(0, m_schedule.ranks - 1))), labels.height());
+    // Trees and node layouts go under the overlay, across the whole width.
+    const QRectF belowOverlay(area.left(), m_overlayRect.bottom() + pad, area.width(), area.bottom() - m_overlayRect.bottom() - pad);
     const bool topology = m_schedule.algorithm == Algorithm::Hierarchical || m_schedule.algorithm == Algorithm::InNetwork;
     if (topology && m_schedule.ranks <= kDetailedRingRanks) {
-        // Nodes as boxes (and the switch above them), under the overlay.
-        const QRectF nodesArea(area.left(), m_overlayRect.bottom() + pad, area.width(), area.bottom() - m_overlayRect.bottom() - pad);
-        m_layout = layoutNodes(m_schedule.ranks, m_schedule.ranksPerNode, nodesArea, m_schedule.chunks, labelSize,
+        // Nodes as boxes (and the switch above them).
+        m_layout = layoutNodes(m_schedule.ranks, m_schedule.ranksPerNode, belowOverlay, m_schedule.chunks, labelSize,
                                m_schedule.algorithm == Algorithm::InNetwork);
         return;
     }
     if (m_schedule.algorithm == Algorithm::Tree && m_schedule.ranks <= kDetailedRingRanks) {
-        // The tree as a tree, under the overlay.
-        const QRectF treeArea(area.left(), m_overlayRect.bottom() + pad, area.width(), area.bottom() - m_overlayRect.bottom() - pad);
-        m_layout = layoutTree(m_schedule.ranks, treeArea, m_schedule.chunks, labelSize);
+        // The tree as a tree.
+        m_layout = layoutTree(m_schedule.ranks, belowOverlay, m_schedule.chunks, labelSize);
         return;
     }
     const QRectF ringArea = ringSquare(area, m_overlayRect);
