@@ -247,6 +247,8 @@ bool readTraining(const QJsonValue &value, Training *tr, ScenarioError *error)
     s.integer("micro_batch", &tr->microBatch);
     s.choice("precision", kPrecision, &tr->precision);
     s.choice("recompute", kRecompute, &tr->recompute);
+    s.integer("recompute_layers", &tr->recomputeLayers);
+    s.boolean("fp8_params", &tr->fp8Params);
     s.choice("optimizer_states", kOptimizerStates, &tr->optimizerStates);
     s.choice("cross_entropy", kCrossEntropy, &tr->crossEntropy);
     s.quantity("tokens", Dimension::Count, &tr->tokens);
@@ -599,6 +601,8 @@ QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QStrin
                          {QStringLiteral("micro_batch"), tr.microBatch},
                          {QStringLiteral("precision"), QLatin1String(nameOf(tr.precision))},
                          {QStringLiteral("recompute"), QLatin1String(nameOf(tr.recompute))},
+                         {QStringLiteral("recompute_layers"), tr.recomputeLayers},
+                         {QStringLiteral("fp8_params"), tr.fp8Params},
                          {QStringLiteral("optimizer_states"), QLatin1String(nameOf(tr.optimizerStates))},
                          {QStringLiteral("cross_entropy"), QLatin1String(nameOf(tr.crossEntropy))},
                          {QStringLiteral("tokens"), tr.tokens}};

@@ -75,6 +75,7 @@ std::vector<MemoryVariant> memoryVariants(const Scenario &s, const Evaluation &e
         }
     Scenario full = s;
     full.training.recompute = Recompute::Full;
+    full.training.recomputeLayers = 0;   // every layer
     add(MemoryVariantKind::FullRecompute, s.plan.zeroStage, full);
     return out;
 }

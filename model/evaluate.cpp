@@ -491,7 +491,20 @@ std::optional<Problem> validate(const Scenario &sc)
         return problem("training.precision",
                        "fp8 needs a GPU with FP8 tensor cores; this GPU has no FP8 peak (cluster.gpu.peak_flops_fp8); "
                        "use bf16, or an H100, H200, B200 or MI300X");
+    if (tr.recomputeLayers < 0 || tr.recomputeLayers > 1000000)
+        return problem("training.recompute_layers",
+                       "recompute_layers must be 0 (every layer) or the layers recomputed per model chunk, up to 1000000 (got %g)",
+                       tr.recomputeLayers);
+    if (tr.recomputeLayers > 0 && tr.recompute != Recompute::Full)
+        return problem("training.recompute_layers",
+                       "recompute_layers (%g) counts fully recomputed layers: set training.recompute to full, or "
+                       "recompute_layers to 0", tr.recomputeLayers);
+    if (tr.fp8Params && tr.precision != Precision::Fp8)
+        return problem("training.fp8_params", "fp8_params keeps the GEMM weights in FP8: it needs training.precision fp8");
     const Framework fw = resolveFramework(pl);
+    if (tr.fp8Params && fw == Framework::DeepSpeed)
+        return problem("training.fp8_params", "DeepSpeed keeps 16-bit weights: fp8_params needs plan.framework megatron or "
+                                              "fsdp");
     if (fw == Framework::Megatron && pl.zeroStage >= 2)
         return problem("plan.zero", "Megatron-LM shards only the optimizer (distributed optimizer = zero 1); zero %g needs "
                                     "plan.framework deepspeed or fsdp", pl.zeroStage);
@@ -571,7 +584,6 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     // Megatron-LM accumulates weight gradients into fp32 main gradients inside the GEMM.
     const double wgradOutputBytes = fw == Framework::Megatron && tr.precision != Precision::Fp32 ? 8.0 : 2.0;
     const LayerTimes lt = layerTimes(w, tr.precision, tokensPerGpu, t, c, sp, spec, wgradOutputBytes);
-    const KernelDefaults &kd = kernelDefaults();
     const CrossEntropy crossEntropy = resolveCrossEntropy(tr.crossEntropy, fw);
     const LossTraffic lossTraffic = lossTrafficOf(crossEntropy);
     const HeadTimes head = headTimes(w, tokensPerGpu, t, spec, lossTraffic, wgradOutputBytes);
@@ -579,10 +591,17 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     e.layerGemmSeconds = lt.gemmForward + lt.gemmBackwardData + lt.gemmBackwardWeight;
     e.layerAttentionSeconds = lt.attentionForward + lt.attentionBackward;
     e.layerElementwiseSeconds = lt.elementwiseForward + lt.elementwiseBackward + lt.castForward + lt.castBackward;
-    // Extra forward work during backward, by recompute policy.
+    // Extra forward work during backward, by recompute policy. Megatron's block method recomputes
+    // the first recompute_layers layers of every model chunk and keeps the others' activations
+    // (transformer_block.py _checkpointed_forward, recompute_method "block"): a share of the layers.
+    const double layersPerChunk = double(w.layers) / (double(p) * v);
+    const double recomputedShare = tr.recompute == Recompute::Full && tr.recomputeLayers > 0
+                                       ? std::min(1.0, tr.recomputeLayers / layersPerChunk)
+                                       : 1.0;
+    e.recomputedLayerShare = tr.recompute == Recompute::None ? 0.0 : recomputedShare;
     double layerRecompute = 0;
     if (tr.recompute == Recompute::Full)
-        layerRecompute = lt.forward();
+        layerRecompute = recomputedShare * lt.forward();
     else if (tr.recompute == Recompute::Selective)
         layerRecompute = fw == Framework::Fsdp ? 0.5 * lt.gemmForward + lt.elementwiseForward + lt.castForward   // [SAC]
                                                : lt.attentionForward;                                          // core attention
@@ -612,7 +631,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         e.tpCollectiveSeconds = ct.seconds;
         const double allReduce = ct.seconds, half = ct.seconds / 2;   // a gather or a scatter: half a ring all-reduce
         const bool megatronLayers = (fw == Framework::Megatron || fw == Framework::DeepSpeed) && pl.tpAsyncGrad;
-        const double recomputed = tr.recompute == Recompute::Full ? 2 * allReduce : 0.0;   // the forward's, again
+        const double recomputed = tr.recompute == Recompute::Full ? 2 * allReduce * recomputedShare : 0.0;   // the forward's, again
         double open = 2 * allReduce, behindDgrad = 0, behindWgrad = 0;
         if (megatronLayers && sp) {
             open = 2 * half;
@@ -648,7 +667,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         const CollectiveTime hop = collectiveTime(Collective::SendRecv, Algorithm::Ring, kvBytes,
                                                   cpGroup, fabric);
         cpLayerFwd = (c - 1) * hop.seconds;
-        cpLayerBwd = 2 * cpLayerFwd + (tr.recompute == Recompute::Full ? cpLayerFwd : 0.0);
+        cpLayerBwd = 2 * cpLayerFwd + (tr.recompute == Recompute::Full ? recomputedShare * cpLayerFwd : 0.0);
         // The K/V ring hides behind attention, whose kernel meanwhile runs without the SMs the
         // NCCL send/receive holds (KernelDefaults::ncclChannelSms).
         const double share = ncclComputeShare(spec);
@@ -665,6 +684,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
                                                    tr.optimizerStates);
     const ActivationLayout layout = activationLayout(fw, tr.precision, t, sp);
     const double actPerTokenLayer = layerActivationBytesPerToken(w, fw, tr.recompute, layout) * activationElementBytes(tr.precision) / 2;
+    const double actKeptPerTokenLayer = layerActivationBytesPerToken(w, fw, Recompute::None, layout) * activationElementBytes(tr.precision) / 2;
     const double actFullPerTokenLayer = layerFullActivationBytesPerToken(w, layout) * activationElementBytes(tr.precision) / 2;
     const double layerParams = counts.layerMatrixParams + counts.layerOtherParams;
     e.ppBoundaryBytes = tokensPerGpu * h * actBytes / (t > 1 ? t : 1);  // [SC21] scatter/gather
@@ -679,7 +699,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         / spec.hbmBytesPerSecond;
     double stageFc = 0, stageBc = 0, stageW = 0;
     int critical = 0;
-    double maxStageParamsPerGpu = 0, criticalBusy = -1;
+    double maxStageParamsPerGpu = 0, criticalBusy = -1, maxStageMatrixShare = 0;
     MemoryBreakdown best;
     best.totalBytes = -1;
     for (int i = 0; i < p; ++i) {
@@ -708,21 +728,35 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             stageW = W;
         }
         // Every stage syncs its own gradients at the same time; the one with most parameters ends last.
-        maxStageParamsPerGpu = std::max(maxStageParamsPerGpu, paramsPerGpu);
+        if (paramsPerGpu > maxStageParamsPerGpu) {
+            maxStageParamsPerGpu = paramsPerGpu;
+            maxStageMatrixShare = L * counts.layerMatrixParams / params;
+        }
 
         // ---- Memory of this stage [ZeRO], [MLM], [K22] (memory.cpp) ----
         MemoryBreakdown mem;
         mem.weightsBytes = paramsPerGpu * (sb.weights + sb.gatheredWeights);
-        if (tr.precision == Precision::Fp8 && fw != Framework::Fsdp)
-            mem.weightsBytes += L * counts.layerMatrixParams / t * md.fp8WeightBytesPerParam;
+        const double matrixParamsPerGpu = L * counts.layerMatrixParams / t;
+        if (tr.precision == Precision::Fp8 && fw != Framework::Fsdp) {
+            mem.weightsBytes += matrixParamsPerGpu * md.fp8WeightBytesPerParam;
+            if (tr.fp8Params)   // the FP8 weights are the model's: no 16-bit copy of the GEMM weights
+                mem.weightsBytes -= matrixParamsPerGpu * sb.weights;
+        }
+        if (tr.fp8Params && fw == Framework::Fsdp)   // gathered GEMM weights stay in FP8 (1 of 2 bytes)
+            mem.weightsBytes -= matrixParamsPerGpu * sb.gatheredWeights / 2;
         mem.gradientsBytes = paramsPerGpu * sb.gradients;
         mem.optimizerBytes = paramsPerGpu * sb.optimizer;
         mem.inFlightMicroBatches = inFlightMicroBatches(pl.schedule, p, i, m, v);
-        mem.activationsBytes = L * actPerTokenLayer * tokensPerGpu * mem.inFlightMicroBatches;
+        // Block recompute: the first recompute_layers of each of the stage's v chunks drop their activations.
+        const double recomputedLayers = tr.recompute == Recompute::Full && tr.recomputeLayers > 0
+                                            ? std::min(L, double(tr.recomputeLayers) * v)
+                                            : (tr.recompute == Recompute::None ? 0.0 : L);
+        mem.activationsBytes = (recomputedLayers * actPerTokenLayer + (L - recomputedLayers) * actKeptPerTokenLayer)
+                               * tokensPerGpu * mem.inFlightMicroBatches;
         if (L > 0)   // one layer's activation gradients while it runs backward
             mem.activationsBytes += layerBackwardWorkingBytesPerToken(w, layout) * activationElementBytes(tr.precision) / 2 * tokensPerGpu;
         // One layer is recomputed at a time and holds its full activations meanwhile [K22] Sec. 5.
-        if (L > 0 && (tr.recompute == Recompute::Full || (tr.recompute == Recompute::Selective && fw == Framework::Fsdp)))
+        if (recomputedLayers > 0 && (tr.recompute == Recompute::Full || (tr.recompute == Recompute::Selective && fw == Framework::Fsdp)))
             mem.activationsBytes += actFullPerTokenLayer * tokensPerGpu;
         mem.lossBytes = last ? tokensPerGpu * double(w.vocab) / t * lossBytesPerLogit(crossEntropy) : 0.0;
         // Transient buffers: DDP buckets, p2p, and ZeRO-3/FSDP gathers of the largest module
@@ -881,7 +915,9 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
                                 : double(buckets) * perBucket;
         };
         const Group dpGroup = groupOf(dpRanks, dpStride, cl.gpusPerNode);
-        const double paramBytes = G * pl.compression / gradCommBytes * 2.0 / double(buckets);   // 16-bit gathers
+        // 16-bit gathers; with FP8 parameters the GEMM weights go in FP8 (1 byte).
+        const double paramBytes = G * pl.compression / gradCommBytes * (tr.fp8Params ? 2.0 - maxStageMatrixShare : 2.0)
+                                  / double(buckets);
         if (fw == Framework::DeepSpeed && p > 1) {
             // [DS] The pipeline engine turns the backward all-reduce hooks off and runs ReduceGrads
             // after the last backward: bucketed all-reduces of the whole gradient, nothing hidden
@@ -987,7 +1023,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
                                 - 3.0 * w.layers * counts.layerAttentionFlopsPerToken * (1 - causalAttentionShare) * e.tokensPerStep;
     double recomputePerToken = 0;
     if (tr.recompute == Recompute::Full)
-        recomputePerToken = w.layers * (counts.layerMatrixFlopsPerToken + counts.layerAttentionFlopsPerToken);
+        recomputePerToken = recomputedShare * w.layers * (counts.layerMatrixFlopsPerToken + counts.layerAttentionFlopsPerToken);
     else if (tr.recompute == Recompute::Selective)
         recomputePerToken = fw == Framework::Fsdp ? w.layers * 0.5 * counts.layerMatrixFlopsPerToken
                                                   : w.layers * counts.layerAttentionFlopsPerToken;
@@ -1001,7 +1037,9 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const double causalAttentionPerToken = w.layers * counts.layerAttentionFlopsPerToken * (1 - causalAttentionShare);
     e.mfu = e.modelFlopsPerStepCausal / (N * step) / peakMatrix;
     e.mfuFullAttention = e.modelFlopsPerSecondPerGpu / peakMatrix;
-    const double recomputedAttentionShare = tr.recompute == Recompute::Full || (tr.recompute == Recompute::Selective && fw != Framework::Fsdp) ? 1.0 : 0.0;
+    const double recomputedAttentionShare = tr.recompute == Recompute::Full ? recomputedShare
+                                            : tr.recompute == Recompute::Selective && fw != Framework::Fsdp ? 1.0
+                                                                                                            : 0.0;
     e.hfu = (e.hardwareFlopsPerStep - (3.0 + recomputedAttentionShare) * causalAttentionPerToken * e.tokensPerStep) / (N * step) / peakMatrix;
     e.tokensPerSecond = e.tokensPerStep / step;
     e.stepsToTrain = tr.tokens / e.tokensPerStep;
@@ -1081,6 +1119,8 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
                 fix = {Field::Zero, double(zero)};
         if (fix.field == Field::None && tr.recompute != Recompute::Full)
             fix = {Field::Recompute, double(int(Recompute::Full))};
+        else if (fix.field == Field::None && e.recomputedLayerShare < 1)
+            fix = {Field::RecomputeLayers, 0.0};   // recompute every layer, not the first few
         else if (fix.field == Field::None && d % 2 == 0 && w.layers >= 2 * p)
             fix = {Field::Pp, double(p) * 2};
         Change second;

@@ -197,8 +197,12 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
         out.push_back({"mfu", "Model FLOPs utilisation", "not applicable: training.compute_time is given, not computed",
                        "compute_time " + sec(sc.training.computeSecondsOverride), "n/a", "Definition"});
     out.push_back({"hardware_tflops_per_gpu", "Hardware FLOP/s per GPU",
-                   "FLOPs incl. recompute / (N x T); full recompute: 96 B s L h^2 (1 + s/6h + V/16Lh)",
-                   num(e.hardwareFlopsPerStep) + " FLOP / (" + std::to_string(N) + " x " + sec(b.stepSeconds) + ")",
+                   "FLOPs incl. recompute / (N x T); full recompute: 96 B s L h^2 (1 + s/6h + V/16Lh), block recompute "
+                   "its share of the layers",
+                   num(e.hardwareFlopsPerStep) + " FLOP / (" + std::to_string(N) + " x " + sec(b.stepSeconds) + ")"
+                       + (sc.training.recompute == Recompute::Full && e.recomputedLayerShare < 1
+                              ? ", " + pct(e.recomputedLayerShare) + " of the layers recomputed"
+                              : std::string()),
                    num(e.hardwareFlopsPerSecondPerGpu / 1e12, "TFLOP/s"), std::string(kSC21) + ", Eq. 3"});
     out.push_back({"tokens_per_s", "Tokens per second", "B x s / T",
                    std::to_string(sc.training.globalBatch) + " x " + std::to_string(w.seqLen) + " / " + sec(b.stepSeconds),
@@ -252,8 +256,10 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
     const char *kStates = "Megatron-LM theoretical_memory_usage.py (18 B/param, 6 + 12/d); ZeRO (Rajbhandari 2020) Sec. 5; "
                           "PyTorch FSDP2 (16 B/param / d)";
     out.push_back({"memory.weights_bytes", "Weights", "parameters on this GPU x weight bytes (Megatron/DeepSpeed 2, FSDP 4 "
-                                                      "fp32 sharded + 2 gathered; + 2 FP8 copies under TE)",
-                   stageText, bytes(mem.weightsBytes), kStates});
+                                                      "fp32 sharded + 2 gathered; + 2 FP8 copies under TE; with FP8 "
+                                                      "weights the GEMM weights' 16-bit copy goes)",
+                   stageText + (sc.training.fp8Params ? ", FP8 weights (training.fp8_params)" : ""), bytes(mem.weightsBytes),
+                   kStates});
     out.push_back({"memory.gradients_bytes", "Gradients", "Megatron 4 (fp32 main grads); DeepSpeed 2 (/ N_d from ZeRO-2); "
                                                           "FSDP 4 / N_d",
                    stageText + ", N_d = " + std::to_string(pl.shardGroup > 0 ? pl.shardGroup : d * c), bytes(mem.gradientsBytes),
@@ -263,9 +269,15 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
     out.push_back({"memory.activations_bytes", "Activations",
                    "layers on the stage x tokens x bytes per token per layer (flash: 2(4r + q + 2kv + q + (g+1)f); "
                    "materialized adds 5as/h; FP8 under TE: norm and activation outputs at 1 byte) x micro-batches "
-                   "in flight + one layer's backward gradients",
+                   "in flight + one layer's backward gradients; block recompute: the first N layers of each chunk "
+                   "recomputed, the others kept",
                    stageText + ", " + num(mem.inFlightMicroBatches) + " micro-batches in flight (" + nameOf(pl.schedule)
-                       + ", recompute " + nameOf(sc.training.recompute) + ")",
+                       + ", recompute " + nameOf(sc.training.recompute)
+                       + (sc.training.recompute == Recompute::Full && sc.training.recomputeLayers > 0
+                              ? " of the first " + std::to_string(sc.training.recomputeLayers) + " layers per chunk, "
+                                    + pct(e.recomputedLayerShare) + " of the layers"
+                              : std::string())
+                       + ")",
                    bytes(mem.activationsBytes), std::string(kK22) + "; Megatron-LM theoretical_memory_usage.py"});
     {
         const CrossEntropy ce = resolveCrossEntropy(sc.training.crossEntropy, resolveFramework(pl));

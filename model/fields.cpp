@@ -25,6 +25,8 @@ const std::array<FieldInfo, size_t(Field::Count)> kFields = {{
     {Field::MicroBatch, "training.micro_batch", "micro-batch size", "sequences", 1, K::Integer, 1, 4096},
     {Field::Precision, "training.precision", "precision", "", 1, K::Choice, 0, 3},
     {Field::Recompute, "training.recompute", "activation recompute", "", 1, K::Choice, 0, 2},
+    {Field::RecomputeLayers, "training.recompute_layers", "recomputed layers per chunk (0 = all)", "", 1, K::Integer, 0, 1000000},
+    {Field::Fp8Params, "training.fp8_params", "FP8 weights", "", 1, K::Bool, 0, 1},
     {Field::Tokens, "training.tokens", "token budget", "T tokens", 1e12, K::Real, 0.001, 100},
     {Field::ComputeTime, "training.compute_time", "given compute time", "s", 1, K::Real, 0, 1e6},
     {Field::Gpus, "cluster.gpus", "GPUs", "", 1, K::Integer, 1, 65536},
@@ -72,7 +74,7 @@ void rebalanceDp(Scenario &s)
 
 std::string printed(const char *fmt, double v)
 {
-    char text[64];
+    char text[256];
     std::snprintf(text, sizeof text, fmt, v);
     return text;
 }
@@ -136,6 +138,8 @@ double fieldValue(const Scenario &s, Field field)
     case Field::MicroBatch: return s.training.microBatch;
     case Field::Precision: return int(s.training.precision);
     case Field::Recompute: return int(s.training.recompute);
+    case Field::RecomputeLayers: return s.training.recomputeLayers;
+    case Field::Fp8Params: return s.training.fp8Params ? 1 : 0;
     case Field::Tokens: return s.training.tokens;
     case Field::ComputeTime: return s.training.computeSecondsOverride;
     case Field::Gpus: return s.cluster.gpus;
@@ -192,8 +196,34 @@ FieldEdit withField(const Scenario &in, Field field, double v)
     case Field::SeqLen: s.workload.seqLen = asInt(v); break;
     case Field::GlobalBatch: s.training.globalBatch = std::llround(v); break;
     case Field::MicroBatch: s.training.microBatch = asInt(v); break;
-    case Field::Precision: s.training.precision = Precision(asInt(v)); break;
-    case Field::Recompute: s.training.recompute = Recompute(asInt(v)); break;
+    case Field::Precision:
+        s.training.precision = Precision(asInt(v));
+        if (s.training.precision != Precision::Fp8 && s.training.fp8Params) {
+            s.training.fp8Params = false;   // FP8 weights need FP8 GEMMs
+            r.note = "training.fp8_params turned off: FP8 weights need fp8 precision";
+        }
+        break;
+    case Field::Recompute:
+        s.training.recompute = Recompute(asInt(v));
+        if (s.training.recompute != Recompute::Full && s.training.recomputeLayers != 0) {
+            s.training.recomputeLayers = 0;   // it counts fully recomputed layers
+            r.note = "training.recompute_layers set to 0 (every layer): it applies to full recompute";
+        }
+        break;
+    case Field::RecomputeLayers:
+        s.training.recomputeLayers = asInt(v);
+        if (s.training.recomputeLayers > 0 && s.training.recompute != Recompute::Full) {
+            s.training.recompute = Recompute::Full;
+            r.note = "training.recompute set to full: recompute_layers counts fully recomputed layers";
+        }
+        break;
+    case Field::Fp8Params:
+        s.training.fp8Params = v != 0;
+        if (s.training.fp8Params && s.training.precision != Precision::Fp8) {
+            s.training.precision = Precision::Fp8;
+            r.note = "training.precision set to fp8: FP8 weights need FP8 GEMMs";
+        }
+        break;
     case Field::Tokens: s.training.tokens = v; break;
     case Field::ComputeTime: s.training.computeSecondsOverride = v; break;
     case Field::Gpus:

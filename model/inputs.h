@@ -67,6 +67,14 @@ struct Training
     int microBatch = 1;             // sequences per micro-batch (b)
     Precision precision = Precision::Bf16;
     Recompute recompute = Recompute::None;
+    // With full recompute: the layers of each model chunk that are recomputed, the first ones
+    // (Megatron --recompute-method block --recompute-num-layers N); the others keep their
+    // activations. 0 = every layer.
+    int recomputeLayers = 0;
+    // FP8 primary weights (Megatron --fp8-param-gather, NeMo fp8_params, TE fp8_model_init): the
+    // GEMM weights live in FP8 without a 16-bit copy and the DP parameter all-gather moves FP8;
+    // torchao's FSDP2 float8 all-gather (enable_fsdp_float8_all_gather) gathers them in FP8.
+    bool fp8Params = false;
     OptimizerStates optimizerStates = OptimizerStates::Fp32;
     CrossEntropy crossEntropy = CrossEntropy::Auto;
     double tokens = 300e9;          // training budget in tokens

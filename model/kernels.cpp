@@ -105,7 +105,7 @@ double gemmEfficiency(double M, double N, double K, const KernelSpec &spec, doub
     const double tilesN[2] = {std::ceil(N / edge[0]), std::ceil(N / edge[1])};
     const double sms = spec.smCount, batches = std::max(1.0, batch);
     double best = 0;
-    for (const auto [i, j] : {std::pair{0, 1}, std::pair{1, 0}, std::pair{0, 0}}) {
+    for (const auto &[i, j] : {std::pair{0, 1}, std::pair{1, 0}, std::pair{0, 0}}) {
         double ctas = tilesM[i] * tilesN[j] * batches;
         // Split-K: too few tiles to fill the SMs and K long enough to share out.
         if (ctas < sms)

@@ -169,6 +169,8 @@ private slots:
         loaded->scenario.training.crossEntropy = CrossEntropy::Fused;
         loaded->scenario.workload.attention = Attention::Flash2;
         loaded->scenario.plan.tpAsyncGrad = false;
+        loaded->scenario.training.recomputeLayers = 5;
+        loaded->scenario.training.fp8Params = true;
         loaded->scenario.cluster.gpu.sustainedFraction = 0.7;
         const auto again = parseScenario(QJsonDocument(scenarioToJson(loaded->scenario, loaded->name, loaded->description)).toJson(), &error);
         QVERIFY2(again, qPrintable(error.text()));
@@ -180,6 +182,8 @@ private slots:
         QCOMPARE(again->scenario.training.crossEntropy, CrossEntropy::Fused);
         QCOMPARE(again->scenario.workload.attention, Attention::Flash2);
         QCOMPARE(again->scenario.plan.tpAsyncGrad, false);
+        QCOMPARE(again->scenario.training.recomputeLayers, 5);
+        QCOMPARE(again->scenario.training.fp8Params, true);
         QCOMPARE(again->scenario.cluster.gpu.sustainedFraction, 0.7);
         QVERIFY(scenarioToJson(again->scenario, {}, {}).value(QLatin1String("plan")).toObject().value(QLatin1String("bucket")) == QLatin1String("auto"));
     }

@@ -82,6 +82,10 @@ private slots:
         QTest::newRow("cp") << Edit([](Scenario &s) { s.workload.seqLen = 2047; s.plan.cp = 2; s.plan.dp = 2; }) << "plan.cp" << "divide seq_len";
         QTest::newRow("tokens") << Edit([](Scenario &s) { s.training.tokens = -1; }) << "training.tokens" << "positive";
         QTest::newRow("compression") << Edit([](Scenario &s) { s.plan.compression = 0.5; }) << "plan.compression" << "between 1 and 1000";
+        QTest::newRow("recompute layers without full") << Edit([](Scenario &s) { s.training.recomputeLayers = 4; }) << "training.recompute_layers" << "set training.recompute to full";
+        QTest::newRow("negative recompute layers") << Edit([](Scenario &s) { s.training.recompute = Recompute::Full; s.training.recomputeLayers = -1; }) << "training.recompute_layers" << "0 (every layer)";
+        QTest::newRow("fp8 params in bf16") << Edit([](Scenario &s) { s.training.fp8Params = true; }) << "training.fp8_params" << "precision fp8";
+        QTest::newRow("fp8 params under deepspeed") << Edit([](Scenario &s) { s.training.precision = Precision::Fp8; s.training.fp8Params = true; s.plan.framework = Framework::DeepSpeed; s.plan.zeroStage = 1; }) << "training.fp8_params" << "DeepSpeed";
     }
     void infeasibleNamesTheField()
     {
@@ -160,6 +164,64 @@ private slots:
         s.plan.zeroStage = 3;
         const Evaluation fsdp = evaluate(s);
         QVERIFY(std::abs(fsdp.perLayer.embeddingGradSeconds - elements * 8 / spec.hbmBytesPerSecond) < 1e-15);
+    }
+
+    // Megatron's block recompute: the first N layers of each model chunk are recomputed, the rest
+    // keep their activations. Time, recomputed FLOPs and memory move linearly with N, and N equal
+    // to a chunk's layers is full recompute.
+    void recomputeLayersRecomputeTheFirstLayersOfEachChunk()
+    {
+        Scenario s = base();   // 40 layers, pp 2
+        s.plan.framework = Framework::Megatron;
+        s.plan.schedule = Schedule::Interleaved;
+        s.plan.virtualStages = 2;   // chunks of 10 layers, 2 per stage
+        const auto run = [&](Recompute r, int n) {
+            Scenario x = s;
+            x.training.recompute = r;
+            x.training.recomputeLayers = n;
+            const Evaluation e = evaluate(x);
+            [&] { QVERIFY2(e.feasible, e.problem.message.c_str()); }();
+            return e;
+        };
+        const Evaluation none = run(Recompute::None, 0), full = run(Recompute::Full, 0);
+        const Evaluation two = run(Recompute::Full, 2), four = run(Recompute::Full, 4), all = run(Recompute::Full, 10);
+        QCOMPARE(two.recomputedLayerShare, 0.2);
+        QCOMPARE(all.breakdown.computeSeconds, full.breakdown.computeSeconds);
+        QCOMPARE(all.memory.activationsBytes, full.memory.activationsBytes);
+        QCOMPARE(run(Recompute::Full, 50).memory.activationsBytes, full.memory.activationsBytes);
+        // A share 0.2 of the layers: 0.2 of full recompute's extra work, in FLOPs and in time.
+        const double extraFlops = full.hardwareFlopsPerStep - full.modelFlopsPerStep;
+        QVERIFY(std::abs(two.hardwareFlopsPerStep - two.modelFlopsPerStep - 0.2 * extraFlops) < 1e-9 * extraFlops);
+        const double extraSeconds = full.breakdown.computeSeconds - none.breakdown.computeSeconds;
+        QVERIFY(extraSeconds > 0);
+        QVERIFY(std::abs(two.breakdown.computeSeconds - none.breakdown.computeSeconds - 0.2 * extraSeconds) < 1e-9 * extraSeconds);
+        // Memory: each stage holds 2 x N recomputed layers of its 20; every layer moved from kept
+        // to recomputed frees the same bytes.
+        const double perLayer = two.memory.activationsBytes - four.memory.activationsBytes;
+        QVERIFY(perLayer > 0);
+        QVERIFY(std::abs(two.memory.activationsBytes - full.memory.activationsBytes - 4 * perLayer) < 1e-6 * perLayer);
+        QVERIFY(none.memory.activationsBytes > two.memory.activationsBytes);
+    }
+
+    // FP8 primary weights: the GEMM weights lose their 16-bit copy (2 B per matrix parameter) and
+    // the distributed optimizer's parameter all-gather moves them in FP8.
+    void fp8ParamsDropTheSixteenBitWeights()
+    {
+        Scenario s = base();
+        s.plan.framework = Framework::Megatron;
+        s.plan.zeroStage = 1;
+        s.training.precision = Precision::Fp8;
+        const Evaluation plain = evaluate(s);
+        s.training.fp8Params = true;
+        const Evaluation fp8 = evaluate(s);
+        QVERIFY2(plain.feasible && fp8.feasible, fp8.problem.message.c_str());
+        const int stage = fp8.memory.stage;
+        QCOMPARE(plain.memory.stage, stage);
+        const double matrixPerGpu = stageLayerCounts(s.workload.layers, s.plan)[size_t(stage)]
+                                    * countShape(s.workload).layerMatrixParams / s.plan.tp;
+        QVERIFY(std::abs(plain.memory.weightsBytes - fp8.memory.weightsBytes - 2 * matrixPerGpu) < 1e-6 * matrixPerGpu);
+        QVERIFY(fp8.breakdown.dpCommSeconds < plain.breakdown.dpCommSeconds);
+        QCOMPARE(fp8.breakdown.computeSeconds, plain.breakdown.computeSeconds);
     }
 
     // [DS] DeepSpeed's pipeline engine reduces after the last backward: nothing hides, and in bf16

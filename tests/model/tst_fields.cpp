@@ -64,6 +64,25 @@ private slots:
         QVERIFY(std::abs(fieldValue(derived.scenario, Field::Parameters) / 7e9 - 1) < 0.1);
     }
 
+    // Fields that only mean something beside another carry it along, and say so.
+    void coupledFieldsStayValid()
+    {
+        FieldEdit r = withField(base(), Field::RecomputeLayers, 4);
+        QCOMPARE(r.scenario.training.recompute, Recompute::Full);
+        QVERIFY(r.note.find("training.recompute") != std::string::npos);
+        QVERIFY(!validate(r.scenario).has_value());
+        r = withField(r.scenario, Field::Recompute, int(Recompute::Selective));
+        QCOMPARE(r.scenario.training.recomputeLayers, 0);
+        QVERIFY(r.note.find("recompute_layers") != std::string::npos);
+        QVERIFY(!validate(r.scenario).has_value());
+        r = withField(base(), Field::Fp8Params, 1);
+        QCOMPARE(r.scenario.training.precision, Precision::Fp8);
+        QVERIFY(!validate(r.scenario).has_value());
+        r = withField(r.scenario, Field::Precision, int(Precision::Bf16));
+        QVERIFY(!r.scenario.training.fp8Params);
+        QVERIFY(!validate(r.scenario).has_value());
+    }
+
     void words()
     {
         QCOMPARE(QString::fromStdString(describeFieldChange(Field::Tp, 8)), QStringLiteral("Set TP to 8"));

@@ -102,6 +102,8 @@ Scenario randomValidScenario(std::mt19937_64 &rng)
     c.gpu.sustainedFraction = pick(rng, {0.0, 0.85});
     if (t.precision == Precision::Fp8 && c.gpu.peakFlops8 == 0)
         t.precision = Precision::Bf16;   // fp8 without FP8 tensor cores is an error (tested elsewhere)
+    if (t.recompute == Recompute::Full)
+        t.recomputeLayers = pick(rng, {0, 1, 3, 1000});
     c.intraNode = {"intra", pick(rng, {32e9, 300e9, 900e9}), pick(rng, {0.0, 3e-6}), pick(rng, {0.5, 0.8, 1.0})};
     c.interNode = {"inter", pick(rng, {12.5e9, 25e9, 50e9, 100e9}), pick(rng, {0.0, 5e-6, 30e-6}), pick(rng, {0.4, 0.9})};
     c.rails = std::max(1, c.gpusPerNode / pick(rng, {1, 2}));
@@ -125,6 +127,8 @@ Scenario randomValidScenario(std::mt19937_64 &rng)
         p.framework = pick(rng, {Framework::Auto, Framework::Megatron, Framework::DeepSpeed, Framework::Fsdp});
     if (p.zeroStage > 0 && (p.dp * p.cp) % 2 == 0 && p.dp * p.cp > 2)
         p.shardGroup = pick(rng, {0, 0, 2});
+    if (t.precision == Precision::Fp8 && resolveFramework(p) != Framework::DeepSpeed)
+        t.fp8Params = pick(rng, {false, true});
     return s;
 }
 
