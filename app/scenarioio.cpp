@@ -169,6 +169,10 @@ const std::pair<const char *, Framework> kFramework[] = {{"auto", Framework::Aut
                                                          {"deepspeed", Framework::DeepSpeed}, {"fsdp", Framework::Fsdp}};
 const std::pair<const char *, Precision> kPrecision[] = {
     {"fp32", Precision::Fp32}, {"bf16", Precision::Bf16}, {"fp16", Precision::Fp16}, {"fp8", Precision::Fp8}};
+const std::pair<const char *, NormKind> kNorm[] = {
+    {"auto", NormKind::Auto}, {"layernorm", NormKind::LayerNorm}, {"rmsnorm", NormKind::RmsNorm}};
+const std::pair<const char *, Kernels> kKernels[] = {
+    {"auto", Kernels::Auto}, {"fused", Kernels::Fused}, {"eager", Kernels::Eager}};
 const std::pair<const char *, CrossEntropy> kCrossEntropy[] = {{"auto", CrossEntropy::Auto},
                                                                {"megatron", CrossEntropy::Megatron},
                                                                {"pytorch", CrossEntropy::PyTorch},
@@ -232,6 +236,7 @@ bool readWorkload(const QJsonValue &value, LoadedScenario *out, ScenarioError *e
     s.boolean("tied_embeddings", &w.tiedEmbeddings);
     s.boolean("learned_positions", &w.learnedPositions);
     s.choice("attention", kAttention, &w.attention);
+    s.choice("norm", kNorm, &w.norm);
     s.boolean("causal", &w.causal);
     return s.checkUnknown();
 }
@@ -251,6 +256,7 @@ bool readTraining(const QJsonValue &value, Training *tr, ScenarioError *error)
     s.boolean("fp8_params", &tr->fp8Params);
     s.choice("optimizer_states", kOptimizerStates, &tr->optimizerStates);
     s.choice("cross_entropy", kCrossEntropy, &tr->crossEntropy);
+    s.choice("kernels", kKernels, &tr->kernels);
     s.quantity("tokens", Dimension::Count, &tr->tokens);
     s.quantity("compute_time", Dimension::Seconds, &tr->computeSecondsOverride);
     return s.checkUnknown();
@@ -593,6 +599,7 @@ QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QStrin
                          {QStringLiteral("vocab"), w.vocab},
                          {QStringLiteral("seq_len"), w.seqLen},
                          {QStringLiteral("attention"), QLatin1String(nameOf(w.attention))},
+                         {QStringLiteral("norm"), QLatin1String(nameOf(w.norm))},
                          {QStringLiteral("causal"), w.causal}};
     if (!w.name.empty())
         workload.insert(QStringLiteral("name"), str(w.name));
@@ -605,6 +612,7 @@ QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QStrin
                          {QStringLiteral("fp8_params"), tr.fp8Params},
                          {QStringLiteral("optimizer_states"), QLatin1String(nameOf(tr.optimizerStates))},
                          {QStringLiteral("cross_entropy"), QLatin1String(nameOf(tr.crossEntropy))},
+                         {QStringLiteral("kernels"), QLatin1String(nameOf(tr.kernels))},
                          {QStringLiteral("tokens"), tr.tokens}};
     if (tr.computeSecondsOverride > 0)
         training.insert(QStringLiteral("compute_time"), tr.computeSecondsOverride);

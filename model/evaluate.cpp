@@ -230,6 +230,42 @@ const char *nameOf(CrossEntropy c)
     return "auto";
 }
 
+const char *nameOf(NormKind n)
+{
+    switch (n) {
+    case NormKind::Auto: return "auto";
+    case NormKind::LayerNorm: return "layernorm";
+    case NormKind::RmsNorm: return "rmsnorm";
+    }
+    return "?";
+}
+
+const char *nameOf(Kernels k)
+{
+    switch (k) {
+    case Kernels::Auto: return "auto";
+    case Kernels::Fused: return "fused";
+    case Kernels::Eager: return "eager";
+    }
+    return "?";
+}
+
+NormKind resolveNorm(const Workload &w)
+{
+    if (w.norm != NormKind::Auto)
+        return w.norm;
+    return w.mlp == MlpKind::SwiGlu ? NormKind::RmsNorm : NormKind::LayerNorm;
+}
+
+// PyTorch FSDP runs the model as written, op by op; Megatron-LM and DeepSpeed (Megatron-DeepSpeed)
+// run Megatron's and Transformer Engine's fused kernels.
+Kernels resolveKernels(Kernels given, Framework framework)
+{
+    if (given != Kernels::Auto)
+        return given;
+    return framework == Framework::Fsdp ? Kernels::Eager : Kernels::Fused;
+}
+
 CrossEntropy resolveCrossEntropy(CrossEntropy given, Framework framework)
 {
     if (given != CrossEntropy::Auto)
@@ -583,7 +619,8 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     e.peakFlopsPerGpu = peakMatrix;
     // Megatron-LM accumulates weight gradients into fp32 main gradients inside the GEMM.
     const double wgradOutputBytes = fw == Framework::Megatron && tr.precision != Precision::Fp32 ? 8.0 : 2.0;
-    const LayerTimes lt = layerTimes(w, tr.precision, tokensPerGpu, t, c, sp, spec, wgradOutputBytes);
+    const LayerTimes lt = layerTimes(w, tr.precision, tokensPerGpu, t, c, sp, spec, wgradOutputBytes,
+                                     resolveKernels(tr.kernels, fw) == Kernels::Eager);
     const CrossEntropy crossEntropy = resolveCrossEntropy(tr.crossEntropy, fw);
     const LossTraffic lossTraffic = lossTrafficOf(crossEntropy);
     const HeadTimes head = headTimes(w, tokensPerGpu, t, spec, lossTraffic, wgradOutputBytes);

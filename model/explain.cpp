@@ -86,14 +86,19 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                        num(double(m)) + " x " + sec(b.computeSeconds / double(m)) + " per micro-batch, "
                            + std::to_string(e.criticalStageLayers) + " layers on stage " + std::to_string(e.criticalStage + 1)
                            + "; per layer GEMMs " + sec(e.layerGemmSeconds) + ", attention " + sec(e.layerAttentionSeconds)
-                           + ", memory-bound " + sec(e.layerElementwiseSeconds) + "; peak "
+                           + ", memory-bound " + sec(e.layerElementwiseSeconds) + " ("
+                           + (resolveKernels(sc.training.kernels, e.framework) == Kernels::Eager
+                                  ? std::string("PyTorch eager ops, ") + nameOf(resolveNorm(w))
+                                  : std::string("fused kernels"))
+                           + "); peak "
                            + num(e.peakFlopsPerGpu / 1e12, "TFLOP/s") + ", sustained "
                            + pct(kernelSpec(sc.cluster.gpu, sc.training.precision).sustainedFraction)
                            + " of the burst figures, forward GEMMs at " + pct(e.kernelEfficiency)
                            + "; the first stage's embedding gradient " + sec(e.perLayer.embeddingGradSeconds) + " per micro-batch",
                        sec(b.computeSeconds),
                        "GEMM ceilings: ml-engineering MAMF table; sustained: ml-engineering mamf-finder MSMF / MAMF with "
-                       "all 8 GPUs busy; attention: FlashAttention-2 Fig. 4 / FlashAttention-3 Figs. 5-6 (model/kernels.cpp)"});
+                       "all 8 GPUs busy; attention: FlashAttention-2 Fig. 4 / FlashAttention-3 Figs. 5-6; eager bytes: torchtitan "
+                       "RMSNorm / apply_rotary_emb as written (model/kernels.cpp)"});
     if (t > 1)
         out.push_back({"tp_comm_exposed_s", "Tensor-parallel communication",
                        "m x L/p x n_coll x T_coll (all-reduce equivalents: a gather or a scatter is half), S = b s h x "

@@ -59,6 +59,8 @@ const std::array<FieldInfo, size_t(Field::Count)> kFields = {{
     {Field::Framework, "plan.framework", "framework", "", 1, K::Choice, 0, 3},
     {Field::Attention, "workload.attention", "attention kernel", "", 1, K::Choice, 0, 2},
     {Field::CrossEntropy, "training.cross_entropy", "loss kernel", "", 1, K::Choice, 0, 3},
+    {Field::Norm, "workload.norm", "normalisation", "", 1, K::Choice, 0, 2},
+    {Field::Kernels, "training.kernels", "elementwise kernels", "", 1, K::Choice, 0, 2},
 }};
 
 int asInt(double v) { return int(std::lround(v)); }
@@ -106,6 +108,14 @@ const char *choiceName(Field f, int i)
         static const char *names[] = {"the framework's", "Megatron vocab-parallel", "PyTorch on fp32 logits",
                                       "fused on 16-bit logits"};
         return i >= 0 && i < 4 ? names[i] : "?";
+    }
+    case Field::Norm: {
+        static const char *names[] = {"by MLP (RMSNorm with SwiGLU)", "LayerNorm", "RMSNorm"};
+        return i >= 0 && i < 3 ? names[i] : "?";
+    }
+    case Field::Kernels: {
+        static const char *names[] = {"the framework's", "fused (Megatron/TE, torch.compile)", "PyTorch eager"};
+        return i >= 0 && i < 3 ? names[i] : "?";
     }
     default: return "?";
     }
@@ -172,6 +182,8 @@ double fieldValue(const Scenario &s, Field field)
     case Field::Framework: return int(s.plan.framework);
     case Field::Attention: return int(s.workload.attention);
     case Field::CrossEntropy: return int(s.training.crossEntropy);
+    case Field::Norm: return int(s.workload.norm);
+    case Field::Kernels: return int(s.training.kernels);
     }
     return 0;
 }
@@ -265,6 +277,8 @@ FieldEdit withField(const Scenario &in, Field field, double v)
     case Field::Framework: s.plan.framework = Framework(asInt(v)); break;
     case Field::Attention: s.workload.attention = Attention(asInt(v)); break;
     case Field::CrossEntropy: s.training.crossEntropy = CrossEntropy(asInt(v)); break;
+    case Field::Norm: s.workload.norm = NormKind(asInt(v)); break;
+    case Field::Kernels: s.training.kernels = Kernels(asInt(v)); break;
     }
     return r;
 }

@@ -22,7 +22,7 @@ enum class Field {
     Tp, Pp, Dp, Cp, SequenceParallel, Schedule, VirtualStages, Zero, OverlapDp, TpOverlap, TpAsyncGrad,
     Bucket, Compression, Jitter, LocalSgd, Framework,
     // kernels
-    Attention, CrossEntropy,
+    Attention, CrossEntropy, Norm, Kernels,
     Count
 };
 

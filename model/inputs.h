@@ -40,6 +40,13 @@ enum class OptimizerStates { Fp32, Bf16 };
 /// Fused = a kernel on the 16-bit logits (flash-attn's CrossEntropyLoss as llm-foundry runs it,
 /// Apex xentropy) that keeps them and writes the gradient beside them.
 enum class CrossEntropy { Auto, Megatron, PyTorch, Fused };
+/// The layer's normalisation: LayerNorm (GPT, BLOOM, MPT, Nemotron) or RMSNorm (Llama). Auto:
+/// RMSNorm with a SwiGLU MLP, LayerNorm otherwise, as those model families pair them.
+enum class NormKind { Auto, LayerNorm, RmsNorm };
+/// How the memory-bound kernels run: Fused (Megatron-LM / Transformer Engine kernels, or
+/// torch.compile) or Eager (PyTorch eager ops, one kernel per op, as torchtitan without compile,
+/// Hugging Face and llm-foundry run them). Auto: Eager under FSDP, Fused otherwise.
+enum class Kernels { Auto, Fused, Eager };
 
 /// Transformer shape. Megatron SC21 notation: L layers, h hidden, a heads, V vocabulary, s sequence.
 struct Workload
@@ -57,6 +64,7 @@ struct Workload
     int seqLen = 2048;
     Attention attention = Attention::Flash;
     bool causal = true;          // decoder LM: kernels skip the masked half of Q K^T and P V
+    NormKind norm = NormKind::Auto;
 
     bool operator==(const Workload &) const = default;
 };
@@ -77,6 +85,7 @@ struct Training
     bool fp8Params = false;
     OptimizerStates optimizerStates = OptimizerStates::Fp32;
     CrossEntropy crossEntropy = CrossEntropy::Auto;
+    Kernels kernels = Kernels::Auto;
     double tokens = 300e9;          // training budget in tokens
     double computeSecondsOverride = 0.0; // > 0: replaces the computed on-GPU time of one step
 
@@ -217,6 +226,10 @@ const char *nameOf(OptimizerStates);   // "fp32", "bf16"
 const char *nameOf(CrossEntropy);      // "auto", "megatron", "pytorch", "fused"
 /// The kernel in use: the given one, or the framework's.
 CrossEntropy resolveCrossEntropy(CrossEntropy given, Framework framework);
+const char *nameOf(NormKind);          // "auto", "layernorm", "rmsnorm"
+const char *nameOf(Kernels);           // "auto", "fused", "eager"
+NormKind resolveNorm(const Workload &workload);
+Kernels resolveKernels(Kernels given, Framework framework);
 const char *nameOf(IntraFabric);   // "auto", "nvswitch", "pcie", "mesh"
 const char *nameOf(ParallelDim);   // "tp", "cp", "dp", "pp"
 /// The intra-node fabric with Auto resolved from the link name.

@@ -139,7 +139,7 @@ double kvWidthPerGpu(const Workload &w, int tp)
 } // namespace
 
 LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int tp, int cp, bool sp,
-                      const KernelSpec &spec, double wgradOutputBytes)
+                      const KernelSpec &spec, double wgradOutputBytes, bool eager)
 {
     const KernelDefaults &k = kernelDefaults();
     LayerTimes lt;
@@ -197,13 +197,17 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
         softmaxBytesPerToken = 9.0 * headsPerGpu * s;
     }
 
-    // Memory-bound kernels, bytes per token, fused as Megatron/TE run them.
+    // Memory-bound kernels, bytes per token: fused as Megatron/TE (or torch.compile) run them, or
+    // op by op in PyTorch eager (KernelDefaults::eager*).
     const double r = (sp || tp == 1) ? h / t : h;   // width of the norm/residual region on this GPU
-    double bytes = 2 * 4 * r      // two norms: read + write 16-bit
-                   + 2 * 6 * r;   // two bias-dropout-residual adds: read two, write one
-    bytes += w.mlp == MlpKind::SwiGlu ? 6 * f / t : 4 * f / t;   // SiLU(gate)*up or GeLU
+    const double normBytes = eager && resolveNorm(w) == NormKind::RmsNorm ? k.eagerRmsNormBytes : 4.0;
+    double bytes = 2 * normBytes * r   // two norms: read + write 16-bit when fused
+                   + 2 * 6 * r;        // two bias-dropout-residual adds: read two, write one
+    bytes += w.mlp == MlpKind::SwiGlu ? (eager ? k.eagerSwigluBytes : 6.0) * f / t : 4 * f / t;   // SiLU(gate)*up or GeLU
     if (!w.learnedPositions)
-        bytes += 4 * (h / t + kv);   // rotary on Q and K
+        bytes += (eager ? k.eagerRotaryBytes : 4.0) * (h / t + kv);   // rotary on Q and K
+    if (eager)
+        bytes += k.eagerAttentionOutputBytes * h / t;
     bytes += softmaxBytesPerToken;
     lt.elementwiseForward = T * bytes / hbm;
     lt.elementwiseBackward = k.backwardTrafficRatio * lt.elementwiseForward;

@@ -47,6 +47,20 @@ struct KernelDefaults
     // .grad (r2 r2 w2). HBM bytes per embedding element per micro-batch:
     double embeddingGradBytesMegatron = 12.0;
     double embeddingGradBytesOther = 8.0;
+    // PyTorch eager, as torchtitan (without compile) and Hugging Face write a Llama block: HBM
+    // bytes per element, forward, where fused kernels move fewer (the backward moves twice as
+    // many, backwardTrafficRatio). RMSNorm: x.float() r2 w4, pow(2) r4 w4, mean r4, x * rsqrt
+    // r4 w4, type_as r4 w2, * weight r2 w2 (torchtitan models/norms.py RMSNorm, HF LlamaRMSNorm);
+    // fused 4. LayerNorm is one native kernel either way (F.layer_norm: r2 w2).
+    double eagerRmsNormBytes = 36;
+    // SwiGLU: silu(gate) r2 w2, then * up r2 r2 w2 (fused: r2 r2 w2).
+    double eagerSwigluBytes = 10;
+    // Rotary in complex fp32 (torchtitan apply_rotary_emb, Meta's llama reference): float +
+    // view_as_complex r2 w4, * freqs_cis r4 w4, view_as_real + type_as r4 w2 (fused: r2 w2).
+    double eagerRotaryBytes = 20;
+    // The attention output back to [tokens, h]: transpose(1, 2).contiguous() r2 w2 (Megatron and
+    // TE write that layout directly).
+    double eagerAttentionOutputBytes = 4;
     double tpOverlapSms = 16;             // SMs a pipelined reduce-scatter overlap takes (TE userbuffers)
     // SMs an NCCL collective or send/receive holds while it runs: one CTA per channel, and NCCL
     // sets up 32 collective and 32 p2p channels on NVSwitch Hopper/Blackwell nodes ("NCCL INFO 32
@@ -117,9 +131,10 @@ struct LayerTimes
 /// tokens: b s / c on this GPU; keys: the sequence length each query sees in full (s);
 /// cp: context-parallel degree (causal load balancing of Megatron/TE: each rank gets 1/cp of the work).
 /// wgradOutputBytes: 8 when weight gradients accumulate into fp32 main gradients in the GEMM
-/// (Megatron-LM gradient_accumulation_fusion), else 2.
+/// (Megatron-LM gradient_accumulation_fusion), else 2. eager: PyTorch eager elementwise ops
+/// (KernelDefaults::eager*), else fused kernels.
 LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int tp, int cp, bool sequenceParallel,
-                      const KernelSpec &spec, double wgradOutputBytes = 2);
+                      const KernelSpec &spec, double wgradOutputBytes = 2, bool eager = false);
 
 /// LM head and loss of one micro-batch on the last stage: GEMM forward, backward, loss traffic.
 struct HeadTimes

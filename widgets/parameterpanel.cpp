@@ -146,6 +146,14 @@ ParameterPanel::ParameterPanel(QWidget *parent)
     addCombo(advanced, Field::CrossEntropy, tr("Loss kernel"),
              {tr("Framework's"), tr("Megatron vocab-parallel"), tr("PyTorch (fp32 logits)"), tr("Fused (16-bit logits)")},
              tr("What the LM head's cross entropy keeps and moves per logit: 6, 12 or 4 bytes kept."));
+    // In the order of Kernels: Auto, Fused, Eager.
+    addCombo(advanced, Field::Kernels, tr("Elementwise kernels"),
+             {tr("Framework's (eager under FSDP)"), tr("Fused (Megatron/TE, torch.compile)"), tr("PyTorch eager")},
+             tr("Norms, activation, rotary as fused kernels or one PyTorch op at a time (an RMSNorm moves 36 bytes "
+                "per element eager, 4 fused)."));
+    // In the order of NormKind: Auto, LayerNorm, RMSNorm.
+    addCombo(advanced, Field::Norm, tr("Normalisation"), {tr("By MLP (RMSNorm with SwiGLU)"), tr("LayerNorm"), tr("RMSNorm")},
+             tr("What an eager RMSNorm costs depends on it; LayerNorm is one native kernel either way."));
     addSlider(advanced, Field::Rails, tr("Rails (NICs per node)"), QString(), tr("Each GPU gets rails / GPUs-per-node of a NIC."))
         ->setRange(1, 16, Scale::Linear, 0);
     addSlider(advanced, Field::Oversubscription, tr("Oversubscription"), tr(": 1"), tr("Above-leaf oversubscription; 1 = non-blocking."))

@@ -170,6 +170,8 @@ private slots:
         loaded->scenario.workload.attention = Attention::Flash2;
         loaded->scenario.plan.tpAsyncGrad = false;
         loaded->scenario.training.recomputeLayers = 5;
+        loaded->scenario.training.kernels = Kernels::Eager;
+        loaded->scenario.workload.norm = NormKind::LayerNorm;
         loaded->scenario.training.fp8Params = true;
         loaded->scenario.cluster.gpu.sustainedFraction = 0.7;
         const auto again = parseScenario(QJsonDocument(scenarioToJson(loaded->scenario, loaded->name, loaded->description)).toJson(), &error);
@@ -183,6 +185,8 @@ private slots:
         QCOMPARE(again->scenario.workload.attention, Attention::Flash2);
         QCOMPARE(again->scenario.plan.tpAsyncGrad, false);
         QCOMPARE(again->scenario.training.recomputeLayers, 5);
+        QCOMPARE(again->scenario.training.kernels, Kernels::Eager);
+        QCOMPARE(again->scenario.workload.norm, NormKind::LayerNorm);
         QCOMPARE(again->scenario.training.fp8Params, true);
         QCOMPARE(again->scenario.cluster.gpu.sustainedFraction, 0.7);
         QVERIFY(scenarioToJson(again->scenario, {}, {}).value(QLatin1String("plan")).toObject().value(QLatin1String("bucket")) == QLatin1String("auto"));

@@ -166,6 +166,55 @@ private slots:
         QVERIFY(std::abs(fsdp.perLayer.embeddingGradSeconds - elements * 8 / spec.hbmBytesPerSecond) < 1e-15);
     }
 
+    // PyTorch eager runs a Llama block op by op: per token, the two RMSNorms move 2 x 36 h bytes
+    // (fused 2 x 4 h), SwiGLU 10 f (6), rotary 20 (h + kv) (4 (h + kv)) and the attention output
+    // is copied back to [tokens, h] (4 h). A GPT block (LayerNorm, GeLU, learned positions) only
+    // adds that copy. FSDP runs eager unless told otherwise; Megatron and DeepSpeed run fused.
+    void eagerKernelsMoveWhatPyTorchOpsMove()
+    {
+        const KernelSpec spec = kernelSpec(base().cluster.gpu, Precision::Bf16);
+        Workload llama = base().workload;
+        llama.mlp = MlpKind::SwiGlu;
+        llama.kvHeads = 8;
+        llama.ffnHidden = 13824;
+        const double T = 4096, h = llama.hidden, f = llama.ffnHidden, kv = h / llama.heads * llama.kvHeads;
+        const LayerTimes fused = layerTimes(llama, Precision::Bf16, T, 1, 1, false, spec, 2, false);
+        const LayerTimes eager = layerTimes(llama, Precision::Bf16, T, 1, 1, false, spec, 2, true);
+        const double extraBytes = 2 * (36 - 4) * h + (10 - 6) * f + (20 - 4) * (h + kv) + 4 * h;
+        QVERIFY(std::abs(eager.elementwiseForward - fused.elementwiseForward - T * extraBytes / spec.hbmBytesPerSecond)
+                < 1e-12 * eager.elementwiseForward);
+        QCOMPARE(eager.elementwiseBackward, 2 * eager.elementwiseForward);
+        QCOMPARE(eager.gemmForward, fused.gemmForward);
+        Workload gpt = base().workload;   // GeLU, so LayerNorm
+        gpt.learnedPositions = true;
+        QCOMPARE(resolveNorm(gpt), NormKind::LayerNorm);
+        const LayerTimes gptFused = layerTimes(gpt, Precision::Bf16, T, 1, 1, false, spec, 2, false);
+        const LayerTimes gptEager = layerTimes(gpt, Precision::Bf16, T, 1, 1, false, spec, 2, true);
+        QVERIFY(std::abs(gptEager.elementwiseForward - gptFused.elementwiseForward - T * 4 * h / spec.hbmBytesPerSecond)
+                < 1e-12 * gptEager.elementwiseForward);
+        gpt.norm = NormKind::RmsNorm;
+        QVERIFY(layerTimes(gpt, Precision::Bf16, T, 1, 1, false, spec, 2, true).elementwiseForward > gptEager.elementwiseForward);
+        QCOMPARE(resolveKernels(Kernels::Auto, Framework::Fsdp), Kernels::Eager);
+        QCOMPARE(resolveKernels(Kernels::Auto, Framework::Megatron), Kernels::Fused);
+        QCOMPARE(resolveKernels(Kernels::Auto, Framework::DeepSpeed), Kernels::Fused);
+        QCOMPARE(resolveKernels(Kernels::Fused, Framework::Fsdp), Kernels::Fused);
+        // Through the evaluation: an FSDP plan is slower eager than compiled, by its elementwise time.
+        Scenario s = base();
+        s.workload = llama;
+        s.plan = {};
+        s.plan.tp = 8;
+        s.plan.dp = 8;
+        s.plan.zeroStage = 3;
+        s.plan.framework = Framework::Fsdp;
+        const Evaluation auto_ = evaluate(s);
+        s.training.kernels = Kernels::Fused;
+        const Evaluation compiled = evaluate(s);
+        QVERIFY2(auto_.feasible && compiled.feasible, auto_.problem.message.c_str());
+        QVERIFY(auto_.breakdown.computeSeconds > compiled.breakdown.computeSeconds);
+        QVERIFY(auto_.layerElementwiseSeconds > 2 * compiled.layerElementwiseSeconds);
+        QCOMPARE(auto_.layerGemmSeconds, compiled.layerGemmSeconds);
+    }
+
     // Megatron's block recompute: the first N layers of each model chunk are recomputed, the rest
     // keep their activations. Time, recomputed FLOPs and memory move linearly with N, and N equal
     // to a chunk's layers is full recompute.

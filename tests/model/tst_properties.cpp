@@ -115,6 +115,8 @@ Scenario randomValidScenario(std::mt19937_64 &rng)
     // Kernels, framework and sharding as users name them (only combinations that run: the
     // invalid ones are tested in tst_evaluate).
     t.crossEntropy = pick(rng, {CrossEntropy::Auto, CrossEntropy::Megatron, CrossEntropy::PyTorch, CrossEntropy::Fused});
+    t.kernels = pick(rng, {Kernels::Auto, Kernels::Fused, Kernels::Eager});
+    w.norm = pick(rng, {NormKind::Auto, NormKind::LayerNorm, NormKind::RmsNorm});
     c.gpu.attentionEfficiencyFa2 = pick(rng, {0.0, 0.34});
     if (p.zeroStage == 3)
         p.framework = pick(rng, {Framework::Auto, Framework::Fsdp});
