@@ -77,10 +77,11 @@ ParameterPanel::ParameterPanel(QWidget *parent)
              tr("Compute precision of the GEMMs; mixed precision keeps FP32 master weights."));
     addCombo(training, Field::Recompute, tr("Activation recompute"), {tr("None"), tr("Selective"), tr("Full")},
              tr("Korthikanti 2022: selective recomputes attention only; full recomputes each layer's forward."));
-    addSlider(training, Field::RecomputeLayers, tr("Recomputed layers per chunk"), tr("layers"),
+    QuantitySlider *recomputeLayers = addSlider(training, Field::RecomputeLayers, tr("Recomputed layers per chunk"), tr("layers"),
               tr("With full recompute: the first N layers of each model chunk are recomputed, the others keep their "
-                 "activations (Megatron --recompute-method block). 0 = every layer."))
-        ->setRange(0, 128, Scale::Linear, 0);
+                 "activations (Megatron --recompute-method block). 0 = every layer."));
+    recomputeLayers->setRange(0, 128, Scale::Linear, 0);
+    recomputeLayers->setMinimumText(tr("every layer"));
     addToggle(training, Field::Fp8Params, tr("FP8 weights"),
               tr("With FP8: the GEMM weights are kept and all-gathered in FP8, without a 16-bit copy "
                  "(Megatron --fp8-param-gather, NeMo fp8_params, torchao float8 all-gather)."));

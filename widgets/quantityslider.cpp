@@ -223,4 +223,6 @@ void QuantitySlider::onSliderMoved(int position)
         emit editFinished();   // keyboard and wheel steps are complete edits
 }
 
+void QuantitySlider::setMinimumText(const QString &text) { m_spin->setSpecialValueText(text); }
+
 } // namespace ts

@@ -36,6 +36,8 @@ public:
     /// Shows the model's reason next to the control; empty clears it.
     void setProblem(const QString &message);
     void setHelp(const QString &tooltip);
+    /// Words shown instead of the minimum value ("every layer" for 0).
+    void setMinimumText(const QString &text);
     QString label() const;
 
 signals:
