@@ -700,7 +700,10 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     // hidden behind the attention of the block in hand (Liu et al. 2023, arXiv:2310.01889) ----
     double cpLayerFwd = 0, cpLayerBwd = 0, cpLayerFwdExposed = 0, cpLayerBwdExposed = 0;
     if (c > 1) {
-        const double kvBytes = 2.0 * b * (s / c) * (h * w.kvHeads / w.heads) * actBytes;
+        // Each TP rank passes only its own heads' K and V (kv heads split by TP, replicated when
+        // TP exceeds them): TE's context parallelism runs inside the TP shard.
+        const double kvWidth = std::max(1.0, double(w.kvHeads) / t) * (h / w.heads);
+        const double kvBytes = 2.0 * b * (s / c) * kvWidth * actBytes;
         const CollectiveTime hop = collectiveTime(Collective::SendRecv, Algorithm::Ring, kvBytes,
                                                   cpGroup, fabric);
         cpLayerFwd = (c - 1) * hop.seconds;

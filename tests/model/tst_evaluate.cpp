@@ -540,6 +540,29 @@ private slots:
         QVERIFY(cp.breakdown.cpCommExposedSeconds < cp.breakdown.cpCommSeconds);
     }
 
+    // Under TP each rank holds a/t heads and passes only their K and V around the CP ring: twice
+    // the TP, half the bytes per hop (NeMo's 128K-1M-token runs on H100 put CP and TP together).
+    void contextParallelPassesOnlyTheRanksHeads()
+    {
+        Scenario s = base();   // 40 heads, MHA
+        s.workload.seqLen = 65536;
+        s.training.globalBatch = 8;
+        s.plan = {};
+        s.cluster.gpus = 8;
+        s.plan.cp = 4;
+        s.plan.tp = 1;
+        s.plan.dp = 2;
+        const Evaluation tp1 = evaluate(s);
+        s.plan.tp = 2;
+        s.plan.dp = 1;
+        const Evaluation tp2 = evaluate(s);
+        QVERIFY2(tp1.feasible && tp2.feasible, tp2.problem.message.c_str());
+        // The ring's time per micro-batch and layer (the two plans run different micro-batch counts).
+        const double perLayer1 = tp1.breakdown.cpCommSeconds / (double(tp1.microBatches) * s.workload.layers);
+        const double perLayer2 = tp2.breakdown.cpCommSeconds / (double(tp2.microBatches) * s.workload.layers);
+        QVERIFY2(std::abs(perLayer2 / perLayer1 - 0.5) < 0.02, qPrintable(QString::number(perLayer2 / perLayer1)));
+    }
+
     void unevenStages()
     {
         // Llama 3 405B on PP 16 with interleaving: 126 layers + embedding + loss slots = 128 = 16 x 8.
