@@ -338,6 +338,7 @@ QJsonObject planRowToJson(const PlanCandidate &c)
     const std::pair<const char *, QJsonValue> more[] = {
         {"micro_batch", c.scenario.training.microBatch},
         {"recompute", QLatin1String(nameOf(c.scenario.training.recompute))},
+        {"recompute_layers", c.scenario.training.recomputeLayers},
         {"step_time_s", b.stepSeconds},
         {"train_time_s", c.trainSeconds},
         {"train_time_with_failures_s", c.trainSecondsWithFailures},
@@ -403,7 +404,7 @@ int runPlan(const Options &o, const LoadedScenario &loaded, QTextStream &out, QT
             out << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9 %10 %11 %12 %13\n")
                        .arg(QLatin1String(nameOf(resolveFramework(p))), -9).arg(p.tp, 4).arg(p.pp, 4).arg(p.dp, 6).arg(p.cp, 4).arg(c.scenario.training.microBatch, 3)
                        .arg(fmt::schedule(p), -16).arg(fmt::pipelineSplit(p), -9).arg(fmt::overlaps(p), -7)
-                       .arg(fmt::sharding(p), 7).arg(QLatin1String(nameOf(c.scenario.training.recompute)), -10)
+                       .arg(fmt::sharding(p), 7).arg(QString::fromStdString(recomputeText(c.scenario.training)), -10)
                        .arg(fmt::seconds(c.breakdown.stepSeconds), 10)
                        .arg(fmt::duration(c.trainSeconds) + QStringLiteral(" / ") + fmt::percent(c.mfu) + QStringLiteral(" / ")
                             + fmt::memory(c.memoryBytes));

@@ -230,6 +230,13 @@ const char *nameOf(CrossEntropy c)
     return "auto";
 }
 
+std::string recomputeText(const Training &tr)
+{
+    if (tr.recompute == Recompute::Full && tr.recomputeLayers > 0)
+        return "block " + std::to_string(tr.recomputeLayers);
+    return nameOf(tr.recompute);
+}
+
 const char *nameOf(NormKind n)
 {
     switch (n) {

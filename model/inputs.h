@@ -226,6 +226,8 @@ const char *nameOf(OptimizerStates);   // "fp32", "bf16"
 const char *nameOf(CrossEntropy);      // "auto", "megatron", "pytorch", "fused"
 /// The kernel in use: the given one, or the framework's.
 CrossEntropy resolveCrossEntropy(CrossEntropy given, Framework framework);
+/// Recompute in a few words: "none", "selective", "full", or "block N" (N layers per chunk).
+std::string recomputeText(const Training &training);
 const char *nameOf(NormKind);          // "auto", "layernorm", "rmsnorm"
 const char *nameOf(Kernels);           // "auto", "fused", "eager"
 NormKind resolveNorm(const Workload &workload);

@@ -95,25 +95,28 @@ PlanSearchResult searchPlans(const Scenario &base, const PlanSearchOptions &opti
     auto worker = [&] {
         std::vector<PlanCandidate> local;
         long long evaluated = 0, feasible = 0, fitting = 0, fasterThanCurrent = 0;
-        auto consider = [&](const Scenario &s) {
+        // Evaluates one plan and ranks it; returns its memory per GPU (0 when it cannot run).
+        auto consider = [&](const Scenario &s) -> double {
             ++evaluated;
             const Evaluation e = evaluateForSearch(s);
             if (!e.feasible)
-                return;
+                return 0.0;
             ++feasible;
             const bool fits = fitsWithMargin(e);
             if (!fits) {
                 if (options.requireFit)
-                    return;
+                    return e.memory.totalBytes;
             } else {
                 ++fitting;
                 if (result.currentFeasible && e.trainSeconds < currentSeconds * (1 - 1e-9))
                     ++fasterThanCurrent;
             }
             if (int(local.size()) >= top && e.trainSeconds > local.back().trainSeconds * (1 + 1e-9))
-                return;
+                return e.memory.totalBytes;
             insertRanked(local, candidateOf(s, e, fits), top);
+            return e.memory.totalBytes;
         };
+        const double budgetBytes = base.cluster.gpu.memoryBytes * (1 - memoryDefaults().planMarginFraction);
         // The variants every plan is tried in: FSDP's hybrid shard group, recompute, DP and TP overlap.
         auto considerVariants = [&](Scenario &s, const Shape &shape) {
             // FSDP also shards inside a node and replicates across (HYBRID_SHARD): the DP x CP
@@ -125,19 +128,50 @@ PlanSearchResult searchPlans(const Scenario &base, const PlanSearchOptions &opti
             const bool hybrid = resolveFramework(s.plan) == Framework::Fsdp && s.plan.zeroStage >= 2 && inNode >= 2
                                 && inNode < dpRanks && dpRanks % inNode == 0;
             const int shardGroups[] = {0, inNode};   // all of DP x CP, then the node's ranks
+            // Every overlap setting of the current recompute; the memory of the first (they share it).
+            auto overlaps = [&]() {
+                double bytes = -1;
+                for (bool overlap : {true, false}) {
+                    s.plan.overlapDp = overlap;
+                    for (bool tpOverlap : {false, true}) {
+                        if (tpOverlap && shape.tp == 1)
+                            break;
+                        s.plan.tpOverlap = tpOverlap;
+                        const double b = consider(s);
+                        if (bytes < 0)
+                            bytes = b;
+                    }
+                }
+                return bytes;
+            };
+            const int v = s.plan.schedule == Schedule::Interleaved ? s.plan.virtualStages : 1;
+            const double layersPerChunk = double(base.workload.layers) / (double(shape.pp) * v);
             for (int k = 0; k < (hybrid ? 2 : 1); ++k) {
                 s.plan.shardGroup = shardGroups[k];
+                s.training.recomputeLayers = 0;
+                double noneBytes = 0, fullBytes = 0;
                 for (Recompute r : {Recompute::None, Recompute::Selective, Recompute::Full}) {
                     s.training.recompute = r;
-                    for (bool overlap : {true, false}) {
-                        s.plan.overlapDp = overlap;
-                        for (bool tpOverlap : {false, true}) {
-                            if (tpOverlap && shape.tp == 1)
-                                break;
-                            s.plan.tpOverlap = tpOverlap;
-                            consider(s);
-                        }
+                    const double bytes = overlaps();
+                    if (r == Recompute::None)
+                        noneBytes = bytes;
+                    else if (r == Recompute::Full)
+                        fullBytes = bytes;
+                }
+                // Megatron's block recompute with the fewest layers per chunk that fit: memory falls
+                // linearly from no recompute to full as layers move over (recompute_layers), less
+                // the one layer being recomputed, so the estimate may need a layer or two more.
+                if (noneBytes > budgetBytes && fullBytes > 0 && fullBytes <= budgetBytes && layersPerChunk > 1) {
+                    const double share = (noneBytes - budgetBytes) / (noneBytes - fullBytes);
+                    s.training.recompute = Recompute::Full;
+                    for (int n = std::max(1, int(std::ceil(share * layersPerChunk - 1e-9))), tries = 0;
+                         n < int(std::floor(layersPerChunk)) && tries < 3; ++n, ++tries) {
+                        s.training.recomputeLayers = n;
+                        const double bytes = overlaps();
+                        if (bytes <= 0 || bytes <= budgetBytes)
+                            break;
                     }
+                    s.training.recomputeLayers = 0;
                 }
             }
             s.plan.shardGroup = 0;

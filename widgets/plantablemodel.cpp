@@ -95,7 +95,7 @@ QVariant PlanTableModel::data(const QModelIndex &index, int role) const
     case ColSchedule: return fmt::schedule(p);
     case ColSplit: return fmt::pipelineSplit(p);
     case ColZero: return raw ? QVariant(p.zeroStage * 1e6 + p.shardGroup) : QVariant(fmt::sharding(p));
-    case ColRecompute: return QString::fromLatin1(nameOf(c.scenario.training.recompute));
+    case ColRecompute: return QString::fromStdString(recomputeText(c.scenario.training));
     case ColOverlap: return fmt::overlaps(p);
     case ColStep: return raw ? QVariant(c.breakdown.stepSeconds) : QVariant(fmt::seconds(c.breakdown.stepSeconds));
     case ColMfu: return raw ? QVariant(c.mfu) : QVariant(fmt::percent(c.mfu));

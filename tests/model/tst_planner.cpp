@@ -4,6 +4,7 @@
 #include "economics.h"
 #include "evaluate.h"
 #include "fixtures.h"
+#include "memory.h"
 #include "planner.h"
 
 #include <QTest>
@@ -90,6 +91,47 @@ private slots:
                 fasterListed += 1 + c.equivalentPlans;
         QVERIFY(r.fasterThanCurrent >= fasterListed);
         QVERIFY(r.fasterThanCurrent <= r.fitting);
+    }
+
+    // Where no recompute does not fit and full does, the search also tries Megatron's block
+    // recompute with the fewest layers per chunk that fit, which is faster than full.
+    void findsTheFewestRecomputedLayersThatFit()
+    {
+        Scenario s;
+        s.workload = {"llama3-8b", 32, 4096, 32, 8, 14336, MlpKind::SwiGlu, false, false, 128256, 8192};
+        s.training.globalBatch = 128;
+        s.training.precision = Precision::Fp8;
+        s.training.fp8Params = true;
+        s.cluster = fixtures::gpt13bOn64H100().cluster;
+        s.cluster.gpu.memoryBytes = 79.2 * 1024 * 1024 * 1024;
+        s.cluster.gpus = 8;
+        s.plan.tp = 1;
+        s.plan.pp = 1;
+        s.plan.dp = 8;
+        s.plan.zeroStage = 1;
+        s.plan.gradReduce = GradReduce::Bf16;
+        PlanSearchOptions options;
+        options.top = 10000;
+        const PlanSearchResult r = searchPlans(s, options);
+        const PlanCandidate *block = nullptr, *full = nullptr;
+        for (const PlanCandidate &c : r.best) {
+            const Plan &p = c.scenario.plan;
+            if (p.tp != 1 || p.pp != 1 || p.dp != 8 || c.scenario.training.microBatch != 1 || p.zeroStage != 1 || !p.overlapDp)
+                continue;
+            QVERIFY(c.scenario.training.recompute == Recompute::Full);   // none does not fit
+            (c.scenario.training.recomputeLayers > 0 ? block : full) = &c;
+        }
+        QVERIFY(block && full);
+        const int n = block->scenario.training.recomputeLayers;
+        QVERIFY(n > 0 && n < 32);
+        QVERIFY(block->trainSeconds < full->trainSeconds);
+        // The fewest: one layer fewer does not fit within the search's margin.
+        Scenario fewer = block->scenario;
+        fewer.training.recomputeLayers = n - 1;
+        const Evaluation e = evaluate(fewer);
+        QVERIFY(e.feasible);
+        QVERIFY(n == 1 || e.memory.totalBytes > e.memory.capacityBytes * (1 - memoryDefaults().planMarginFraction));
+        QCOMPARE(QString::fromStdString(recomputeText(block->scenario.training)), QStringLiteral("block %1").arg(n));
     }
 
     void sameOnOneOrTwoThreads()
