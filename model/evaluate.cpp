@@ -548,9 +548,9 @@ std::optional<Problem> validate(const Scenario &sc)
     if (tr.fp8Params && fw == Framework::DeepSpeed)
         return problem("training.fp8_params", "DeepSpeed keeps 16-bit weights: fp8_params needs plan.framework megatron or "
                                               "fsdp");
-    if (fw == Framework::Megatron && pl.zeroStage >= 2)
-        return problem("plan.zero", "Megatron-LM shards only the optimizer (distributed optimizer = zero 1); zero %g needs "
-                                    "plan.framework deepspeed or fsdp", pl.zeroStage);
+    if (fw == Framework::Megatron && pl.zeroStage == 2)
+        return problem("plan.zero", "Megatron-LM runs its distributed optimizer (zero 1) or Megatron-FSDP (zero 3); zero 2 "
+                                    "needs plan.framework deepspeed or fsdp");
     if (fw == Framework::DeepSpeed && pl.pp > 1 && pl.zeroStage >= 2)
         return problem("plan.zero", "DeepSpeed's pipeline engine runs ZeRO stage 0 or 1 only (got zero %g with pp %g)",
                        pl.zeroStage, pl.pp);
@@ -785,7 +785,9 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         mem.weightsBytes = paramsPerGpu * (sb.weights + sb.gatheredWeights);
         const double matrixParamsPerGpu = L * counts.layerMatrixParams / t;
         if (tr.precision == Precision::Fp8 && fw != Framework::Fsdp) {
-            mem.weightsBytes += matrixParamsPerGpu * md.fp8WeightBytesPerParam;
+            // Megatron-FSDP shards the FP8 weights (and their transposes) with the rest.
+            mem.weightsBytes += matrixParamsPerGpu * md.fp8WeightBytesPerParam
+                                / (fw == Framework::Megatron && pl.zeroStage >= 3 ? std::max(1, shardRanks) : 1);
             if (tr.fp8Params)   // the FP8 weights are the model's: no 16-bit copy of the GEMM weights
                 mem.weightsBytes -= matrixParamsPerGpu * sb.weights;
         }
@@ -851,6 +853,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     // Megatron zeroes, NaN-checks and scales its whole local gradient buffer every step, on the
     // compute stream (MemoryDefaults::megatronGradBufferPasses).
     e.gradBufferSeconds = fw == Framework::Megatron ? md.megatronGradBufferPasses * maxStageParamsPerGpu * gradCommBytes
+                                                          / (pl.zeroStage >= 3 ? std::max(1, shardRanks) : 1)
                                                           / spec.hbmBytesPerSecond
                                                     : 0.0;
     optimizerSeconds += e.gradBufferSeconds;
@@ -1003,7 +1006,10 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             }
             const bool keptGathered = fw == Framework::Fsdp && p > 1;
             const bool reducePerMicro = pl.zeroStage >= 2 && !keptGathered;
-            const int gathersPerMicro = fw == Framework::Fsdp && !keptGathered ? (pl.zeroStage >= 3 ? 2 : 1) : 0;
+            // FSDP and Megatron-FSDP gather the parameters for every micro-batch's forward and (ZeRO-3)
+            // again for its backward.
+            const bool gathersParameters = fw == Framework::Fsdp || (fw == Framework::Megatron && pl.zeroStage >= 3);
+            const int gathersPerMicro = gathersParameters && !keptGathered ? (pl.zeroStage >= 3 ? 2 : 1) : 0;
             const double microWindow = computeFc + computeBc;
             const double perMicro = (reducePerMicro ? rsStep : 0.0) + gathersPerMicro * agStep;
             dpTotal = double(m) * perMicro + (reducePerMicro ? 0.0 : rsStep) + (gathersPerMicro ? 0.0 : agStep) + replicaSync;

@@ -45,9 +45,10 @@ StateBytesPerParam stateBytesPerParam(Framework framework, Precision precision, 
     switch (framework) {
     case Framework::Megatron:
     case Framework::Auto:
-        // [MLM] bf16 weights, fp32 main gradients, fp32 master + m + v (distributed optimizer: / d).
-        b.weights = 2;
-        b.gradients = gradElementBytes;
+        // [MLM] bf16 weights, fp32 main gradients, fp32 master + m + v (distributed optimizer: / d);
+        // Megatron-FSDP (zero 3, --use-megatron-fsdp) shards weights and main gradients too.
+        b.weights = 2 / (zero >= 3 ? sh : 1);
+        b.gradients = gradElementBytes / (zero >= 3 ? sh : 1);
         b.optimizer = (moments16 ? 4 : 12) / (zero >= 1 ? sh : 1);
         break;
     case Framework::DeepSpeed:

@@ -74,7 +74,7 @@ private slots:
         QTest::newRow("stage split pp 2") << Edit([](Scenario &s) { s.plan.firstStageLayers = 10; s.plan.lastStageLayers = 10; }) << "plan.last_stage_layers" << "add up";
         QTest::newRow("fp8 on a100") << Edit([](Scenario &s) { s.cluster.gpu.peakFlops8 = 0; s.training.precision = Precision::Fp8; }) << "training.precision" << "FP8 tensor cores";
         QTest::newRow("deepspeed zero 2 with pp") << Edit([](Scenario &s) { s.plan.framework = Framework::DeepSpeed; s.plan.zeroStage = 2; }) << "plan.zero" << "pipeline engine";
-        QTest::newRow("megatron zero 3") << Edit([](Scenario &s) { s.plan.framework = Framework::Megatron; s.plan.zeroStage = 3; }) << "plan.zero" << "distributed optimizer";
+        QTest::newRow("megatron zero 2") << Edit([](Scenario &s) { s.plan.framework = Framework::Megatron; s.plan.zeroStage = 2; }) << "plan.zero" << "Megatron-FSDP (zero 3)";
         QTest::newRow("fsdp zero 1") << Edit([](Scenario &s) { s.plan.framework = Framework::Fsdp; s.plan.zeroStage = 1; }) << "plan.zero" << "FSDP";
         QTest::newRow("shard group") << Edit([](Scenario &s) { s.plan.zeroStage = 1; s.plan.shardGroup = 3; }) << "plan.shard_group" << "divide";
         QTest::newRow("gemm efficiency") << Edit([](Scenario &s) { s.cluster.gpu.gemmEfficiency = 1.5; }) << "cluster.gpu.gemm_efficiency" << "fraction";
@@ -208,6 +208,28 @@ private slots:
         QVERIFY(filled >= 50);
         QVERIFY(geoFilled > 0.90 && geoFilled < 1.05);
         QVERIFY(worstLow > 0.85 && worstHigh < 1.10);
+    }
+
+    // Megatron-FSDP (zero 3 under Megatron): weights and main gradients sharded over DP x CP like the
+    // optimizer, parameters gathered for every micro-batch's forward and backward.
+    void megatronFsdpShardsWeightsAndGradients()
+    {
+        Scenario s = base();   // TP 8, PP 2, DP 4
+        s.plan.framework = Framework::Megatron;
+        s.plan.zeroStage = 1;
+        const Evaluation distOpt = evaluate(s);
+        s.plan.zeroStage = 3;
+        const Evaluation fsdp = evaluate(s);
+        QVERIFY2(distOpt.feasible && fsdp.feasible, fsdp.problem.message.c_str());
+        const double d = s.plan.dp * s.plan.cp;
+        QCOMPARE(fsdp.memory.stage, distOpt.memory.stage);
+        QVERIFY(std::abs(fsdp.memory.weightsBytes - distOpt.memory.weightsBytes / d) < 1e-6 * distOpt.memory.weightsBytes);
+        QVERIFY(std::abs(fsdp.memory.gradientsBytes - distOpt.memory.gradientsBytes / d) < 1e-6 * distOpt.memory.gradientsBytes);
+        QCOMPARE(fsdp.memory.optimizerBytes, distOpt.memory.optimizerBytes);
+        QVERIFY(fsdp.memory.buffersBytes > distOpt.memory.buffersBytes);   // a layer's gathered weights
+        // Per micro-batch a reduce-scatter and 2 gathers, against one reduce-scatter and gather per step.
+        QVERIFY(fsdp.breakdown.dpCommSeconds > 0.9 * double(fsdp.microBatches) * distOpt.breakdown.dpCommSeconds);
+        QCOMPARE(resolveKernels(Kernels::Auto, resolveFramework(s.plan)), Kernels::Fused);
     }
 
     // PyTorch eager runs a Llama block op by op: per token, the two RMSNorms move 2 x 36 h bytes
