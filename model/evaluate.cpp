@@ -551,6 +551,9 @@ std::optional<Problem> validate(const Scenario &sc)
     if (fw == Framework::Megatron && pl.zeroStage == 2)
         return problem("plan.zero", "Megatron-LM runs its distributed optimizer (zero 1) or Megatron-FSDP (zero 3); zero 2 "
                                     "needs plan.framework deepspeed or fsdp");
+    if (fw == Framework::Megatron && pl.zeroStage >= 3 && pl.pp > 1)
+        return problem("plan.zero", "Megatron-FSDP (zero 3 under megatron) runs without pipeline stages (got pp %g): use "
+                                    "zero 1 with pp, or pp 1", pl.pp);
     if (fw == Framework::DeepSpeed && pl.pp > 1 && pl.zeroStage >= 2)
         return problem("plan.zero", "DeepSpeed's pipeline engine runs ZeRO stage 0 or 1 only (got zero %g with pp %g)",
                        pl.zeroStage, pl.pp);

@@ -74,6 +74,7 @@ private slots:
         QTest::newRow("stage split pp 2") << Edit([](Scenario &s) { s.plan.firstStageLayers = 10; s.plan.lastStageLayers = 10; }) << "plan.last_stage_layers" << "add up";
         QTest::newRow("fp8 on a100") << Edit([](Scenario &s) { s.cluster.gpu.peakFlops8 = 0; s.training.precision = Precision::Fp8; }) << "training.precision" << "FP8 tensor cores";
         QTest::newRow("deepspeed zero 2 with pp") << Edit([](Scenario &s) { s.plan.framework = Framework::DeepSpeed; s.plan.zeroStage = 2; }) << "plan.zero" << "pipeline engine";
+        QTest::newRow("megatron fsdp with pp") << Edit([](Scenario &s) { s.plan.framework = Framework::Megatron; s.plan.zeroStage = 3; }) << "plan.zero" << "without pipeline stages";
         QTest::newRow("megatron zero 2") << Edit([](Scenario &s) { s.plan.framework = Framework::Megatron; s.plan.zeroStage = 2; }) << "plan.zero" << "Megatron-FSDP (zero 3)";
         QTest::newRow("fsdp zero 1") << Edit([](Scenario &s) { s.plan.framework = Framework::Fsdp; s.plan.zeroStage = 1; }) << "plan.zero" << "FSDP";
         QTest::newRow("shard group") << Edit([](Scenario &s) { s.plan.zeroStage = 1; s.plan.shardGroup = 3; }) << "plan.shard_group" << "divide";
@@ -214,8 +215,10 @@ private slots:
     // optimizer, parameters gathered for every micro-batch's forward and backward.
     void megatronFsdpShardsWeightsAndGradients()
     {
-        Scenario s = base();   // TP 8, PP 2, DP 4
+        Scenario s = base();   // TP 8, PP 2, DP 4 -> PP 1, DP 8
         s.plan.framework = Framework::Megatron;
+        s.plan.pp = 1;
+        s.plan.dp = 8;
         s.plan.zeroStage = 1;
         const Evaluation distOpt = evaluate(s);
         s.plan.zeroStage = 3;
