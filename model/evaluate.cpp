@@ -629,8 +629,9 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     e.peakFlopsPerGpu = peakMatrix;
     // Megatron-LM accumulates weight gradients into fp32 main gradients inside the GEMM.
     const double wgradOutputBytes = fw == Framework::Megatron && tr.precision != Precision::Fp32 ? 8.0 : 2.0;
+    e.kernels = resolveKernels(tr.kernels, fw);
     const LayerTimes lt = layerTimes(w, tr.precision, tokensPerGpu, t, c, sp, spec, wgradOutputBytes,
-                                     resolveKernels(tr.kernels, fw) == Kernels::Eager);
+                                     e.kernels == Kernels::Eager);
     const CrossEntropy crossEntropy = resolveCrossEntropy(tr.crossEntropy, fw);
     const LossTraffic lossTraffic = lossTrafficOf(crossEntropy);
     const HeadTimes head = headTimes(w, tokensPerGpu, t, spec, lossTraffic, wgradOutputBytes);

@@ -163,6 +163,7 @@ struct Evaluation
     double tpCollectiveSeconds = 0;           // one TP all-reduce
     double kernelEfficiency = 0;        // achieved fraction of peak of the layer's forward GEMMs
     double recomputedLayerShare = 0;    // layers whose activations are recomputed (training.recompute_layers)
+    Kernels kernels = Kernels::Fused;   // how the memory-bound kernels ran (training.kernels resolved)
     double layerGemmSeconds = 0;        // one layer, one micro-batch, forward + backward: GEMMs
     double layerAttentionSeconds = 0;   // ... core attention
     double layerElementwiseSeconds = 0; // ... memory-bound kernels and FP8 casts

@@ -87,7 +87,7 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                            + std::to_string(e.criticalStageLayers) + " layers on stage " + std::to_string(e.criticalStage + 1)
                            + "; per layer GEMMs " + sec(e.layerGemmSeconds) + ", attention " + sec(e.layerAttentionSeconds)
                            + ", memory-bound " + sec(e.layerElementwiseSeconds) + " ("
-                           + (resolveKernels(sc.training.kernels, e.framework) == Kernels::Eager
+                           + (e.kernels == Kernels::Eager
                                   ? std::string("PyTorch eager ops, ") + nameOf(resolveNorm(w))
                                   : std::string("fused kernels"))
                            + "); peak "
