@@ -448,6 +448,16 @@ std::optional<Problem> validate(const Scenario &sc)
                        cl.gpu.memoryBytesPerSecond);
     if (cl.gpu.smCount < 0 || cl.gpu.smCount > 100000)
         return problem("cluster.gpu.sm_count", "sm_count must be between 0 (unknown) and 100000 (got %g)", cl.gpu.smCount);
+    if (cl.gpu.gemmTileM < 0 || cl.gpu.gemmTileM > 4096 || cl.gpu.gemmTileN < 0 || cl.gpu.gemmTileN > 4096
+        || (cl.gpu.gemmTileM > 0) != (cl.gpu.gemmTileN > 0))
+        return problem(cl.gpu.gemmTileM < 0 || cl.gpu.gemmTileM > 4096 ? "cluster.gpu.gemm_tile_m" : "cluster.gpu.gemm_tile_n",
+                       "gemm_tile_m and gemm_tile_n are given together, each between 1 and 4096 elements (got %g x %g)",
+                       cl.gpu.gemmTileM, cl.gpu.gemmTileN);
+    if (cl.gpu.gemmTileSms < 0 || cl.gpu.gemmTileSms > 64
+        || (cl.gpu.gemmTileSms > 0 && cl.gpu.smCount > 0 && cl.gpu.smCount % cl.gpu.gemmTileSms != 0))
+        return problem("cluster.gpu.gemm_tile_sms", "gemm_tile_sms must be 0 (one SM) or the SMs sharing a tile, up to 64 "
+                                                    "and dividing sm_count (got %g with %g SMs)",
+                       cl.gpu.gemmTileSms, cl.gpu.smCount);
     for (auto [value, key] : {std::pair{cl.gpu.gemmEfficiency, "cluster.gpu.gemm_efficiency"},
                               std::pair{cl.gpu.gemmEfficiencyFp8, "cluster.gpu.gemm_efficiency_fp8"},
                               std::pair{cl.gpu.attentionEfficiency, "cluster.gpu.attention_efficiency"},

@@ -102,6 +102,10 @@ struct Gpu
     double memoryBytesPerSecond = 2.039e12;
     // Kernel model (see model/kernels.h). 0 = not given: the generic defaults of KernelDefaults.
     int smCount = 0;                 // streaming multiprocessors (CUs) for wave quantization; 0 = KernelDefaults::smCount
+    // The GEMM tile the GPU's fast kernels compute, and over how many SMs: 128 x 256 on one SM on
+    // Hopper; 256 x 256 over an SM pair on Blackwell (2-CTA tcgen05 MMA), which has no full-rate
+    // smaller tile. 0 = KernelDefaults (128 x 256 on 1 SM).
+    int gemmTileM = 0, gemmTileN = 0, gemmTileSms = 0;
     double gemmEfficiency = 0;       // best measured dense BF16 GEMM / peak (MAMF)
     double gemmEfficiencyFp8 = 0;    // best measured dense FP8 GEMM / FP8 peak
     double attentionEfficiency = 0;  // fused attention fwd+bwd at long sequences / 16-bit peak

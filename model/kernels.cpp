@@ -67,6 +67,10 @@ KernelSpec kernelSpec(const Gpu &gpu, Precision precision)
     s.attentionEfficiencyFa2 *= s.sustainedFraction;
     s.hbmBytesPerSecond = gpu.memoryBytesPerSecond * k.hbmEfficiency;
     s.smCount = gpu.smCount > 0 ? gpu.smCount : k.smCount;
+    const bool ownTile = gpu.gemmTileM > 0 && gpu.gemmTileN > 0;
+    s.tileM = ownTile ? gpu.gemmTileM : k.tileM;
+    s.tileN = ownTile ? gpu.gemmTileN : k.tileN;
+    s.tileSms = gpu.gemmTileSms > 0 ? gpu.gemmTileSms : k.tileSms;
     s.ridgeFlopsPerByte = s.peakFlops * s.gemmEfficiency / gpu.memoryBytesPerSecond;
     return s;
 }
@@ -99,13 +103,18 @@ double gemmEfficiency(double M, double N, double K, const KernelSpec &spec, doub
     const KernelDefaults &k = kernelDefaults();
     if (!(M > 0 && N > 0 && K > 0))
         return spec.gemmEfficiency;
-    // Tile counts along M and N for the two tile edges; the three tiles reuse them.
-    const double edge[2] = {double(k.tileM), double(k.tileN)};
+    // Tile counts along M and N for the two tile edges; the three tiles reuse them. A tile shared
+    // by an SM pair (Blackwell) cannot be halved at full rate, so only one-SM tiles try the square
+    // of the short edge.
+    const double edge[2] = {double(spec.tileM > 0 ? spec.tileM : k.tileM), double(spec.tileN > 0 ? spec.tileN : k.tileN)};
     const double tilesM[2] = {std::ceil(M / edge[0]), std::ceil(M / edge[1])};
     const double tilesN[2] = {std::ceil(N / edge[0]), std::ceil(N / edge[1])};
-    const double sms = spec.smCount, batches = std::max(1.0, batch);
+    const double sms = double(spec.smCount) / std::max(1, spec.tileSms), batches = std::max(1.0, batch);
+    const int shapes = spec.tileSms > 1 ? 2 : 3;
     double best = 0;
-    for (const auto &[i, j] : {std::pair{0, 1}, std::pair{1, 0}, std::pair{0, 0}}) {
+    const std::pair<int, int> tiles[] = {{0, 1}, {1, 0}, {0, 0}};
+    for (int shape = 0; shape < shapes; ++shape) {
+        const auto [i, j] = tiles[shape];
         double ctas = tilesM[i] * tilesN[j] * batches;
         // Split-K: too few tiles to fill the SMs and K long enough to share out.
         if (ctas < sms)

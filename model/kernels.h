@@ -17,7 +17,8 @@ struct KernelDefaults
     double gemmEfficiencyFp8 = 0.70;      // generic FP8 (MAMF of H100..B200: 0.71-0.76)
     double attentionEfficiency = 0.55;    // generic fused attention fwd+bwd (FA2 A100 0.65, FA3 H100 0.59)
     double attentionEfficiencyFa2 = 0.34; // generic FlashAttention-2 (H100: 335 / 989, Dao 2023 Sec. 4.1, Fig. 7)
-    int tileM = 128, tileN = 256;         // CTA tile of large Hopper/Blackwell GEMMs (CUTLASS 128x256x64)
+    int tileM = 128, tileN = 256;         // CTA tile of large Hopper GEMMs (CUTLASS 128x256x64), when a GPU does not say
+    int tileSms = 1;                      // SMs that compute one tile together (2 for Blackwell's 2-CTA MMA)
     double splitKMinK = 512;              // smallest K slice when cuBLAS splits K to fill the SMs
     int attentionBlock = 128;             // FlashAttention Q/K block (FA2/FA3 hdim 128)
     double attentionCtaOverheadBlocks = 1.5;  // per Q block, in K-block units (fit to FA3 Fig. 5/6 vs seq)
@@ -85,6 +86,7 @@ struct KernelSpec
     double attentionEfficiencyFa2 = 0;
     double hbmBytesPerSecond = 0;  // achievable
     int smCount = 0;
+    int tileM = 0, tileN = 0, tileSms = 1;   // the GEMM tile and the SMs that share it
     // FLOP per byte at which the GEMM rate meets HBM: peak x ceiling / HBM bandwidth. A tile's
     // epilogue writes its C tile at the SM's share of HBM, which costs as much as ridge x (output
     // bytes / 2) units of K in its main loop.

@@ -171,6 +171,8 @@ private slots:
         loaded->scenario.plan.tpAsyncGrad = false;
         loaded->scenario.training.recomputeLayers = 5;
         loaded->scenario.training.kernels = Kernels::Eager;
+        loaded->scenario.cluster.gpu.gemmTileM = loaded->scenario.cluster.gpu.gemmTileN = 256;
+        loaded->scenario.cluster.gpu.gemmTileSms = 2;
         loaded->scenario.workload.norm = NormKind::LayerNorm;
         loaded->scenario.training.fp8Params = true;
         loaded->scenario.cluster.gpu.sustainedFraction = 0.7;
@@ -186,6 +188,8 @@ private slots:
         QCOMPARE(again->scenario.plan.tpAsyncGrad, false);
         QCOMPARE(again->scenario.training.recomputeLayers, 5);
         QCOMPARE(again->scenario.training.kernels, Kernels::Eager);
+        QCOMPARE(again->scenario.cluster.gpu.gemmTileN, 256);
+        QCOMPARE(again->scenario.cluster.gpu.gemmTileSms, 2);
         QCOMPARE(again->scenario.workload.norm, NormKind::LayerNorm);
         QCOMPARE(again->scenario.training.fp8Params, true);
         QCOMPARE(again->scenario.cluster.gpu.sustainedFraction, 0.7);

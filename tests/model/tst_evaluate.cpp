@@ -79,6 +79,8 @@ private slots:
         QTest::newRow("fsdp zero 1") << Edit([](Scenario &s) { s.plan.framework = Framework::Fsdp; s.plan.zeroStage = 1; }) << "plan.zero" << "FSDP";
         QTest::newRow("shard group") << Edit([](Scenario &s) { s.plan.zeroStage = 1; s.plan.shardGroup = 3; }) << "plan.shard_group" << "divide";
         QTest::newRow("gemm efficiency") << Edit([](Scenario &s) { s.cluster.gpu.gemmEfficiency = 1.5; }) << "cluster.gpu.gemm_efficiency" << "fraction";
+        QTest::newRow("gemm tile") << Edit([](Scenario &s) { s.cluster.gpu.gemmTileM = 256; }) << "cluster.gpu.gemm_tile_n" << "given together";
+        QTest::newRow("gemm tile sms") << Edit([](Scenario &s) { s.cluster.gpu.smCount = 132; s.cluster.gpu.gemmTileSms = 5; }) << "cluster.gpu.gemm_tile_sms" << "dividing sm_count";
         QTest::newRow("sustained fraction") << Edit([](Scenario &s) { s.cluster.gpu.sustainedFraction = -0.2; }) << "cluster.gpu.sustained_fraction" << "fraction";
         QTest::newRow("gpus per node") << Edit([](Scenario &s) { s.cluster.gpusPerNode = 7; }) << "cluster.gpus" << "multiple of gpus_per_node";
         QTest::newRow("cp") << Edit([](Scenario &s) { s.workload.seqLen = 2047; s.plan.cp = 2; s.plan.dp = 2; }) << "plan.cp" << "divide seq_len";
@@ -233,6 +235,44 @@ private slots:
         // Per micro-batch a reduce-scatter and 2 gathers, against one reduce-scatter and gather per step.
         QVERIFY(fsdp.breakdown.dpCommSeconds > 0.9 * double(fsdp.microBatches) * distOpt.breakdown.dpCommSeconds);
         QCOMPARE(resolveKernels(Kernels::Auto, resolveFramework(s.plan)), Kernels::Fused);
+    }
+
+    // Blackwell's GEMMs compute 256 x 256 tiles over an SM pair (2-CTA MMA): one 4096^3 BF16 matmul
+    // fills 4 waves of 74 pairs with the last half empty, a batch of 4 fills 14. XLA's measured
+    // B200 table shows that step (1,417 -> 1,670 TFLOP/s); a 128 x 128 one-SM tile would hide it.
+    void blackwellTilesSpanAnSmPair()
+    {
+        QFile f(QFINDTESTDATA("../data/kernels/xla-matmul-b200.csv"));
+        QVERIFY2(f.open(QIODevice::ReadOnly), "tests/data/kernels/xla-matmul-b200.csv");
+        Gpu b200;   // the b200 preset's figures, at the burst clock
+        b200.peakFlops16 = 2250e12;
+        b200.peakFlops8 = 4500e12;
+        b200.memoryBytesPerSecond = 7.67e12;
+        b200.smCount = 148;
+        b200.gemmEfficiency = 0.776;
+        b200.gemmEfficiencyFp8 = 0.763;
+        b200.gemmTileM = b200.gemmTileN = 256;
+        b200.gemmTileSms = 2;
+        b200.sustainedFraction = 1.0;
+        const KernelSpec spec = kernelSpec(b200, Precision::Bf16);
+        std::map<int, double> measured;   // batch -> FLOP/s at 4096^3
+        f.readLine();
+        while (!f.atEnd()) {
+            const QList<QByteArray> c = f.readLine().trimmed().split(',');
+            if (c.size() == 7 && c[5] == "bf16xbf16->bf16" && c[2] == "4096" && c[3] == "4096" && c[4] == "4096")
+                measured[c[1].toInt()] = c[6].toDouble();
+        }
+        QCOMPARE(int(measured.size()), 3);
+        for (int b : {1, 4}) {
+            const double predicted = spec.peakFlops * gemmEfficiency(4096, 4096, 4096, spec, b);
+            qInfo("B200 BF16 4096^3 x %d: predicted %.0f, measured %.0f TFLOP/s", b, predicted / 1e12, measured[b] / 1e12);
+            QVERIFY(std::abs(predicted / measured[b] - 1) < 0.05);
+        }
+        Gpu oneSm = b200;   // the same GPU with Hopper-style tiles misses the step
+        oneSm.gemmTileM = 128;
+        oneSm.gemmTileSms = 1;
+        const KernelSpec hopperTiles = kernelSpec(oneSm, Precision::Bf16);
+        QVERIFY(hopperTiles.peakFlops * gemmEfficiency(4096, 4096, 4096, hopperTiles, 1) / measured[1] > 1.1);
     }
 
     // PyTorch eager runs a Llama block op by op: per token, the two RMSNorms move 2 x 36 h bytes
