@@ -304,12 +304,14 @@ bool readGpu(const QJsonValue &value, Gpu *gpu, const QString &key, ScenarioErro
     s.quantity("memory_bandwidth", Dimension::BytesPerSecond, &gpu->memoryBytesPerSecond);
     gpu->smCount = 0;
     gpu->gemmTileM = gpu->gemmTileN = gpu->gemmTileSms = 0;
+    gpu->fp8Copies = 0;
     gpu->gemmEfficiency = gpu->gemmEfficiencyFp8 = gpu->attentionEfficiency = gpu->attentionEfficiencyFa2 = 0;
     gpu->sustainedFraction = 0;
     s.integer("sm_count", &gpu->smCount, 100000);
     s.integer("gemm_tile_m", &gpu->gemmTileM, 4096);
     s.integer("gemm_tile_n", &gpu->gemmTileN, 4096);
     s.integer("gemm_tile_sms", &gpu->gemmTileSms, 64);
+    s.integer("fp8_copies", &gpu->fp8Copies, 2);
     s.quantity("gemm_efficiency", Dimension::Ratio, &gpu->gemmEfficiency);
     s.quantity("gemm_efficiency_fp8", Dimension::Ratio, &gpu->gemmEfficiencyFp8);
     s.quantity("attention_efficiency", Dimension::Ratio, &gpu->attentionEfficiency);
@@ -637,6 +639,8 @@ QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QStrin
         gpu.insert(QStringLiteral("gemm_tile_n"), cl.gpu.gemmTileN);
     if (cl.gpu.gemmTileSms > 0)
         gpu.insert(QStringLiteral("gemm_tile_sms"), cl.gpu.gemmTileSms);
+    if (cl.gpu.fp8Copies > 0)
+        gpu.insert(QStringLiteral("fp8_copies"), cl.gpu.fp8Copies);
     if (cl.gpu.gemmEfficiency > 0)
         gpu.insert(QStringLiteral("gemm_efficiency"), cl.gpu.gemmEfficiency);
     if (cl.gpu.gemmEfficiencyFp8 > 0)

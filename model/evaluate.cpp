@@ -453,6 +453,9 @@ std::optional<Problem> validate(const Scenario &sc)
         return problem(cl.gpu.gemmTileM < 0 || cl.gpu.gemmTileM > 4096 ? "cluster.gpu.gemm_tile_m" : "cluster.gpu.gemm_tile_n",
                        "gemm_tile_m and gemm_tile_n are given together, each between 1 and 4096 elements (got %g x %g)",
                        cl.gpu.gemmTileM, cl.gpu.gemmTileN);
+    if (cl.gpu.fp8Copies < 0 || cl.gpu.fp8Copies > 2)
+        return problem("cluster.gpu.fp8_copies", "fp8_copies must be 0 (the default, 2), 1 (Blackwell: no transposed copy) "
+                                                 "or 2 (Hopper: row-wise and transposed) (got %g)", cl.gpu.fp8Copies);
     if (cl.gpu.gemmTileSms < 0 || cl.gpu.gemmTileSms > 64
         || (cl.gpu.gemmTileSms > 0 && cl.gpu.smCount > 0 && cl.gpu.smCount % cl.gpu.gemmTileSms != 0))
         return problem("cluster.gpu.gemm_tile_sms", "gemm_tile_sms must be 0 (one SM) or the SMs sharing a tile, up to 64 "
@@ -800,7 +803,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         const double matrixParamsPerGpu = L * counts.layerMatrixParams / t;
         if (tr.precision == Precision::Fp8 && fw != Framework::Fsdp) {
             // Megatron-FSDP shards the FP8 weights (and their transposes) with the rest.
-            mem.weightsBytes += matrixParamsPerGpu * md.fp8WeightBytesPerParam
+            mem.weightsBytes += matrixParamsPerGpu * spec.fp8Copies
                                 / (fw == Framework::Megatron && pl.zeroStage >= 3 ? std::max(1, shardRanks) : 1);
             if (tr.fp8Params)   // the FP8 weights are the model's: no 16-bit copy of the GEMM weights
                 mem.weightsBytes -= matrixParamsPerGpu * sb.weights;

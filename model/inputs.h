@@ -106,6 +106,10 @@ struct Gpu
     // Hopper; 256 x 256 over an SM pair on Blackwell (2-CTA tcgen05 MMA), which has no full-rate
     // smaller tile. 0 = KernelDefaults (128 x 256 on 1 SM).
     int gemmTileM = 0, gemmTileN = 0, gemmTileSms = 0;
+    // FP8 copies Transformer Engine keeps of each cast tensor: 2 on Hopper, whose FP8 GEMMs take
+    // only the TN layout (a row-wise copy and a transposed one); 1 on Blackwell, which runs any
+    // layout. 0 = KernelDefaults (2).
+    int fp8Copies = 0;
     double gemmEfficiency = 0;       // best measured dense BF16 GEMM / peak (MAMF)
     double gemmEfficiencyFp8 = 0;    // best measured dense FP8 GEMM / FP8 peak
     double attentionEfficiency = 0;  // fused attention fwd+bwd at long sequences / 16-bit peak

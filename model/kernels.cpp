@@ -71,6 +71,7 @@ KernelSpec kernelSpec(const Gpu &gpu, Precision precision)
     s.tileM = ownTile ? gpu.gemmTileM : k.tileM;
     s.tileN = ownTile ? gpu.gemmTileN : k.tileN;
     s.tileSms = gpu.gemmTileSms > 0 ? gpu.gemmTileSms : k.tileSms;
+    s.fp8Copies = gpu.fp8Copies > 0 ? gpu.fp8Copies : k.fp8Copies;
     s.ridgeFlopsPerByte = s.peakFlops * s.gemmEfficiency / gpu.memoryBytesPerSecond;
     return s;
 }
@@ -227,8 +228,9 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
             inElements += g.K;
             gradElements += g.N;
         }
-        lt.castForward = T * inElements * k.fp8CastBytesPerElement / hbm;
-        lt.castBackward = T * gradElements * k.fp8CastBytesPerElement / hbm;
+        const double castBytes = k.fp8CastReadBytes + spec.fp8Copies;
+        lt.castForward = T * inElements * castBytes / hbm;
+        lt.castBackward = T * gradElements * castBytes / hbm;
     }
     return lt;
 }

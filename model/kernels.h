@@ -25,7 +25,9 @@ struct KernelDefaults
     double attentionBackwardRatio = 2.5;  // FA backward / forward FLOPs (5 matmuls vs 2, Dao 2023 Sec. 4)
     double hbmEfficiency = 0.85;          // streaming kernels reach ~85% of nominal HBM bandwidth
     double backwardTrafficRatio = 2.0;    // elementwise backward reads saved input + grad, writes grad
-    double fp8CastBytesPerElement = 4.0;  // cast + transpose: read bf16 (2), write fp8 and fp8^T (1 + 1)
+    // FP8 cast: read bf16 (2 B), write one byte per FP8 copy (row-wise and, on Hopper, transposed).
+    double fp8CastReadBytes = 2.0;
+    int fp8Copies = 2;                    // when a GPU does not say (Hopper's TN-only FP8 GEMMs)
     // HBM bytes per logit of the fp32 cross-entropy, forward and backward, as the frameworks'
     // kernels run it (the logits GEMM's own bf16 write is in the GEMM):
     //  Megatron-Core vocab_parallel_cross_entropy (tensor_parallel/cross_entropy.py, unfused by
@@ -87,6 +89,7 @@ struct KernelSpec
     double hbmBytesPerSecond = 0;  // achievable
     int smCount = 0;
     int tileM = 0, tileN = 0, tileSms = 1;   // the GEMM tile and the SMs that share it
+    int fp8Copies = 2;                       // FP8 copies of each cast tensor (2 with a transpose)
     // FLOP per byte at which the GEMM rate meets HBM: peak x ceiling / HBM bandwidth. A tile's
     // epilogue writes its C tile at the SM's share of HBM, which costs as much as ridge x (output
     // bytes / 2) units of K in its main loop.

@@ -173,6 +173,7 @@ private slots:
         loaded->scenario.training.kernels = Kernels::Eager;
         loaded->scenario.cluster.gpu.gemmTileM = loaded->scenario.cluster.gpu.gemmTileN = 256;
         loaded->scenario.cluster.gpu.gemmTileSms = 2;
+        loaded->scenario.cluster.gpu.fp8Copies = 1;
         loaded->scenario.workload.norm = NormKind::LayerNorm;
         loaded->scenario.training.fp8Params = true;
         loaded->scenario.cluster.gpu.sustainedFraction = 0.7;
@@ -190,6 +191,7 @@ private slots:
         QCOMPARE(again->scenario.training.kernels, Kernels::Eager);
         QCOMPARE(again->scenario.cluster.gpu.gemmTileN, 256);
         QCOMPARE(again->scenario.cluster.gpu.gemmTileSms, 2);
+        QCOMPARE(again->scenario.cluster.gpu.fp8Copies, 1);
         QCOMPARE(again->scenario.workload.norm, NormKind::LayerNorm);
         QCOMPARE(again->scenario.training.fp8Params, true);
         QCOMPARE(again->scenario.cluster.gpu.sustainedFraction, 0.7);

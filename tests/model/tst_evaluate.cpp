@@ -81,6 +81,7 @@ private slots:
         QTest::newRow("gemm efficiency") << Edit([](Scenario &s) { s.cluster.gpu.gemmEfficiency = 1.5; }) << "cluster.gpu.gemm_efficiency" << "fraction";
         QTest::newRow("gemm tile") << Edit([](Scenario &s) { s.cluster.gpu.gemmTileM = 256; }) << "cluster.gpu.gemm_tile_n" << "given together";
         QTest::newRow("gemm tile sms") << Edit([](Scenario &s) { s.cluster.gpu.smCount = 132; s.cluster.gpu.gemmTileSms = 5; }) << "cluster.gpu.gemm_tile_sms" << "dividing sm_count";
+        QTest::newRow("fp8 copies") << Edit([](Scenario &s) { s.cluster.gpu.fp8Copies = 3; }) << "cluster.gpu.fp8_copies" << "no transposed copy";
         QTest::newRow("sustained fraction") << Edit([](Scenario &s) { s.cluster.gpu.sustainedFraction = -0.2; }) << "cluster.gpu.sustained_fraction" << "fraction";
         QTest::newRow("gpus per node") << Edit([](Scenario &s) { s.cluster.gpusPerNode = 7; }) << "cluster.gpus" << "multiple of gpus_per_node";
         QTest::newRow("cp") << Edit([](Scenario &s) { s.workload.seqLen = 2047; s.plan.cp = 2; s.plan.dp = 2; }) << "plan.cp" << "divide seq_len";
@@ -273,6 +274,33 @@ private slots:
         oneSm.gemmTileSms = 1;
         const KernelSpec hopperTiles = kernelSpec(oneSm, Precision::Bf16);
         QVERIFY(hopperTiles.peakFlops * gemmEfficiency(4096, 4096, 4096, hopperTiles, 1) / measured[1] > 1.1);
+    }
+
+    // [TE] Hopper's FP8 GEMMs take only the TN layout, so every cast writes a row-wise and a
+    // transposed FP8 copy and FP8 weights keep both; Blackwell runs any layout and keeps one.
+    void blackwellKeepsOneFp8Copy()
+    {
+        Scenario s = base();
+        s.training.precision = Precision::Fp8;
+        s.plan.framework = Framework::Megatron;
+        s.plan.zeroStage = 1;
+        const Evaluation two = evaluate(s);
+        const KernelSpec hopper = kernelSpec(s.cluster.gpu, Precision::Fp8);
+        s.cluster.gpu.fp8Copies = 1;
+        const Evaluation one = evaluate(s);
+        const KernelSpec blackwell = kernelSpec(s.cluster.gpu, Precision::Fp8);
+        QVERIFY2(two.feasible && one.feasible, one.problem.message.c_str());
+        QCOMPARE(hopper.fp8Copies, 2);
+        QCOMPARE(blackwell.fp8Copies, 1);
+        const LayerTimes h = layerTimes(s.workload, Precision::Fp8, 2048, 8, 1, true, hopper);
+        const LayerTimes b = layerTimes(s.workload, Precision::Fp8, 2048, 8, 1, true, blackwell);
+        QVERIFY(std::abs(b.castForward / h.castForward - 3.0 / 4.0) < 1e-12);   // read 2 + write 2 -> 1
+        QVERIFY(std::abs(b.castBackward / h.castBackward - 3.0 / 4.0) < 1e-12);
+        QCOMPARE(b.gemmForward, h.gemmForward);
+        const int stage = two.memory.stage;
+        const double matrixPerGpu = stageLayerCounts(s.workload.layers, s.plan)[size_t(stage)]
+                                    * countShape(s.workload).layerMatrixParams / s.plan.tp;
+        QVERIFY(std::abs(two.memory.weightsBytes - one.memory.weightsBytes - matrixPerGpu) < 1e-6 * matrixPerGpu);
     }
 
     // PyTorch eager runs a Llama block op by op: per token, the two RMSNorms move 2 x 36 h bytes
