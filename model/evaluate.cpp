@@ -743,6 +743,8 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const std::vector<int> stageLayers = stageLayerCounts(w.layers, pl);
     const MemoryDefaults &md = memoryDefaults();
     const int shardRanks = pl.shardGroup > 0 ? pl.shardGroup : d * c;
+    // Megatron-FSDP (zero 3) shards what Megatron otherwise keeps whole on every rank.
+    const double megatronFsdpShards = fw == Framework::Megatron && pl.zeroStage >= 3 ? std::max(1, shardRanks) : 1;
     const StateBytesPerParam sb = stateBytesPerParam(fw, tr.precision, pl.zeroStage, shardRanks, p > 1,
                                                    gradientReduceElementBytes(pl.framework, tr.precision, pl.gradReduce, p),
                                                    tr.optimizerStates);
@@ -802,9 +804,8 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         mem.weightsBytes = paramsPerGpu * (sb.weights + sb.gatheredWeights);
         const double matrixParamsPerGpu = L * counts.layerMatrixParams / t;
         if (tr.precision == Precision::Fp8 && fw != Framework::Fsdp) {
-            // Megatron-FSDP shards the FP8 weights (and their transposes) with the rest.
-            mem.weightsBytes += matrixParamsPerGpu * spec.fp8Copies
-                                / (fw == Framework::Megatron && pl.zeroStage >= 3 ? std::max(1, shardRanks) : 1);
+            // TE keeps one byte per FP8 copy (KernelSpec::fp8Copies); Megatron-FSDP shards them with the rest.
+            mem.weightsBytes += matrixParamsPerGpu * spec.fp8Copies / megatronFsdpShards;
             if (tr.fp8Params)   // the FP8 weights are the model's: no 16-bit copy of the GEMM weights
                 mem.weightsBytes -= matrixParamsPerGpu * sb.weights;
         }
@@ -870,7 +871,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     // Megatron zeroes, NaN-checks and scales its whole local gradient buffer every step, on the
     // compute stream (MemoryDefaults::megatronGradBufferPasses).
     e.gradBufferSeconds = fw == Framework::Megatron ? md.megatronGradBufferPasses * maxStageParamsPerGpu * gradCommBytes
-                                                          / (pl.zeroStage >= 3 ? std::max(1, shardRanks) : 1)
+                                                          / megatronFsdpShards
                                                           / spec.hbmBytesPerSecond
                                                     : 0.0;
     optimizerSeconds += e.gradBufferSeconds;

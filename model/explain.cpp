@@ -261,7 +261,7 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
     const char *kStates = "Megatron-LM theoretical_memory_usage.py (18 B/param, 6 + 12/d); ZeRO (Rajbhandari 2020) Sec. 5; "
                           "PyTorch FSDP2 (16 B/param / d)";
     out.push_back({"memory.weights_bytes", "Weights", "parameters on this GPU x weight bytes (Megatron/DeepSpeed 2, FSDP 4 "
-                                                      "fp32 sharded + 2 gathered; + 2 FP8 copies under TE; with FP8 "
+                                                      "fp32 sharded + 2 gathered; + 1 per FP8 copy under TE, 2 on Hopper, 1 on Blackwell; with FP8 "
                                                       "weights the GEMM weights' 16-bit copy goes)",
                    stageText + (sc.training.fp8Params ? ", FP8 weights (training.fp8_params)" : ""), bytes(mem.weightsBytes),
                    kStates});

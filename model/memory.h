@@ -20,8 +20,6 @@ struct MemoryDefaults
     double lossBytesPerLogitFused = 6;    // Megatron vocab-parallel CE: fp32 softmax kept (4) + bf16 grad (2)
     double lossBytesPerLogitEager = 12;   // PyTorch CE on .float() logits: saved fp32 log-softmax, its grad, grad input
     double lossBytesPerLogitFusedKernel = 4;   // fused CE on 16-bit logits: the logits kept (2) + their gradient (2)
-    // TE keeps FP8 weights as one byte per copy: with their transpose on Hopper (TN layout), 2 B;
-    // Blackwell needs no transpose, 1 B (KernelSpec::fp8Copies).
     double planMarginFraction = 0.05;     // plan search keeps this share of HBM free
     double optimizerBytesPerParam = 30;   // Adam step traffic: fp32 master, m, v read+written, fp32 grad read, bf16 weight written
     double optimizerBytesPerParam16 = 14; // 16-bit states: m, v, weight read+written (12), 16-bit grad read (2)

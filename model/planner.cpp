@@ -58,11 +58,10 @@ PlanCandidate candidateOf(const Scenario &s, const Evaluation &e, bool fits)
     return {s, e.breakdown, e.trainSeconds, e.mfu, e.memory.totalBytes, e.communicationFraction, e.pipelineEfficiency, fits, 0};
 }
 
-bool fitsWithMargin(const Evaluation &e)
-{
-    // Keep a margin of HBM free: allocator spikes and what the model leaves out.
-    return e.memory.totalBytes <= e.memory.capacityBytes * (1 - memoryDefaults().planMarginFraction);
-}
+// What a plan may use of the HBM: a margin stays free for allocator spikes and what the model leaves out.
+double planBudgetBytes(double capacityBytes) { return capacityBytes * (1 - memoryDefaults().planMarginFraction); }
+
+bool fitsWithMargin(const Evaluation &e) { return e.memory.totalBytes <= planBudgetBytes(e.memory.capacityBytes); }
 
 } // namespace
 
@@ -116,7 +115,7 @@ PlanSearchResult searchPlans(const Scenario &base, const PlanSearchOptions &opti
             insertRanked(local, candidateOf(s, e, fits), top);
             return e.memory.totalBytes;
         };
-        const double budgetBytes = base.cluster.gpu.memoryBytes * (1 - memoryDefaults().planMarginFraction);
+        const double budgetBytes = planBudgetBytes(base.cluster.gpu.memoryBytes);
         // The variants every plan is tried in: FSDP's hybrid shard group, recompute, DP and TP overlap.
         auto considerVariants = [&](Scenario &s, const Shape &shape) {
             // FSDP also shards inside a node and replicates across (HYBRID_SHARD): the DP x CP
