@@ -79,7 +79,8 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
     else
         out.push_back({"compute_s", "Compute",
                        "m x (F + B) on the slowest stage; per layer: each GEMM 2MNK / (peak x ceiling x sustained x "
-                       "tile/wave quantization x K/(K + K0)), attention block work / (peak x attention efficiency x "
+                       "tile/wave quantization x K/(K + K0)) + split-K partials / HBM + "
+                           + sec(kernelDefaults().gemmFixedSeconds) + " fixed per kernel, attention block work / (peak x attention efficiency x "
                        "sustained), norms/activations/casts bytes / HBM; the first stage adds its dense embedding gradient "
                        "(V/t x h x " + num(kernelDefaults().embeddingGradBytesMegatron) + " B in Megatron, "
                            + num(kernelDefaults().embeddingGradBytesOther) + " B elsewhere, / HBM)",

@@ -99,11 +99,18 @@ KernelSpec sixteenBit(const KernelSpec &spec)
 }
 } // namespace
 
-double gemmEfficiency(double M, double N, double K, const KernelSpec &spec, double batch, double outputBytes)
+namespace {
+struct GemmFit
+{
+    double efficiency = 0;
+    double splitK = 1;   // K slices of the chosen tiling
+};
+
+GemmFit gemmFit(double M, double N, double K, const KernelSpec &spec, double batch, double outputBytes)
 {
     const KernelDefaults &k = kernelDefaults();
     if (!(M > 0 && N > 0 && K > 0))
-        return spec.gemmEfficiency;
+        return {spec.gemmEfficiency, 1};
     // Tile counts along M and N for the two tile edges; the three tiles reuse them. A tile shared
     // by an SM pair (Blackwell) cannot be halved at full rate, so only one-SM tiles try the square
     // of the short edge.
@@ -112,29 +119,44 @@ double gemmEfficiency(double M, double N, double K, const KernelSpec &spec, doub
     const double tilesN[2] = {std::ceil(N / edge[0]), std::ceil(N / edge[1])};
     const double sms = double(spec.smCount) / std::max(1, spec.tileSms), batches = std::max(1.0, batch);
     const int shapes = spec.tileSms > 1 ? 2 : 3;
-    double best = 0;
+    GemmFit best;
     const std::pair<int, int> tiles[] = {{0, 1}, {1, 0}, {0, 0}};
     for (int shape = 0; shape < shapes; ++shape) {
         const auto [i, j] = tiles[shape];
         double ctas = tilesM[i] * tilesN[j] * batches;
         // Split-K: too few tiles to fill the SMs and K long enough to share out.
-        if (ctas < sms)
-            ctas *= std::max(1.0, std::min(std::floor(sms / ctas), std::floor(K / k.splitKMinK)));
+        double split = 1;
+        if (ctas < sms) {
+            split = std::max(1.0, std::min(std::floor(sms / ctas), std::floor(K / k.splitKMinK)));
+            ctas *= split;
+        }
         const double waves = std::ceil(ctas / sms);
         // tile fill x wave quantization: M N / (tiles x tile area) x ctas / (waves x SMs)
         const double quant = M * N * ctas / (tilesM[i] * edge[i] * tilesN[j] * edge[j] * waves * sms);
-        best = std::max(best, quant);
+        if (quant > best.efficiency)
+            best = {quant, split};
     }
     const double overheadK = spec.ridgeFlopsPerByte * outputBytes / 2;
-    return spec.gemmEfficiency * best * K / (K + overheadK);
+    best.efficiency *= spec.gemmEfficiency * K / (K + overheadK);
+    return best;
+}
+} // namespace
+
+double gemmEfficiency(double M, double N, double K, const KernelSpec &spec, double batch, double outputBytes)
+{
+    return gemmFit(M, N, K, spec, batch, outputBytes).efficiency;
 }
 
 double gemmSeconds(double M, double N, double K, const KernelSpec &spec, double batch, double outputBytes)
 {
     if (!(M > 0 && N > 0 && K > 0 && batch > 0))
         return 0;
-    // Batched GEMMs (materialized attention) fill the SMs with batch x tiles.
-    return 2.0 * M * N * K * batch / (spec.peakFlops * gemmEfficiency(M, N, K, spec, batch, outputBytes));
+    const KernelDefaults &k = kernelDefaults();
+    const GemmFit fit = gemmFit(M, N, K, spec, batch, outputBytes);
+    // Batched GEMMs (materialized attention) fill the SMs with batch x tiles, in one kernel.
+    const double partialBytes = fit.splitK > 1 ? (fit.splitK * k.splitKPartialBytes + 2.0) * M * N * batch : 0.0;
+    return 2.0 * M * N * K * batch / (spec.peakFlops * fit.efficiency) + (partialBytes > 0 ? partialBytes / spec.hbmBytesPerSecond : 0.0)
+           + k.gemmFixedSeconds;
 }
 
 namespace {

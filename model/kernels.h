@@ -20,6 +20,14 @@ struct KernelDefaults
     int tileM = 128, tileN = 256;         // CTA tile of large Hopper GEMMs (CUTLASS 128x256x64), when a GPU does not say
     int tileSms = 1;                      // SMs that compute one tile together (2 for Blackwell's 2-CTA MMA)
     double splitKMinK = 512;              // smallest K slice when cuBLAS splits K to fill the SMs
+    // Split-K slices write fp32 partial outputs that a reduction reads back before writing the
+    // 16-bit output: 2 x 4 B per slice and output element, + 2 B.
+    double splitKPartialBytes = 8.0;
+    // A GEMM kernel's fixed time, whatever its size: launch, the first tiles' loads before the
+    // tensor cores start, the last wave's epilogue. Fit to XLA's measured matmul tables
+    // (tests/data/kernels: H100 BF16, B200 BF16 and FP8) where outputs do not fill the GPU, with
+    // the split-K partials above: 3 us (2-4 us across the three tables).
+    double gemmFixedSeconds = 3e-6;
     int attentionBlock = 128;             // FlashAttention Q/K block (FA2/FA3 hdim 128)
     double attentionCtaOverheadBlocks = 1.5;  // per Q block, in K-block units (fit to FA3 Fig. 5/6 vs seq)
     double attentionBackwardRatio = 2.5;  // FA backward / forward FLOPs (5 matmuls vs 2, Dao 2023 Sec. 4)
@@ -109,6 +117,8 @@ double ncclComputeShare(const KernelSpec &spec);
 /// filled) x K / (K + K0), K0 = ridge x outputBytes / 2 (the C-tile write; 8 for an fp32
 /// read-modify-write accumulation into main gradients).
 double gemmEfficiency(double M, double N, double K, const KernelSpec &spec, double batch = 1, double outputBytes = 2);
+/// Seconds of that GEMM: its FLOPs at that efficiency, plus the split-K partials' HBM traffic and
+/// the kernel's fixed time (KernelDefaults::splitKPartialBytes, gemmFixedSeconds).
 double gemmSeconds(double M, double N, double K, const KernelSpec &spec, double batch = 1, double outputBytes = 2);
 
 /// Times of one layer for one micro-batch on one GPU (seconds).
