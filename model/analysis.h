@@ -34,6 +34,7 @@ struct StepVariant
 {
     StepVariantKind kind = StepVariantKind::Current;
     std::string detail;   // the faster link's name, the fix's recommendation
+    // Scaled to the current plan's tokens per step when the variant changes them (a larger batch).
     Breakdown breakdown;
 };
 

@@ -123,6 +123,7 @@ constexpr double kSlowTpLinkBytesPerSecond = 100e9;  // below NVLink class: PCIe
 constexpr double kLatencyBoundShare = 0.5;           // alpha share of one bucket's time
 constexpr double kSlowZero3LinkBytesPerSecond = 40e9;
 constexpr double kStragglerWarnFraction = 0.05;
+constexpr double kExposedSyncWarnFraction = 0.2;      // exposed gradient sync / step
 constexpr double kMaxParameters = 1e15;
 
 } // namespace
@@ -1205,6 +1206,38 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const double dpExposedComm = dpExposed - e.dpInterferenceSeconds;
     if (!pl.overlapDp && dpTotal > 0.05 * step && e.communicationFraction <= kCommunicationWarnFraction)
         addWarning(e, WarningCode::DpNotOverlapped, dpTotal / step, 0.05, {Field::OverlapDp, 1});
+    // Overlapped, and still exposed: only the last micro-batch's backward (and the first forward,
+    // for a parameter gather) can hide a per-step sync. Recommend the candidate that gives the
+    // shortest step per token, each evaluated: 16-bit reduction where it is fp32, more tokens per
+    // sync, fewer parameters per GPU (TP inside the node, or PP), switches that reduce in flight.
+    if (pl.overlapDp && dpExposedComm > kExposedSyncWarnFraction * step
+        && e.communicationFraction <= kCommunicationWarnFraction) {
+        std::vector<std::pair<Change, Change>> candidates;
+        if (gradCommBytes > 2 && tr.precision != Precision::Fp32)
+            candidates.push_back({{Field::GradReduce, double(int(GradReduce::Bf16))}, {}});
+        if (!cl.inNetworkReduction && N > cl.gpusPerNode && cl.transport == Transport::Rdma)
+            candidates.push_back({{Field::InNetworkReduction, 1}, {}});
+        if (d % 2 == 0 && 2 * t <= cl.gpusPerNode && w.heads % (2 * t) == 0)
+            candidates.push_back({{Field::Tp, double(2 * t)}, {Field::Dp, double(d / 2)}});
+        if (d % 2 == 0 && w.layers >= 2 * p)
+            candidates.push_back({{Field::Pp, double(2 * p)}, {Field::Dp, double(d / 2)}});
+        if (tr.computeSecondsOverride <= 0)
+            candidates.push_back({{Field::GlobalBatch, double(tr.globalBatch) * 2}, {}});
+        double bestPerToken = step / e.tokensPerStep;
+        std::pair<Change, Change> best{};
+        for (const auto &[first, second] : candidates) {
+            const Evaluation trial = evaluateImpl(applyChange(applyChange(sc, first), second), false);
+            if (!trial.feasible || !trial.memory.fits)
+                continue;
+            const double perToken = trial.breakdown.stepSeconds / trial.tokensPerStep;
+            if (perToken < bestPerToken) {
+                bestPerToken = perToken;
+                best = {first, second};
+            }
+        }
+        addWarning(e, WarningCode::GradientSyncExposed, dpExposedComm / step, kExposedSyncWarnFraction, best.first,
+                   best.second);
+    }
     if (dpRanks > 1 && e.dpBuckets > 1 && e.dpBucketSeconds > 0) {
         const Group group = groupOf(dpRanks, dpStride, cl.gpusPerNode);
         const CollectiveTime bucket = collectiveTime(Collective::AllReduce, e.dpAlgorithm, e.gradientBytesPerGpu / e.dpBuckets,

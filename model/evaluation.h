@@ -79,6 +79,7 @@ enum class WarningCode {
     Stragglers,              // p99 step noticeably above median
     ComputeAbovePeak,        // a given compute time implies more than the GPUs' peak FLOP/s
     ScheduleNotInFramework,  // the named framework has no such pipeline schedule
+    GradientSyncExposed,     // overlapped gradient sync still exposed for a large share of the step
     Count                    // not a warning: the number of codes
 };
 

@@ -61,6 +61,7 @@ const std::array<FieldInfo, size_t(Field::Count)> kFields = {{
     {Field::CrossEntropy, "training.cross_entropy", "loss kernel", "", 1, K::Choice, 0, 3},
     {Field::Norm, "workload.norm", "normalisation", "", 1, K::Choice, 0, 2},
     {Field::Kernels, "training.kernels", "elementwise kernels", "", 1, K::Choice, 0, 2},
+    {Field::GradReduce, "plan.grad_reduce", "gradient reduction", "", 1, K::Choice, 0, 2},
 }};
 
 int asInt(double v) { return int(std::lround(v)); }
@@ -115,6 +116,10 @@ const char *choiceName(Field f, int i)
     }
     case Field::Kernels: {
         static const char *names[] = {"the framework's", "fused (Megatron/TE, torch.compile)", "PyTorch eager"};
+        return i >= 0 && i < 3 ? names[i] : "?";
+    }
+    case Field::GradReduce: {   // GradReduce's order: Auto, Fp32, Bf16
+        static const char *names[] = {"the framework's", "fp32", "bf16"};
         return i >= 0 && i < 3 ? names[i] : "?";
     }
     default: return "?";
@@ -184,6 +189,7 @@ double fieldValue(const Scenario &s, Field field)
     case Field::CrossEntropy: return int(s.training.crossEntropy);
     case Field::Norm: return int(s.workload.norm);
     case Field::Kernels: return int(s.training.kernels);
+    case Field::GradReduce: return int(s.plan.gradReduce);
     }
     return 0;
 }
@@ -279,6 +285,7 @@ FieldEdit withField(const Scenario &in, Field field, double v)
     case Field::CrossEntropy: s.training.crossEntropy = CrossEntropy(asInt(v)); break;
     case Field::Norm: s.workload.norm = NormKind(asInt(v)); break;
     case Field::Kernels: s.training.kernels = Kernels(asInt(v)); break;
+    case Field::GradReduce: s.plan.gradReduce = GradReduce(asInt(v)); break;
     }
     return r;
 }

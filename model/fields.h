@@ -23,6 +23,8 @@ enum class Field {
     Bucket, Compression, Jitter, LocalSgd, Framework,
     // kernels
     Attention, CrossEntropy, Norm, Kernels,
+    // gradient sync
+    GradReduce,
     Count
 };
 

@@ -120,6 +120,16 @@ WarningText describe(const Warning &w, const Scenario &sc)
         t.message = format("Gradient sync (%.1f%% of the step) waits for the whole backward pass.", 100 * w.value);
         t.recommendation = "Overlap bucketed all-reduce with backward: " + fix + ".";
         break;
+    case WarningCode::GradientSyncExposed:
+        t.code = "gradient_sync_exposed";
+        t.message = format("Gradient sync is overlapped but still exposed for %.1f%% of the step (over %.0f%%): only "
+                           "the last micro-batch's backward, and the first forward for a parameter gather, can hide a "
+                           "sync that runs once per step.",
+                           100 * w.value, 100 * w.threshold);
+        t.recommendation = w.changeCount ? "Shrink it or spread it over more tokens: " + fix + "."
+                                         : "Shrink it: reduce gradients in 16 bits, put more tokens in a step, or hold "
+                                           "fewer parameters per GPU (more TP or PP).";
+        break;
     case WarningCode::LatencyBoundBuckets:
         t.code = "latency_bound_buckets";
         t.message = format("Per-message latency is %.0f%% of each gradient bucket's all-reduce: buckets are too small.",

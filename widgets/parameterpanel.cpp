@@ -122,6 +122,11 @@ ParameterPanel::ParameterPanel(QWidget *parent)
              tr("Rajbhandari 2020: what is sharded across data-parallel ranks."));
     addToggle(plan, Field::SequenceParallel, tr("Sequence parallel"), tr("Shards norms and dropout activations across TP ranks."));
     addToggle(plan, Field::OverlapDp, tr("Overlap gradient sync with backward"), tr("Bucketed all-reduce starts while backward runs."));
+    // In the order of GradReduce: Auto, Fp32, Bf16.
+    addCombo(plan, Field::GradReduce, tr("Gradient reduction"), {tr("Framework's"), tr("FP32"), tr("BF16")},
+             tr("Element type of the gradient reduce-scatter / all-reduce: Megatron-LM forces fp32 for BF16 "
+                "(arguments.py, until --grad-reduce-in-bf16), FSDP reduces in fp32 by default, DeepSpeed in the "
+                "training precision."));
 
     auto *advancedBox = new QGroupBox(tr("Advanced"), content);
     advancedBox->setCheckable(true);
