@@ -692,20 +692,31 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         e.tpProtocol = ct.protocol;
         e.tpCollectiveSeconds = ct.seconds;
         const double allReduce = ct.seconds, half = ct.seconds / 2;   // a gather or a scatter: half a ring all-reduce
+        // With SP under FP8 the gathers move FP8: the norm's output before QKV and up, forward and
+        // again for the weight gradients, and the output gradients of attention-out and down
+        // (TransformerEngine: layernorm_linear.py gathers its FP8 ln_out, base.py
+        // grad_output_preprocess "gathered grad_output in FP8"; torchao Float8ColwiseParallel);
+        // the reduce-scatters carry the GEMMs' 16-bit outputs.
+        const double gather = sp && tr.precision == Precision::Fp8
+                                  ? collectiveTime(Collective::AllReduce, Algorithm::Auto, e.tpBytesPerCollective / 2,
+                                                   tpGroup, fabric).seconds / 2
+                                  : half;
+        const double pair = sp ? gather + half : allReduce;   // one all-reduce equivalent as the plan runs it
+        e.tpFp8Gathers = sp && tr.precision == Precision::Fp8;
         const bool megatronLayers = (fw == Framework::Megatron || fw == Framework::DeepSpeed) && pl.tpAsyncGrad;
-        const double recomputed = tr.recompute == Recompute::Full ? 2 * allReduce * recomputedShare : 0.0;   // the forward's, again
-        double open = 2 * allReduce, behindDgrad = 0, behindWgrad = 0;
+        const double recomputed = tr.recompute == Recompute::Full ? 2 * pair * recomputedShare : 0.0;   // the forward's, again
+        double open = 2 * pair, behindDgrad = 0, behindWgrad = 0;
         if (megatronLayers && sp) {
-            open = 2 * half;
-            behindDgrad = 2 * half;
+            open = 2 * gather;
+            behindDgrad = 2 * gather;
             behindWgrad = 2 * half;
         } else if (megatronLayers) {
             open = 0;
             behindWgrad = 2 * allReduce;
         }
-        tpLayerFwd = 2 * allReduce;
+        tpLayerFwd = 2 * pair;
         tpLayerBwd = open + behindDgrad + behindWgrad + recomputed;
-        e.tpCollectivesPerLayer = int(std::lround((tpLayerFwd + tpLayerBwd) / allReduce));
+        e.tpCollectivesPerLayer = int(std::lround((tpLayerFwd + tpLayerBwd) / pair));
         if (pl.tpOverlap) {   // all-gathers hide behind QKV/up, reduce-scatters behind output/down
             tpLayerFwdExposed = std::max(0.0, tpLayerFwd - lt.gemmForward);
             tpLayerBwdExposed = std::max(0.0, tpLayerBwd - (lt.gemmBackwardData + lt.gemmBackwardWeight));

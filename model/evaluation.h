@@ -151,6 +151,7 @@ struct Evaluation
     double ppStashedBoundaryBytes = 0;  // boundary activations kept on stage 1
     double tpBytesPerCollective = 0;
     int tpCollectivesPerLayer = 0;      // per micro-batch, forward + backward (+ recompute)
+    bool tpFp8Gathers = false;          // SP under FP8: the all-gathers move FP8, the reduce-scatters 16-bit
     double gradientBytesPerGpu = 0;     // DP sync volume per GPU per sync
     double gradBufferSeconds = 0;       // Megatron's per-step passes over the gradient buffer (in optimizer_s)
     double gradAccumulateSeconds = 0;   // other frameworks' gradient accumulation across micro-batches (in optimizer_s)

@@ -109,12 +109,16 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                        "weight-gradient GEMMs cannot hide, plus NCCL's SM share of what they hide",
                        num(double(m)) + " x " + std::to_string(layersPerStage) + " x " + std::to_string(e.tpCollectivesPerLayer)
                            + " all-reduce equivalents of " + bytes(e.tpBytesPerCollective) + " over t = " + std::to_string(t) + ", each "
-                           + sec(e.tpCollectiveSeconds) + " (" + nameOf(e.tpAlgorithm) + ", " + nameOf(e.tpProtocol) + ")",
+                           + sec(e.tpCollectiveSeconds) + " (" + nameOf(e.tpAlgorithm) + ", " + nameOf(e.tpProtocol) + ")"
+                           + (e.tpFp8Gathers ? "; under FP8 the all-gathers move FP8, half the bytes, and the reduce-scatters "
+                                               "16-bit"
+                                             : ""),
                        sec(b.tpCommExposedSeconds) + " exposed of " + sec(b.tpCommSeconds),
                        std::string(kSC21) + ", Sec. 3.2 (2 all-reduces forward, 2 backward per layer; with SP "
                            "Megatron re-gathers the input for the weight gradient: 3); Megatron-Core "
                            "LinearWithGradAccumulationAndAsyncCommunication and TransformerEngine linear.py "
-                           "(\"Overlap dgrad-RS/AR with wgrad\"); " + kNCCL});
+                           "(\"Overlap dgrad-RS/AR with wgrad\"); FP8 gathers: TransformerEngine layernorm_linear.py (FP8 ln_out "
+                           "gathered) and base.py grad_output_preprocess; " + kNCCL});
     if (c > 1)
         out.push_back({"cp_comm_exposed_s", "Context-parallel communication",
                        "(c-1) K/V ring hops per layer, hidden behind attention: exposed = max(0, comm - attention) "

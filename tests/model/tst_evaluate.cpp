@@ -314,6 +314,34 @@ private slots:
         QVERIFY(2 * 4096.0 * 4096 * 4096 / gemmSeconds(4096, 4096, 4096, hopperTiles, 1) / measured[1] > 1.1);
     }
 
+    // [TE] With sequence parallelism under FP8 the all-gathers move FP8 (the norm's output, again for
+    // the weight gradient, and the output gradients), the reduce-scatters the GEMMs' 16-bit outputs.
+    // Megatron's layers per micro-batch: 6 gathers and 4 scatters, so at bandwidth the TP time is
+    // (6 x 1/2 + 4) / 10 = 0.7 of BF16's. Without SP the all-reduces stay 16-bit.
+    void fp8GathersUnderSequenceParallel()
+    {
+        Scenario s = base();
+        s.plan.framework = Framework::Megatron;
+        s.plan.zeroStage = 1;
+        s.plan.sequenceParallel = true;
+        s.training.microBatch = 4;   // 40 MiB collectives: bandwidth, not latency
+        s.training.globalBatch = 256;
+        s.training.precision = Precision::Bf16;
+        const Evaluation bf16 = evaluate(s);
+        s.training.precision = Precision::Fp8;
+        const Evaluation fp8 = evaluate(s);
+        QVERIFY2(bf16.feasible && fp8.feasible, fp8.problem.message.c_str());
+        QVERIFY(fp8.tpFp8Gathers && !bf16.tpFp8Gathers);
+        const double ratio = fp8.breakdown.tpCommSeconds / bf16.breakdown.tpCommSeconds;
+        QVERIFY2(ratio > 0.69 && ratio < 0.74, qPrintable(QString::number(ratio)));
+        s.plan.sequenceParallel = false;
+        const Evaluation fp8NoSp = evaluate(s);
+        s.training.precision = Precision::Bf16;
+        const Evaluation bf16NoSp = evaluate(s);
+        QVERIFY(!fp8NoSp.tpFp8Gathers);
+        QCOMPARE(fp8NoSp.breakdown.tpCommSeconds, bf16NoSp.breakdown.tpCommSeconds);
+    }
+
     // [TE] Hopper's FP8 GEMMs take only the TN layout, so every cast writes a row-wise and a
     // transposed FP8 copy and FP8 weights keep both; Blackwell runs any layout and keeps one.
     void blackwellKeepsOneFp8Copy()
