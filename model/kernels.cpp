@@ -244,15 +244,20 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
     lt.elementwiseForward = T * bytes / hbm;
     lt.elementwiseBackward = k.backwardTrafficRatio * lt.elementwiseForward;
     if (precision == Precision::Fp8) {
-        // [TE] every GEMM input is cast (with its transpose) forward; every output gradient backward.
-        double inElements = 0, gradElements = 0;
-        for (const Shape &g : gemms) {
-            inElements += g.K;
-            gradElements += g.N;
-        }
+        // [TE] every GEMM input is cast (with its transpose) forward; every output gradient backward,
+        // reading 16 bits and writing one byte per FP8 copy in one pass. Under sequence parallelism
+        // the norm outputs (QKV and up inputs) and the row-parallel output gradients are cast on this
+        // rank's shard, r = h/t, and gathered in FP8; the transposed copy (Hopper) is then made from
+        // the gathered h, reading and writing a byte (layernorm_linear.py, base.py
+        // grad_output_preprocess: cast, gather, fp8_transpose).
         const double castBytes = k.fp8CastReadBytes + spec.fp8Copies;
-        lt.castForward = T * inElements * castBytes / hbm;
-        lt.castBackward = T * gradElements * castBytes / hbm;
+        const bool gathered = sp && tp > 1;
+        const double gatheredBytes = gathered ? (k.fp8CastReadBytes + 1) * r + (spec.fp8Copies - 1) * 2.0 * h
+                                              : castBytes * h;
+        const double inBytes = 2 * gatheredBytes + castBytes * (h / t + f / t);
+        const double gradBytes = 2 * gatheredBytes + castBytes * (h / t + 2 * kv + gates * f / t);
+        lt.castForward = T * inBytes / hbm;
+        lt.castBackward = T * gradBytes / hbm;
     }
     return lt;
 }

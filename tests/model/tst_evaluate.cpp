@@ -358,8 +358,9 @@ private slots:
         QVERIFY2(two.feasible && one.feasible, one.problem.message.c_str());
         QCOMPARE(hopper.fp8Copies, 2);
         QCOMPARE(blackwell.fp8Copies, 1);
-        const LayerTimes h = layerTimes(s.workload, Precision::Fp8, 2048, 8, 1, true, hopper);
-        const LayerTimes b = layerTimes(s.workload, Precision::Fp8, 2048, 8, 1, true, blackwell);
+        // Without SP every cast is one pass (with SP: fp8CastsFollowTheShards).
+        const LayerTimes h = layerTimes(s.workload, Precision::Fp8, 2048, 8, 1, false, hopper);
+        const LayerTimes b = layerTimes(s.workload, Precision::Fp8, 2048, 8, 1, false, blackwell);
         QVERIFY(std::abs(b.castForward / h.castForward - 3.0 / 4.0) < 1e-12);   // read 2 + write 2 -> 1
         QVERIFY(std::abs(b.castBackward / h.castBackward - 3.0 / 4.0) < 1e-12);
         QCOMPARE(b.gemmForward, h.gemmForward);
@@ -373,6 +374,37 @@ private slots:
     // (fused 2 x 4 h), SwiGLU 10 f (6), rotary 20 (h + kv) (4 (h + kv)) and the attention output
     // is copied back to [tokens, h] (4 h). A GPT block (LayerNorm, GeLU, learned positions) only
     // adds that copy. FSDP runs eager unless told otherwise; Megatron and DeepSpeed run fused.
+    // [TE] FP8 casts as TransformerEngine makes them, in bytes: every GEMM input forward and every
+    // output gradient backward, read 16-bit and written once per FP8 copy. Under SP the norm
+    // outputs and the row-parallel output gradients are cast on the rank's shard (h/t), gathered in
+    // FP8 and, on Hopper, transposed from the gathered h (read 1, write 1); Blackwell keeps no
+    // transpose. Without SP every rank casts the full h.
+    void fp8CastsFollowTheShards()
+    {
+        Gpu gpu = base().cluster.gpu;
+        const KernelSpec hopper = kernelSpec(gpu, Precision::Fp8);
+        gpu.fp8Copies = 1;
+        const KernelSpec blackwell = kernelSpec(gpu, Precision::Fp8);
+        const Workload w = base().workload;   // GeLU, MHA
+        const double T = 4096, h = w.hidden, f = w.ffnHidden, t = 8, kv = h / t;
+        auto expect = [&](double gatheredPerTensor, double copies) {
+            const double local = 2 + copies;
+            return std::pair{T * (2 * gatheredPerTensor + local * (h / t + f / t)),
+                             T * (2 * gatheredPerTensor + local * (h / t + 2 * kv + f / t))};
+        };
+        const struct { bool sp; const KernelSpec *spec; double gathered, copies; } cases[] = {
+            {true, &hopper, 3 * h / t + 2 * h, 2},
+            {true, &blackwell, 3 * h / t, 1},
+            {false, &hopper, 4 * h, 2},
+        };
+        for (const auto &c : cases) {
+            const LayerTimes lt = layerTimes(w, Precision::Fp8, T, int(t), 1, c.sp, *c.spec, 2, false);
+            const auto [forwardBytes, backwardBytes] = expect(c.gathered, c.copies);
+            QVERIFY(std::abs(lt.castForward * c.spec->hbmBytesPerSecond - forwardBytes) < 1e-9 * forwardBytes);
+            QVERIFY(std::abs(lt.castBackward * c.spec->hbmBytesPerSecond - backwardBytes) < 1e-9 * backwardBytes);
+        }
+    }
+
     void eagerKernelsMoveWhatPyTorchOpsMove()
     {
         const KernelSpec spec = kernelSpec(base().cluster.gpu, Precision::Bf16);
