@@ -41,6 +41,23 @@ const Warning *findWarning(const Evaluation &e, WarningCode code)
 } // namespace
 
 namespace {
+// The h100-sxm and b200 presets' kernel figures at the burst clock XLA's tables were measured at.
+Gpu burstGpu(double peak16, double peak8, double bytesPerSecond, int sms, double gemm, double gemmFp8, int tile, int tileSms)
+{
+    Gpu g;
+    g.peakFlops16 = peak16;
+    g.peakFlops8 = peak8;
+    g.memoryBytesPerSecond = bytesPerSecond;
+    g.smCount = sms;
+    g.gemmEfficiency = gemm;
+    g.gemmEfficiencyFp8 = gemmFp8;
+    g.gemmTileM = g.gemmTileN = tile;   // 0: the default Hopper tile
+    g.gemmTileSms = tileSms;
+    g.sustainedFraction = 1.0;
+    return g;
+}
+Gpu burstH100() { return burstGpu(989e12, 1979e12, 3.35e12, 132, 0.803, 0.709, 0, 1); }
+Gpu burstB200() { return burstGpu(2250e12, 4500e12, 7.67e12, 148, 0.776, 0.763, 256, 2); }
 struct GemmTableFit
 {
     int filled = 0, small = 0;
@@ -219,22 +236,7 @@ private slots:
     // split-K) predicts the small ones 1.8-2.7x too fast.
     void gemmTimesAgainstMeasuredTables()
     {
-        Gpu h100;   // the h100-sxm preset's figures, at the burst clock the table was measured at
-        h100.peakFlops16 = 989e12;
-        h100.memoryBytesPerSecond = 3.35e12;
-        h100.smCount = 132;
-        h100.gemmEfficiency = 0.803;
-        h100.sustainedFraction = 1.0;
-        Gpu b200;   // the b200 preset's figures
-        b200.peakFlops16 = 2250e12;
-        b200.peakFlops8 = 4500e12;
-        b200.memoryBytesPerSecond = 7.67e12;
-        b200.smCount = 148;
-        b200.gemmEfficiency = 0.776;
-        b200.gemmEfficiencyFp8 = 0.763;
-        b200.gemmTileM = b200.gemmTileN = 256;
-        b200.gemmTileSms = 2;
-        b200.sustainedFraction = 1.0;
+        const Gpu h100 = burstH100(), b200 = burstB200();
         const struct { const char *name, *file, *dtype; Gpu gpu; Precision precision; } tables[] = {
             {"H100 BF16", "../data/kernels/xla-matmul-h100.csv", "bf16xbf16->bf16", h100, Precision::Bf16},
             {"B200 BF16", "../data/kernels/xla-matmul-b200.csv", "bf16xbf16->bf16", b200, Precision::Bf16},
@@ -283,16 +285,7 @@ private slots:
     {
         QFile f(QFINDTESTDATA("../data/kernels/xla-matmul-b200.csv"));
         QVERIFY2(f.open(QIODevice::ReadOnly), "tests/data/kernels/xla-matmul-b200.csv");
-        Gpu b200;   // the b200 preset's figures, at the burst clock
-        b200.peakFlops16 = 2250e12;
-        b200.peakFlops8 = 4500e12;
-        b200.memoryBytesPerSecond = 7.67e12;
-        b200.smCount = 148;
-        b200.gemmEfficiency = 0.776;
-        b200.gemmEfficiencyFp8 = 0.763;
-        b200.gemmTileM = b200.gemmTileN = 256;
-        b200.gemmTileSms = 2;
-        b200.sustainedFraction = 1.0;
+        const Gpu b200 = burstB200();
         const KernelSpec spec = kernelSpec(b200, Precision::Bf16);
         std::map<int, double> measured;   // batch -> FLOP/s at 4096^3
         f.readLine();
