@@ -716,7 +716,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         }
         tpLayerFwd = 2 * pair;
         tpLayerBwd = open + behindDgrad + behindWgrad + recomputed;
-        e.tpCollectivesPerLayer = int(std::lround((tpLayerFwd + tpLayerBwd) / pair));
+        e.tpCollectivesPerLayer = (tpLayerFwd + tpLayerBwd) / allReduce;
         if (pl.tpOverlap) {   // all-gathers hide behind QKV/up, reduce-scatters behind output/down
             tpLayerFwdExposed = std::max(0.0, tpLayerFwd - lt.gemmForward);
             tpLayerBwdExposed = std::max(0.0, tpLayerBwd - (lt.gemmBackwardData + lt.gemmBackwardWeight));

@@ -150,7 +150,7 @@ struct Evaluation
     double ppTransferBytesPerStep = 0;  // per boundary, forward + backward, all micro-batches
     double ppStashedBoundaryBytes = 0;  // boundary activations kept on stage 1
     double tpBytesPerCollective = 0;
-    int tpCollectivesPerLayer = 0;      // per micro-batch, forward + backward (+ recompute)
+    double tpCollectivesPerLayer = 0;   // per micro-batch, fwd + bwd (+ recompute), in 16-bit all-reduces (fractional: FP8 gathers, partial recompute)
     bool tpFp8Gathers = false;          // SP under FP8: the all-gathers move FP8, the reduce-scatters 16-bit
     double gradientBytesPerGpu = 0;     // DP sync volume per GPU per sync
     double gradBufferSeconds = 0;       // Megatron's per-step passes over the gradient buffer (in optimizer_s)

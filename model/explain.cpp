@@ -107,11 +107,11 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                        "NCCL's tuner picks (ring: busbw = min(NVLink, NICs); NVLS: B g/(g+1) x 0.85); exposed: the "
                        "forward's, and in backward (Megatron, DeepSpeed) what the column-parallel GEMMs' input- and "
                        "weight-gradient GEMMs cannot hide, plus NCCL's SM share of what they hide",
-                       num(double(m)) + " x " + std::to_string(layersPerStage) + " x " + std::to_string(e.tpCollectivesPerLayer)
+                       num(double(m)) + " x " + std::to_string(layersPerStage) + " x " + num(e.tpCollectivesPerLayer)
                            + " all-reduce equivalents of " + bytes(e.tpBytesPerCollective) + " over t = " + std::to_string(t) + ", each "
                            + sec(e.tpCollectiveSeconds) + " (" + nameOf(e.tpAlgorithm) + ", " + nameOf(e.tpProtocol) + ")"
-                           + (e.tpFp8Gathers ? "; under FP8 the all-gathers move FP8, half the bytes, and the reduce-scatters "
-                                               "16-bit"
+                           + (e.tpFp8Gathers ? "; under FP8 the all-gathers move FP8, half the bytes (a fraction of an "
+                                               "all-reduce equivalent each), the reduce-scatters 16-bit"
                                              : ""),
                        sec(b.tpCommExposedSeconds) + " exposed of " + sec(b.tpCommSeconds),
                        std::string(kSC21) + ", Sec. 3.2 (2 all-reduces forward, 2 backward per layer; with SP "

@@ -154,7 +154,7 @@ double gemmSeconds(double M, double N, double K, const KernelSpec &spec, double 
     const KernelDefaults &k = kernelDefaults();
     const GemmFit fit = gemmFit(M, N, K, spec, batch, outputBytes);
     // Batched GEMMs (materialized attention) fill the SMs with batch x tiles, in one kernel.
-    const double partialBytes = fit.splitK > 1 ? (fit.splitK * k.splitKPartialBytes + 2.0) * M * N * batch : 0.0;
+    const double partialBytes = fit.splitK > 1 ? (fit.splitK * k.splitKPartialBytes + outputBytes) * M * N * batch : 0.0;
     return 2.0 * M * N * K * batch / (spec.peakFlops * fit.efficiency) + (partialBytes > 0 ? partialBytes / spec.hbmBytesPerSecond : 0.0)
            + k.gemmFixedSeconds;
 }

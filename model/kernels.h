@@ -21,7 +21,7 @@ struct KernelDefaults
     int tileSms = 1;                      // SMs that compute one tile together (2 for Blackwell's 2-CTA MMA)
     double splitKMinK = 512;              // smallest K slice when cuBLAS splits K to fill the SMs
     // Split-K slices write fp32 partial outputs that a reduction reads back before writing the
-    // 16-bit output: 2 x 4 B per slice and output element, + 2 B.
+    // output: 2 x 4 B per slice and output element, + the output's own bytes.
     double splitKPartialBytes = 8.0;
     // A GEMM kernel's fixed time, whatever its size: launch, the first tiles' loads before the
     // tensor cores start, the last wave's epilogue. Fit to XLA's measured matmul tables

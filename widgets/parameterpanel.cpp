@@ -124,9 +124,10 @@ ParameterPanel::ParameterPanel(QWidget *parent)
     addToggle(plan, Field::OverlapDp, tr("Overlap gradient sync with backward"), tr("Bucketed all-reduce starts while backward runs."));
     // In the order of GradReduce: Auto, Fp32, Bf16.
     addCombo(plan, Field::GradReduce, tr("Gradient reduction"), {tr("Framework's"), tr("FP32"), tr("BF16")},
-             tr("Element type of the gradient reduce-scatter / all-reduce. Framework's: fp32 under Megatron-LM "
-                "(forced for BF16 in arguments.py, until --grad-reduce-in-bf16), PyTorch FSDP (torchtitan's "
-                "mixed_precision_reduce) and DeepSpeed's pipeline engine with BF16; otherwise the 16-bit gradients."));
+             tr("Element type of the gradient reduce-scatter / all-reduce. Framework's: fp32 when the framework "
+                "is named Megatron-LM (forced for BF16 in arguments.py, until --grad-reduce-in-bf16) or PyTorch FSDP "
+                "(torchtitan's mixed_precision_reduce), and in DeepSpeed's pipeline engine with BF16; otherwise the "
+                "16-bit gradients."));
 
     auto *advancedBox = new QGroupBox(tr("Advanced"), content);
     advancedBox->setCheckable(true);

@@ -57,6 +57,36 @@ private slots:
         }
     }
 
+    // A recommended fix that puts more tokens in a step (a larger global batch) is drawn as the time
+    // of the current plan's tokens, so that the bars compare the same work.
+    void recommendedFixIsDrawnForTheSameTokens()
+    {
+        Scenario s = fixtures::gpt13bOn64H100();   // exposed gradient sync, fixed by a larger batch
+        s.plan.framework = Framework::Megatron;
+        s.plan.zeroStage = 1;
+        s.plan.pp = 1;
+        s.plan.dp = 8;
+        s.training.globalBatch = 128;
+        s.cluster.interNode.bytesPerSecond = 25e9;
+        const Analysis a = analyse(s);
+        const Evaluation &e = a.evaluation;
+        QVERIFY(e.warningCount > 0);
+        const Warning &w = e.warnings[0];
+        const Scenario fixed = applyWarning(s, w);
+        const Evaluation after = evaluate(fixed);
+        const StepVariant *fix = nullptr;
+        for (const StepVariant &v : a.stepVariants)
+            if (v.kind == StepVariantKind::RecommendedFix)
+                fix = &v;
+        QVERIFY(fix);
+        const double k = e.tokensPerStep / after.tokensPerStep;
+        QVERIFY2(k < 1, "the fix here changes tokens per step");
+        QVERIFY(std::abs(fix->breakdown.stepSeconds - k * after.breakdown.stepSeconds) < 1e-9 * fix->breakdown.stepSeconds);
+        QVERIFY(std::abs(fix->breakdown.computeSeconds - k * after.breakdown.computeSeconds) < 1e-9 * fix->breakdown.computeSeconds);
+        QVERIFY(fix->breakdown.stepSeconds < e.breakdown.stepSeconds);   // faster for the same work
+        QVERIFY(QString::fromStdString(fix->detail).contains(QStringLiteral("tokens per step")));
+    }
+
     void infeasibleScenarioHasNoVariants()
     {
         Scenario s = fixtures::gpt13bOn64H100();
