@@ -1036,9 +1036,12 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             }
             const bool keptGathered = fw == Framework::Fsdp && p > 1;
             const bool reducePerMicro = pl.zeroStage >= 2 && !keptGathered;
-            // FSDP and Megatron-FSDP gather the parameters for every micro-batch's forward and (ZeRO-3)
-            // again for its backward.
-            const bool gathersParameters = fw == Framework::Fsdp || (fw == Framework::Megatron && pl.zeroStage >= 3);
+            // FSDP, Megatron-FSDP and DeepSpeed ZeRO-3 gather the parameters for every micro-batch's
+            // forward and (ZeRO-3) again for its backward. DeepSpeed keeps a parameter gathered only
+            // when it is reused within stage3_max_reuse_distance (1e9 parameters by default): the
+            // backward of all but the last ~1e9 parameters' layers gathers again
+            // (runtime/zero/partitioned_param_coordinator.py).
+            const bool gathersParameters = fw == Framework::Fsdp || pl.zeroStage >= 3;
             const int gathersPerMicro = gathersParameters && !keptGathered ? (pl.zeroStage >= 3 ? 2 : 1) : 0;
             const double microWindow = computeFc + computeBc;
             const double perMicro = (reducePerMicro ? rsStep : 0.0) + gathersPerMicro * agStep;

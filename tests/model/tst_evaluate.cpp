@@ -254,6 +254,28 @@ private slots:
         }
     }
 
+    // [ZeRO] DeepSpeed stage 3 gathers the parameters in every micro-batch's forward and backward and
+    // reduce-scatters the gradients after every backward; stage 2 keeps the parameters whole and
+    // gathers the updated shards once per step. With 4 micro-batches and 16-bit gathers and
+    // reductions of the same bytes: stage 2 moves 4 RS + 1 AG, stage 3 4 x (RS + 2 AG), 12 / 5.
+    void deepSpeedZero3GathersEveryMicroBatch()
+    {
+        Scenario s = base();
+        s.plan.framework = Framework::DeepSpeed;
+        s.plan.tp = 1;
+        s.plan.pp = 1;
+        s.plan.dp = 64;
+        s.training.globalBatch = 256;   // 4 micro-batches
+        s.plan.zeroStage = 2;
+        const Evaluation two = evaluate(s);
+        s.plan.zeroStage = 3;
+        const Evaluation three = evaluate(s);
+        QVERIFY2(two.feasible && three.feasible, three.problem.message.c_str());
+        QCOMPARE(three.microBatches, 4LL);
+        const double ratio = three.breakdown.dpCommSeconds / two.breakdown.dpCommSeconds;
+        QVERIFY2(ratio > 2.3 && ratio < 2.5, qPrintable(QString::number(ratio)));
+    }
+
     // Megatron-FSDP (zero 3 under Megatron): weights and main gradients sharded over DP x CP like the
     // optimizer, parameters gathered for every micro-batch's forward and backward.
     void megatronFsdpShardsWeightsAndGradients()
