@@ -1136,6 +1136,21 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     e.feasible = true;
 
     // ---- Warnings, each with the change that fixes it ----
+    // Of candidate changes (each evaluated), the one with the shortest step per token, so that a
+    // larger batch is judged by the same work; `fallback` when none beats the plan.
+    const auto fastestFix = [&](const std::vector<std::pair<Change, Change>> &candidates,
+                                std::pair<Change, Change> fallback) {
+        double bestPerToken = step / e.tokensPerStep;
+        for (const auto &[first, second] : candidates) {
+            const Evaluation trial = evaluateImpl(applyChange(applyChange(sc, first), second), false);
+            const double perToken = trial.feasible ? trial.breakdown.stepSeconds / trial.tokensPerStep : 1e300;
+            if (perToken < bestPerToken) {
+                bestPerToken = perToken;
+                fallback = {first, second};
+            }
+        }
+        return fallback;
+    };
     if (e.communicationFraction > kCommunicationWarnFraction && withWarnings) {
         // Recommend the candidate change that gives the shortest step (each evaluated).
         std::vector<std::pair<Change, Change>> candidates;
@@ -1154,16 +1169,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         // More compute per sync; not judged when compute_time is given (it would not grow with the batch).
         if (tr.computeSecondsOverride <= 0 || candidates.empty())
             candidates.push_back({{Field::GlobalBatch, double(tr.globalBatch) * 4}, {}});
-        double bestStep = bd.stepSeconds;
-        std::pair<Change, Change> best = candidates.back();
-        for (const auto &[first, second] : candidates) {
-            const Evaluation trial = evaluateImpl(applyChange(applyChange(sc, first), second), false);
-            const double perToken = trial.feasible ? trial.breakdown.stepSeconds / trial.tokensPerStep : 1e300;
-            if (trial.feasible && perToken * e.tokensPerStep < bestStep) {
-                bestStep = perToken * e.tokensPerStep;
-                best = {first, second};
-            }
-        }
+        const std::pair<Change, Change> best = fastestFix(candidates, candidates.back());
         addWarning(e, WarningCode::CommunicationDominates, e.communicationFraction, kCommunicationWarnFraction, best.first,
                    best.second);
     }
@@ -1237,18 +1243,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             candidates.push_back({{Field::Pp, double(2 * p)}, {Field::Dp, double(d / 2)}});
         if (tr.computeSecondsOverride <= 0)
             candidates.push_back({{Field::GlobalBatch, double(tr.globalBatch) * 2}, {}});
-        double bestPerToken = step / e.tokensPerStep;
-        std::pair<Change, Change> best{};
-        for (const auto &[first, second] : candidates) {
-            const Evaluation trial = evaluateImpl(applyChange(applyChange(sc, first), second), false);
-            if (!trial.feasible || !trial.memory.fits)
-                continue;
-            const double perToken = trial.breakdown.stepSeconds / trial.tokensPerStep;
-            if (perToken < bestPerToken) {
-                bestPerToken = perToken;
-                best = {first, second};
-            }
-        }
+        const std::pair<Change, Change> best = fastestFix(candidates, {});
         addWarning(e, WarningCode::GradientSyncExposed, dpExposedComm / step, kExposedSyncWarnFraction, best.first,
                    best.second);
     }
