@@ -40,8 +40,8 @@ const std::map<QString, Bound> kBounds = {
     {QStringLiteral("titan#memory"), {0.065, 0.15}},  // torchtitan peak memory (max reserved): 6.1% / 14.2%
     {QStringLiteral("mbridge"), {0.065, 0.125}},      // Megatron-Bridge H100/B200 FP8-CS, tokens/s: 6.2% / 12.0% (B200 +7.4-12.0%)
     // NVIDIA DGX Cloud benchmarking (NeMo 24.12-25.04), step time: H100 BF16/FP8 0.1-7.0%; GB200
-    // (as b200 on a 64-GPU NVLink domain) 4.5-21.3% too fast, worst in FP8 (README "Validation").
-    {QStringLiteral("dgxc"), {0.04, 0.22}},
+    // 9-15% (BF16) and 19-25% (FP8) too fast (README "Validation").
+    {QStringLiteral("dgxc"), {0.045, 0.26}},
     {QStringLiteral("seed000"), {1e-3, 1e-3}},   // published 0.49 s is rounded
     {QStringLiteral("seed003"), {1e-9, 1e-9}},   // 3/11 exactly
 };
