@@ -124,6 +124,10 @@ constexpr double kLatencyBoundShare = 0.5;           // alpha share of one bucke
 constexpr double kSlowZero3LinkBytesPerSecond = 40e9;
 constexpr double kStragglerWarnFraction = 0.05;
 constexpr double kExposedSyncWarnFraction = 0.2;      // exposed gradient sync / step
+// Exposed TP collectives / step above which an expert turns on TP communication overlap: NVIDIA's
+// performance recipes (NeMo 2.0, Megatron-Bridge) run it wherever TP > 1 (tests/data/validation
+// README, sections F and G).
+constexpr double kExposedTpWarnFraction = 0.1;
 constexpr double kMaxParameters = 1e15;
 
 } // namespace
@@ -1245,6 +1249,20 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             candidates.push_back({{Field::GlobalBatch, double(tr.globalBatch) * 2}, {}});
         const std::pair<Change, Change> best = fastestFix(candidates, {});
         addWarning(e, WarningCode::GradientSyncExposed, dpExposedComm / step, kExposedSyncWarnFraction, best.first,
+                   best.second);
+    }
+    // TP collectives in the open for a large share of the step: hide them behind the GEMMs
+    // (plan.tp_overlap: Transformer Engine's userbuffers, torchtitan's AsyncTP) or halve TP; the
+    // evaluated faster of the two.
+    if (t > 1 && !pl.tpOverlap && bd.tpCommExposedSeconds > kExposedTpWarnFraction * step
+        && e.communicationFraction <= kCommunicationWarnFraction) {
+        std::vector<std::pair<Change, Change>> candidates;
+        if (!validate(applyChange(sc, {Field::TpOverlap, 1})))
+            candidates.push_back({{Field::TpOverlap, 1}, {}});
+        if (t % 2 == 0)
+            candidates.push_back({{Field::Tp, double(t / 2)}, {Field::Dp, double(d) * 2}});
+        const std::pair<Change, Change> best = fastestFix(candidates, {});
+        addWarning(e, WarningCode::TpCommExposed, bd.tpCommExposedSeconds / step, kExposedTpWarnFraction, best.first,
                    best.second);
     }
     if (dpRanks > 1 && e.dpBuckets > 1 && e.dpBucketSeconds > 0) {

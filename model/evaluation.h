@@ -80,6 +80,7 @@ enum class WarningCode {
     ComputeAbovePeak,        // a given compute time implies more than the GPUs' peak FLOP/s
     ScheduleNotInFramework,  // the named framework has no such pipeline schedule
     GradientSyncExposed,     // overlapped gradient sync still exposed for a large share of the step
+    TpCommExposed,           // TP collectives in the open for a large share of the step, overlap off
     Count                    // not a warning: the number of codes
 };
 

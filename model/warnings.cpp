@@ -130,6 +130,14 @@ WarningText describe(const Warning &w, const Scenario &sc)
                                          : "Shrink it: reduce gradients in 16 bits, put more tokens in a step, or hold "
                                            "fewer parameters per GPU (more TP or PP).";
         break;
+    case WarningCode::TpCommExposed:
+        t.code = "tp_comm_exposed";
+        t.message = format("Tensor-parallel collectives run in the open for %.1f%% of the step (over %.0f%%): each "
+                           "layer's GEMMs wait for them.",
+                           100 * w.value, 100 * w.threshold);
+        t.recommendation = w.changeCount ? "Hide them behind the GEMMs or move less: " + fix + "."
+                                         : "Hide them behind the GEMMs (TP communication overlap) or lower TP.";
+        break;
     case WarningCode::LatencyBoundBuckets:
         t.code = "latency_bound_buckets";
         t.message = format("Per-message latency is %.0f%% of each gradient bucket's all-reduce: buckets are too small.",
