@@ -1256,12 +1256,10 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     // group inside one node's NVLink (a group that leaves the node has its own warning above). Not
     // weighed against other fixes by evaluating them: the default plan fires it, and every
     // evaluation of it would pay for those trials (eval_per_second).
-    if (t > 1 && !pl.tpOverlap && bd.tpCommExposedSeconds > kExposedTpWarnFraction * step
-        && e.communicationFraction <= kCommunicationWarnFraction) {
-        const bool inNode = tpGroup.nodes() <= 1 && !tpGroup.straddles;
+    if (t > 1 && !pl.tpOverlap && tpGroup.nodes() <= 1 && !tpGroup.straddles
+        && bd.tpCommExposedSeconds > kExposedTpWarnFraction * step && e.communicationFraction <= kCommunicationWarnFraction)
         addWarning(e, WarningCode::TpCommExposed, bd.tpCommExposedSeconds / step, kExposedTpWarnFraction,
-                   inNode ? Change{Field::TpOverlap, 1} : Change{});
-    }
+                   {Field::TpOverlap, 1});
     if (dpRanks > 1 && e.dpBuckets > 1 && e.dpBucketSeconds > 0) {
         const Group group = groupOf(dpRanks, dpStride, cl.gpusPerNode);
         const CollectiveTime bucket = collectiveTime(Collective::AllReduce, e.dpAlgorithm, e.gradientBytesPerGpu / e.dpBuckets,

@@ -135,8 +135,7 @@ WarningText describe(const Warning &w, const Scenario &sc)
         t.message = format("Tensor-parallel collectives run in the open for %.1f%% of the step (over %.0f%%): each "
                            "layer's GEMMs wait for them.",
                            100 * w.value, 100 * w.threshold);
-        t.recommendation = w.changeCount ? "Hide them behind the GEMMs: " + fix + " (or lower TP)."
-                                         : "Hide them behind the GEMMs (TP communication overlap) or lower TP.";
+        t.recommendation = "Hide them behind the GEMMs: " + fix + " (or lower TP).";
         break;
     case WarningCode::LatencyBoundBuckets:
         t.code = "latency_bound_buckets";

@@ -180,9 +180,9 @@ private slots:
         QTest::newRow("zb-h1 under megatron") << Edit([](Scenario &s) { s.plan.framework = Framework::Megatron; s.plan.schedule = Schedule::ZeroBubbleH1; }) << int(WarningCode::ScheduleNotInFramework);
         QTest::newRow("interleaved under deepspeed") << Edit([](Scenario &s) { s.plan.framework = Framework::DeepSpeed; s.plan.schedule = Schedule::Interleaved; s.plan.virtualStages = 2; }) << int(WarningCode::ScheduleNotInFramework);
         QTest::newRow("tp over pcie") << Edit([](Scenario &s) { s.cluster.intraNode = {"pcie4", 32e9, 5e-6, 0.8}; }) << int(WarningCode::TpOverSlowLink);
-        // Megatron's fp32 reduce-scatter of 1.6B parameters per GPU over 200 Gb/s, once per 16 micro-batches.
         // 13B at TP 8 with its collectives in the open: the fix hides them behind the GEMMs.
         QTest::newRow("tp comm exposed") << Edit([](Scenario &s) { s.plan.framework = Framework::Megatron; s.plan.tp = 8; s.plan.pp = 1; s.plan.dp = 8; s.plan.sequenceParallel = true; s.plan.tpOverlap = false; s.training.globalBatch = 64; }) << int(WarningCode::TpCommExposed);
+        // Megatron's fp32 reduce-scatter of 1.6B parameters per GPU over 200 Gb/s, once per 16 micro-batches.
         QTest::newRow("gradient sync exposed") << Edit([](Scenario &s) { s.plan.framework = Framework::Megatron; s.plan.zeroStage = 1; s.plan.pp = 1; s.plan.dp = 8; s.training.globalBatch = 128; s.cluster.interNode.bytesPerSecond = 25e9; }) << int(WarningCode::GradientSyncExposed);
     }
     // [MSMF] A saturated GPU at its power limit runs every tensor-core kernel at the sustained
