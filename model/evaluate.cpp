@@ -695,16 +695,21 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         e.tpAlgorithm = ct.algorithm;
         e.tpProtocol = ct.protocol;
         e.tpCollectiveSeconds = ct.seconds;
-        const double allReduce = ct.seconds, half = ct.seconds / 2;   // a gather or a scatter: half a ring all-reduce
+        // With SP a layer gathers and scatters instead: NCCL runs those as rings (NVLS, whose switches
+        // reduce and multicast, shortens only the all-reduce), each (t-1)/t of S per GPU over NVLink
+        // (NCCL tuning.cc: only the all-reduce's NVLS bandwidth doubles, "AllReduce pipelines two
+        // operations"). Without SP, or with ring all-reduce, a gather or scatter is half an all-reduce.
+        const double allReduce = ct.seconds;
+        const double half = sp ? collectiveTime(Collective::ReduceScatter, Algorithm::Auto, e.tpBytesPerCollective, tpGroup, fabric).seconds
+                               : ct.seconds / 2;
         // With SP under FP8 the gathers move FP8: the norm's output before QKV and up, forward and
         // again for the weight gradients, and the output gradients of attention-out and down
         // (TransformerEngine: layernorm_linear.py gathers its FP8 ln_out, base.py
         // grad_output_preprocess "gathered grad_output in FP8"; torchao Float8ColwiseParallel);
         // the reduce-scatters carry the GEMMs' 16-bit outputs.
         const double gather = sp && tr.precision == Precision::Fp8
-                                  ? collectiveTime(Collective::AllReduce, Algorithm::Auto, e.tpBytesPerCollective / 2,
-                                                   tpGroup, fabric).seconds / 2
-                                  : half;
+                                  ? collectiveTime(Collective::AllGather, Algorithm::Auto, e.tpBytesPerCollective / 2, tpGroup, fabric).seconds
+                                  : half;   // a ring gathers as it scatters
         const double pair = sp ? gather + half : allReduce;   // one all-reduce equivalent as the plan runs it
         e.tpFp8Gathers = sp && tr.precision == Precision::Fp8;
         const bool megatronLayers = (fw == Framework::Megatron || fw == Framework::DeepSpeed) && pl.tpAsyncGrad;

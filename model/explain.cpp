@@ -102,7 +102,9 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                        "RMSNorm / apply_rotary_emb as written (model/kernels.cpp)"});
     if (t > 1)
         out.push_back({"tp_comm_exposed_s", "Tensor-parallel communication",
-                       "m x L/p x n_coll x T_coll (all-reduce equivalents: a gather or a scatter is half), S = b s h x "
+                       "m x L/p x n_coll x T_coll (all-reduce equivalents; with SP each gather and scatter is NCCL's ring "
+                       "all-gather / reduce-scatter, (t-1)/t S per GPU, as NVLS shortens only the all-reduce; without SP "
+                       "half an all-reduce), S = b s h x "
                        "bytes / c; T_coll = NCCL latency (base + steps x hop) + S / algbw of the algorithm and protocol "
                        "NCCL's tuner picks (ring: busbw = min(NVLink, NICs); NVLS: B g/(g+1) x 0.85); exposed: the "
                        "forward's, and in backward (Megatron, DeepSpeed) what the column-parallel GEMMs' input- and "

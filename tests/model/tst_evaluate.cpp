@@ -181,7 +181,7 @@ private slots:
         QTest::newRow("interleaved under deepspeed") << Edit([](Scenario &s) { s.plan.framework = Framework::DeepSpeed; s.plan.schedule = Schedule::Interleaved; s.plan.virtualStages = 2; }) << int(WarningCode::ScheduleNotInFramework);
         QTest::newRow("tp over pcie") << Edit([](Scenario &s) { s.cluster.intraNode = {"pcie4", 32e9, 5e-6, 0.8}; }) << int(WarningCode::TpOverSlowLink);
         // 13B at TP 8 with its collectives in the open: the fix hides them behind the GEMMs.
-        QTest::newRow("tp comm exposed") << Edit([](Scenario &s) { s.plan.framework = Framework::Megatron; s.plan.tp = 8; s.plan.pp = 1; s.plan.dp = 8; s.plan.sequenceParallel = true; s.plan.tpOverlap = false; s.training.globalBatch = 64; }) << int(WarningCode::TpCommExposed);
+        QTest::newRow("tp comm exposed") << Edit([](Scenario &s) { s.plan.framework = Framework::Megatron; s.plan.tp = 8; s.plan.pp = 1; s.plan.dp = 8; s.plan.sequenceParallel = true; s.plan.tpOverlap = false; s.training.globalBatch = 128; }) << int(WarningCode::TpCommExposed);
         // Megatron's fp32 reduce-scatter of 1.6B parameters per GPU over 200 Gb/s, once per 16 micro-batches.
         QTest::newRow("gradient sync exposed") << Edit([](Scenario &s) { s.plan.framework = Framework::Megatron; s.plan.zeroStage = 1; s.plan.pp = 1; s.plan.dp = 8; s.training.globalBatch = 128; s.cluster.interNode.bytesPerSecond = 25e9; }) << int(WarningCode::GradientSyncExposed);
     }
@@ -552,12 +552,16 @@ private slots:
         QVERIFY(mcore.breakdown.dpCommExposedSeconds < mcore.breakdown.dpCommSeconds);
     }
 
-    // TP in backward as Megatron/TE run it: with SP, 3 all-reduce equivalents (the input is
-    // re-gathered for the weight gradient); the column-parallel GEMMs' gradient collectives hide
-    // behind their own GEMMs at NCCL's SM share, the row-parallel output gradients do not.
+    // TP in backward as Megatron/TE run it: with SP, each layer gathers and scatters 10 times per
+    // micro-batch (forward 2 + 2; backward the output gradients' 2 gathers in the open, the input
+    // re-gathered for the weight gradient 2, the input gradients' 2 scatters); the column-parallel
+    // GEMMs' collectives hide behind their own GEMMs at NCCL's SM share, the row-parallel output
+    // gradients do not. A gather or scatter is NCCL's ring one: on NVLS-capable H100 more than half
+    // of the (NVLS) all-reduce, since NVLS shortens only the all-reduce.
     void tpBackwardHidesColumnParallelGradients()
     {
         Scenario s = base();
+        s.workload.ffnHidden = 8 * s.workload.hidden;   // column-parallel GEMMs longer than their collectives
         s.plan.tp = 8;
         s.plan.dp = s.cluster.gpus / (s.plan.tp * s.plan.pp * s.plan.cp);
         s.plan.sequenceParallel = true;
@@ -565,19 +569,25 @@ private slots:
         s.plan.framework = Framework::Megatron;
         const Evaluation async = evaluate(s);
         QVERIFY(async.feasible);
-        const double perCollective = async.tpCollectiveSeconds;
+        QCOMPARE(async.tpAlgorithm, Algorithm::Nvls);
+        const Group tpGroup = groupOf(s.plan.tp, 1, s.cluster.gpusPerNode);
+        const double scatter = collectiveTime(Collective::ReduceScatter, Algorithm::Auto, async.tpBytesPerCollective, tpGroup,
+                                              fabricOf(s.cluster)).seconds;
+        QCOMPARE(collectiveTime(Collective::AllGather, Algorithm::Auto, async.tpBytesPerCollective, tpGroup, fabricOf(s.cluster)).seconds,
+                 scatter);
+        QVERIFY(scatter > 0.6 * async.tpCollectiveSeconds);   // ring (7/8 S) against NVLS (9/8 S at 0.85)
         const double perLayerMicroBatch = async.breakdown.tpCommSeconds / (double(async.microBatches) * async.criticalStageLayers);
-        QCOMPARE(async.tpCollectivesPerLayer, 5.0);
-        QVERIFY(std::abs(perLayerMicroBatch - 5 * perCollective) < 1e-9 * perLayerMicroBatch);
-        // Exposed: the forward's 2 and the backward's 1 in the open, plus the SM share of the 2 hidden
+        QVERIFY(std::abs(perLayerMicroBatch - 10 * scatter) < 1e-9 * perLayerMicroBatch);
+        QVERIFY(std::abs(async.tpCollectivesPerLayer * async.tpCollectiveSeconds - 10 * scatter) < 1e-9 * perLayerMicroBatch);
+        // Exposed: the forward's 4 and the backward's 2 in the open, plus the SM share of the 4 hidden
         // (this layer's column-parallel GEMMs are longer than their collectives).
         const double exposedPerLayer = async.breakdown.tpCommExposedSeconds / (double(async.microBatches) * async.criticalStageLayers);
         const double share = ncclComputeShare(kernelSpec(s.cluster.gpu, s.training.precision));
-        QVERIFY(std::abs(exposedPerLayer - (3 + 2 * share) * perCollective) < 1e-9 * exposedPerLayer);
+        QVERIFY(std::abs(exposedPerLayer - (6 + 4 * share) * scatter) < 1e-9 * exposedPerLayer);
 
-        s.plan.tpAsyncGrad = false;   // 2021 Megatron: all in the open, 2 backward
+        s.plan.tpAsyncGrad = false;   // 2021 Megatron: all in the open, 4 + 4
         const Evaluation open = evaluate(s);
-        QCOMPARE(open.tpCollectivesPerLayer, 4.0);
+        QVERIFY(std::abs(open.tpCollectivesPerLayer * open.tpCollectiveSeconds - 8 * scatter) < 1e-9 * perLayerMicroBatch);
         QVERIFY(std::abs(open.breakdown.tpCommExposedSeconds - open.breakdown.tpCommSeconds) < 1e-12);
         QVERIFY(open.breakdown.stepSeconds > async.breakdown.stepSeconds);
 
@@ -585,8 +595,15 @@ private slots:
         s.plan.framework = Framework::Fsdp;   // DTensor TP: nothing hides
         s.plan.zeroStage = 3;
         const Evaluation dtensor = evaluate(s);
-        QCOMPARE(dtensor.tpCollectivesPerLayer, 4.0);
+        QVERIFY(std::abs(dtensor.tpCollectivesPerLayer * dtensor.tpCollectiveSeconds - 8 * scatter) < 1e-9 * perLayerMicroBatch);
         QVERIFY(std::abs(dtensor.breakdown.tpCommExposedSeconds - dtensor.breakdown.tpCommSeconds) < 1e-12);
+
+        // Without SP the layer all-reduces: 2 forward, and behind the column-parallel weight gradients 2.
+        s.plan.framework = Framework::Megatron;
+        s.plan.zeroStage = 1;
+        s.plan.sequenceParallel = false;
+        const Evaluation noSp = evaluate(s);
+        QCOMPARE(noSp.tpCollectivesPerLayer, 4.0);
     }
 
     // plan.rank_order decides which links a group crosses: DP innermost puts TP across nodes.
