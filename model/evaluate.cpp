@@ -726,7 +726,26 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         tpLayerFwd = 2 * pair;
         tpLayerBwd = open + behindDgrad + behindWgrad + recomputed;
         e.tpCollectivesPerLayer = (tpLayerFwd + tpLayerBwd) / allReduce;
-        if (pl.tpOverlap) {   // all-gathers hide behind QKV/up, reduce-scatters behind output/down
+        if (pl.tpOverlap && sp) {
+            // Each collective is pipelined with its own GEMM and hides only behind it (TE userbuffers,
+            // Megatron-Core's tp_comm_overlap configuration: qkv_fprop and fc1_fprop all-gather,
+            // proj_fprop and fc2_fprop reduce-scatter; in backward proj_dgrad and fc2_dgrad gather the
+            // output gradients, qkv_dgrad and fc1_dgrad re-gather the input in bulk, qkv_wgrad and
+            // fc1_wgrad reduce-scatter the input gradients in bulk; torchtitan's AsyncTP pairs the
+            // same all-gather + matmul and matmul + reduce-scatter, the input gradients' scatter
+            // after their own matmul). A GEMM shorter than its collective leaves the rest exposed.
+            using G = LayerTimes;
+            const auto over = [](double comm, double gemm) { return std::max(0.0, comm - gemm); };
+            const double fwdExposed = over(gather, lt.forwardOf[G::kQkv]) + over(half, lt.forwardOf[G::kAttentionOut])
+                                      + over(gather, lt.forwardOf[G::kMlpUp]) + over(half, lt.forwardOf[G::kMlpDown]);
+            tpLayerFwdExposed = fwdExposed;
+            const double rowGathers = over(gather, lt.backwardDataOf[G::kAttentionOut]) + over(gather, lt.backwardDataOf[G::kMlpDown]);
+            const double columnCollectives =
+                megatronLayers ? over(gather, lt.backwardDataOf[G::kQkv]) + over(gather, lt.backwardDataOf[G::kMlpUp])
+                                     + over(half, lt.backwardWeightOf[G::kQkv]) + over(half, lt.backwardWeightOf[G::kMlpUp])
+                               : over(half, lt.backwardDataOf[G::kQkv]) + over(half, lt.backwardDataOf[G::kMlpUp]);
+            tpLayerBwdExposed = rowGathers + columnCollectives + (tr.recompute == Recompute::Full ? recomputedShare * fwdExposed : 0.0);
+        } else if (pl.tpOverlap) {   // all-reduces (no SP): hidden behind the layer's GEMMs together
             tpLayerFwdExposed = std::max(0.0, tpLayerFwd - lt.gemmForward);
             tpLayerBwdExposed = std::max(0.0, tpLayerBwd - (lt.gemmBackwardData + lt.gemmBackwardWeight));
         } else {

@@ -194,12 +194,16 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
                            {h, h / t, true},             // attention output (row parallel, then reduce-scatter)
                            {gates * f / t, h, false},    // MLP up (+ gate)
                            {h, f / t, true}};            // MLP down
-    for (const Shape &g : gemms) {
+    for (int i = 0; i < LayerTimes::kLayerGemms; ++i) {
+        const Shape &g = gemms[i];
         const double fwd = gemmSeconds(T, g.N, g.K, spec);
         lt.gemmForward += fwd;
         if (g.rs)
             lt.gemmRsForward += fwd;
         const double dgrad = gemmSeconds(T, g.K, g.N, spec), wgrad = gemmSeconds(g.K, g.N, T, spec, 1, wgradOutputBytes);
+        lt.forwardOf[i] = fwd;
+        lt.backwardDataOf[i] = dgrad;
+        lt.backwardWeightOf[i] = wgrad;
         lt.gemmBackwardData += dgrad;
         lt.gemmBackwardWeight += wgrad;
         if (!g.rs) {

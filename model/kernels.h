@@ -130,6 +130,12 @@ struct LayerTimes
     double gemmRsForward = 0;       // forward GEMMs followed by a TP reduce-scatter (output, down)
     double gemmColumnBackwardData = 0;    // input gradients of the column-parallel GEMMs (QKV, up)
     double gemmColumnBackwardWeight = 0;  // their weight gradients
+    // The same per GEMM (kQkv, kAttentionOut, kMlpUp, kMlpDown): an overlapped TP collective can
+    // hide only behind the GEMM it is pipelined with.
+    enum LayerGemm { kQkv, kAttentionOut, kMlpUp, kMlpDown, kLayerGemms };
+    double forwardOf[kLayerGemms] = {};
+    double backwardDataOf[kLayerGemms] = {};
+    double backwardWeightOf[kLayerGemms] = {};
     double attentionForward = 0;    // fused (or materialized) core attention
     double attentionBackward = 0;
     double elementwiseForward = 0;  // norms, residuals, activation, rotary, softmax when materialized

@@ -606,6 +606,41 @@ private slots:
         QCOMPARE(noSp.tpCollectivesPerLayer, 4.0);
     }
 
+    // With TP overlap each collective hides only behind the GEMM it is pipelined with: the 13B
+    // layer's attention-output GEMM (h/8 deep) is shorter than its reduce-scatter, so part of that
+    // scatter stays exposed although the layer's GEMMs together are longer than all its collectives.
+    void tpOverlapHidesEachCollectiveBehindItsOwnGemm()
+    {
+        Scenario s = base();
+        s.training.microBatch = 4;   // GEMMs long enough that together they outlast the collectives
+        s.plan.tp = 8;
+        s.plan.dp = s.cluster.gpus / (s.plan.tp * s.plan.pp * s.plan.cp);
+        s.plan.sequenceParallel = true;
+        s.plan.tpOverlap = true;
+        s.plan.framework = Framework::Megatron;
+        const Evaluation e = evaluate(s);
+        QVERIFY2(e.feasible, e.problem.message.c_str());
+        const KernelSpec spec = kernelSpec(s.cluster.gpu, s.training.precision);
+        const LayerTimes lt = layerTimes(s.workload, s.training.precision, s.training.microBatch * double(s.workload.seqLen), s.plan.tp,
+                                         1, true, spec);
+        const double scatter = collectiveTime(Collective::ReduceScatter, Algorithm::Auto, e.tpBytesPerCollective,
+                                              groupOf(s.plan.tp, 1, s.cluster.gpusPerNode), fabricOf(s.cluster)).seconds;
+        QVERIFY(4 * scatter < lt.gemmForward);   // pooled, the forward's four would all hide
+        const auto over = [](double comm, double gemm) { return std::max(0.0, comm - gemm); };
+        double forward = 0;
+        for (double gemm : lt.forwardOf)
+            forward += over(scatter, gemm);   // BF16: a gather costs what a scatter does
+        QVERIFY(forward > 0.2 * scatter);
+        QVERIFY(over(scatter, lt.forwardOf[LayerTimes::kAttentionOut]) > 0);
+        QCOMPARE(over(scatter, lt.forwardOf[LayerTimes::kMlpUp]), 0.0);
+        double backward = 0;   // what does not depend on the weight-gradient GEMMs' output width
+        for (double gemm : lt.backwardDataOf)
+            backward += over(scatter, gemm);
+        const double perLayer = e.breakdown.tpCommExposedSeconds / (double(e.microBatches) * e.criticalStageLayers);
+        QVERIFY(perLayer >= (forward + backward) * (1 - 1e-9));
+        QVERIFY(perLayer <= (forward + backward + 2 * scatter) * (1 + 1e-9));
+    }
+
     // plan.rank_order decides which links a group crosses: DP innermost puts TP across nodes.
     void rankOrderPlacesGroups()
     {
