@@ -23,6 +23,17 @@ namespace {
 using Edit = std::function<void(Scenario &)>;
 
 Scenario base() { return fixtures::gpt13bOn64H100(); }
+// The base scenario under Megatron at TP 8 (DP takes the rest) with sequence parallelism.
+Scenario megatronTp8WithSp(bool tpOverlap)
+{
+    Scenario s = base();
+    s.plan.tp = 8;
+    s.plan.dp = s.cluster.gpus / (s.plan.tp * s.plan.pp * s.plan.cp);
+    s.plan.sequenceParallel = true;
+    s.plan.tpOverlap = tpOverlap;
+    s.plan.framework = Framework::Megatron;
+    return s;
+}
 
 bool hasWarning(const Evaluation &e, WarningCode code)
 {
@@ -560,13 +571,8 @@ private slots:
     // of the (NVLS) all-reduce, since NVLS shortens only the all-reduce.
     void tpBackwardHidesColumnParallelGradients()
     {
-        Scenario s = base();
+        Scenario s = megatronTp8WithSp(false);
         s.workload.ffnHidden = 8 * s.workload.hidden;   // column-parallel GEMMs longer than their collectives
-        s.plan.tp = 8;
-        s.plan.dp = s.cluster.gpus / (s.plan.tp * s.plan.pp * s.plan.cp);
-        s.plan.sequenceParallel = true;
-        s.plan.tpOverlap = false;
-        s.plan.framework = Framework::Megatron;
         const Evaluation async = evaluate(s);
         QVERIFY(async.feasible);
         QCOMPARE(async.tpAlgorithm, Algorithm::Nvls);
@@ -611,13 +617,8 @@ private slots:
     // scatter stays exposed although the layer's GEMMs together are longer than all its collectives.
     void tpOverlapHidesEachCollectiveBehindItsOwnGemm()
     {
-        Scenario s = base();
+        Scenario s = megatronTp8WithSp(true);
         s.training.microBatch = 4;   // GEMMs long enough that together they outlast the collectives
-        s.plan.tp = 8;
-        s.plan.dp = s.cluster.gpus / (s.plan.tp * s.plan.pp * s.plan.cp);
-        s.plan.sequenceParallel = true;
-        s.plan.tpOverlap = true;
-        s.plan.framework = Framework::Megatron;
         const Evaluation e = evaluate(s);
         QVERIFY2(e.feasible, e.problem.message.c_str());
         const KernelSpec spec = kernelSpec(s.cluster.gpu, s.training.precision);
