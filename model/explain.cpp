@@ -106,9 +106,14 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                        "all-gather / reduce-scatter, (t-1)/t S per GPU, as NVLS shortens only the all-reduce; without SP "
                        "half an all-reduce), S = b s h x "
                        "bytes / c; T_coll = NCCL latency (base + steps x hop) + S / algbw of the algorithm and protocol "
-                       "NCCL's tuner picks (ring: busbw = min(NVLink, NICs); NVLS: B g/(g+1) x 0.85); exposed: the "
-                       "forward's, and in backward (Megatron, DeepSpeed) what the column-parallel GEMMs' input- and "
-                       "weight-gradient GEMMs cannot hide, plus NCCL's SM share of what they hide",
+                       "NCCL's tuner picks (ring: busbw = min(NVLink, NICs); NVLS: B g/(g+1) x 0.85); exposed: "
+                       + std::string(pl.tpOverlap && pl.sequenceParallel
+                                         ? "with tp_overlap each gather and scatter hides behind the one GEMM it is "
+                                           "pipelined with, exposed = sum of max(0, T_coll - T_GEMM), and the GEMMs that "
+                                           "reduce-scatter run without the 16 SMs the overlap takes"
+                                         : "the forward's, and in backward (Megatron, DeepSpeed) what the column-parallel "
+                                           "GEMMs' input- and weight-gradient GEMMs cannot hide, plus NCCL's SM share of "
+                                           "what they hide"),
                        num(double(m)) + " x " + std::to_string(layersPerStage) + " x " + num(e.tpCollectivesPerLayer)
                            + " all-reduce equivalents of " + bytes(e.tpBytesPerCollective) + " over t = " + std::to_string(t) + ", each "
                            + sec(e.tpCollectiveSeconds) + " (" + nameOf(e.tpAlgorithm) + ", " + nameOf(e.tpProtocol) + ")"
@@ -119,7 +124,7 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                        std::string(kSC21) + ", Sec. 3.2 (2 all-reduces forward, 2 backward per layer; with SP "
                            "Megatron re-gathers the input for the weight gradient: 3); Megatron-Core "
                            "LinearWithGradAccumulationAndAsyncCommunication and TransformerEngine linear.py "
-                           "(\"Overlap dgrad-RS/AR with wgrad\"); FP8 gathers: TransformerEngine layernorm_linear.py (FP8 ln_out "
+                           "(\"Overlap dgrad-RS/AR with wgrad\"), userbuffers (Megatron-Core tp_comm_overlap); FP8 gathers: TransformerEngine layernorm_linear.py (FP8 ln_out "
                            "gathered) and base.py grad_output_preprocess; " + kNCCL});
     if (c > 1)
         out.push_back({"cp_comm_exposed_s", "Context-parallel communication",
