@@ -113,6 +113,17 @@ public:
                               value(k).isString() ? QStringLiteral("\"%1\"").arg(text)
                                                   : QString::fromUtf8(QJsonDocument(QJsonArray{value(k)}).toJson(QJsonDocument::Compact))));
     }
+    void text(const char *k, std::string *out)
+    {
+        m_known.insert(QLatin1String(k));
+        if (!has(k) || m_failed)
+            return;
+        if (!value(k).isString()) {
+            fail(key(k), QStringLiteral("must be text"));
+            return;
+        }
+        *out = value(k).toString().toStdString();
+    }
     void known(const char *k) { m_known.insert(QLatin1String(k)); }
     bool checkUnknown()
     {
@@ -320,6 +331,8 @@ bool readGpu(const QJsonValue &value, Gpu *gpu, const QString &key, ScenarioErro
     gpu->tdpWatts = gpu->pricePerHour = 0;
     s.quantity("tdp", Dimension::Watts, &gpu->tdpWatts);
     s.quantity("price_per_hour", Dimension::Ratio, &gpu->pricePerHour);
+    gpu->accuracy.clear();
+    s.text("accuracy", &gpu->accuracy);
     return s.checkUnknown();
 }
 
@@ -655,6 +668,8 @@ QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QStrin
         gpu.insert(QStringLiteral("tdp"), cl.gpu.tdpWatts);
     if (cl.gpu.pricePerHour > 0)
         gpu.insert(QStringLiteral("price_per_hour"), cl.gpu.pricePerHour);
+    if (!cl.gpu.accuracy.empty())
+        gpu.insert(QStringLiteral("accuracy"), str(cl.gpu.accuracy));
     QJsonObject cluster{{QStringLiteral("gpu"), gpu},
                         {QStringLiteral("gpus"), cl.gpus},
                         {QStringLiteral("gpus_per_node"), cl.gpusPerNode},

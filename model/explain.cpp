@@ -99,7 +99,8 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                        sec(b.computeSeconds),
                        "GEMM ceilings: ml-engineering MAMF table; sustained: ml-engineering mamf-finder MSMF / MAMF with "
                        "all 8 GPUs busy; attention: FlashAttention-2 Fig. 4 / FlashAttention-3 Figs. 5-6; eager bytes: torchtitan "
-                       "RMSNorm / apply_rotary_emb as written (model/kernels.cpp)"});
+                       "RMSNorm / apply_rotary_emb as written (model/kernels.cpp)"
+                           + (sc.cluster.gpu.accuracy.empty() ? std::string() : "; measured runs on this GPU: " + sc.cluster.gpu.accuracy)});
     if (t > 1)
         out.push_back({"tp_comm_exposed_s", "Tensor-parallel communication",
                        "m x L/p x n_coll x T_coll (all-reduce equivalents; with SP each gather and scatter is NCCL's ring "

@@ -120,6 +120,9 @@ struct Gpu
     // Operations (model/economics.h). 0 = not given: the defaults there.
     double tdpWatts = 0;             // board power limit (datasheet TDP)
     double pricePerHour = 0;         // on-demand price of one GPU-hour, USD
+    // How this model compares with measured training runs on this GPU (a preset's summary of
+    // README "Validation"), shown beside the compute formula; empty when none was checked.
+    std::string accuracy;
 
     bool operator==(const Gpu &) const = default;
 };

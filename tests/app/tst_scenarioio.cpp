@@ -137,6 +137,29 @@ private slots:
         }
     }
 
+    // Each GPU preset says how the model compared with measured runs on it (README "Validation"):
+    // Blackwell's as an upper bound; the text survives a save and reload, and a custom GPU may give
+    // its own (text only).
+    void presetsCarryTheirMeasuredAccuracy()
+    {
+        ScenarioError error;
+        for (const char *name : {"a100-80gb", "h100-sxm", "h200", "b200", "gb200", "mi300x"}) {
+            const auto s = parseScenario(minimal({}, {}, QStringLiteral(R"({"gpu": "%1", "gpus": 64})").arg(QLatin1String(name))), &error);
+            QVERIFY2(s, qPrintable(error.text()));
+            QVERIFY2(!s->scenario.cluster.gpu.accuracy.empty(), name);
+        }
+        const auto b200 = parseScenario(minimal({}, {}, QStringLiteral(R"({"gpu": "b200", "gpus": 64})")), &error);
+        QVERIFY2(b200, qPrintable(error.text()));
+        QVERIFY(QString::fromStdString(b200->scenario.cluster.gpu.accuracy).contains(QLatin1String("upper bound")));
+        const auto again = parseScenario(QJsonDocument(scenarioToJson(b200->scenario, QStringLiteral("b"))).toJson(), &error);
+        QVERIFY2(again, qPrintable(error.text()));
+        QCOMPARE(again->scenario.cluster.gpu.accuracy, b200->scenario.cluster.gpu.accuracy);
+        const auto bad = parseScenario(minimal({}, {}, QStringLiteral(R"({"gpu": {"peak_flops": "100 TFLOP/s", "memory": "10 GiB",
+            "memory_bandwidth": "1 TB/s", "accuracy": 3}, "gpus": 8})")), &error);
+        QVERIFY(!bad);
+        QVERIFY2(error.text().contains(QLatin1String("accuracy")), qPrintable(error.text()));
+    }
+
     void roundTrip()
     {
         ScenarioError error;

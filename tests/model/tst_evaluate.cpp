@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Feasibility messages, warnings and their fixes, valid degrees, derived shapes, memory formulas.
 #include "evaluate.h"
+#include "explain.h"
 #include "pipeline.h"
 #include "schedules.h"
 #include "fixtures.h"
@@ -640,6 +641,23 @@ private slots:
         const double perLayer = e.breakdown.tpCommExposedSeconds / (double(e.microBatches) * e.criticalStageLayers);
         QVERIFY(perLayer >= (forward + backward) * (1 - 1e-9));
         QVERIFY(perLayer <= (forward + backward + 2 * scatter) * (1 + 1e-9));
+    }
+
+    // The compute formula names how the model fared against measured runs on this GPU, when the
+    // GPU says (presets do; a custom GPU without it shows nothing).
+    void computeExplanationCarriesTheGpusMeasuredAccuracy()
+    {
+        Scenario s = base();
+        const auto computeSource = [](const Scenario &sc) {
+            for (const Explanation &x : explainAll(sc, evaluate(sc)))
+                if (x.id == "compute_s")
+                    return x.source;
+            return std::string();
+        };
+        QVERIFY(!computeSource(s).empty());
+        QVERIFY(computeSource(s).find("measured runs on this GPU") == std::string::npos);
+        s.cluster.gpu.accuracy = "predicts 7-13% more throughput than measured";
+        QVERIFY(computeSource(s).find("; measured runs on this GPU: predicts 7-13% more throughput than measured") != std::string::npos);
     }
 
     // plan.rank_order decides which links a group crosses: DP innermost puts TP across nodes.
