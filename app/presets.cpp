@@ -79,7 +79,7 @@ QList<PresetChoice> Presets::choices(Kind kind)
     QList<PresetChoice> out;
     for (const QJsonObject &o : builtin().all(kind))
         out << PresetChoice{o.value(QLatin1String("name")).toString(), o.value(QLatin1String("label")).toString(),
-                            o.value(QLatin1String("source")).toString()};
+                            o.value(QLatin1String("source")).toString(), o.value(QLatin1String("accuracy")).toString()};
     return out;
 }
 

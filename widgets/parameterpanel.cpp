@@ -287,8 +287,11 @@ void ParameterPanel::setPresetLists(const QList<PresetChoice> &models, const QLi
     m_updating = true;
     auto fill = [](QComboBox *combo, const QList<PresetChoice> &choices) {
         combo->clear();
-        for (const PresetChoice &c : choices)
+        for (const PresetChoice &c : choices) {
             combo->addItem(c.label, c.name);
+            if (!c.accuracy.isEmpty())   // rich text, so the tooltip wraps
+                combo->setItemData(combo->count() - 1, QStringLiteral("<p>%1</p>").arg(c.accuracy.toHtmlEscaped()), Qt::ToolTipRole);
+        }
     };
     fill(m_presetCombos.value(QStringLiteral("model")), models);
     fill(m_presetCombos.value(QStringLiteral("gpu")), gpus);

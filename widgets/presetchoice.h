@@ -11,6 +11,7 @@ struct PresetChoice
     QString name;
     QString label;
     QString source;   // where its figures come from (tooltip)
+    QString accuracy; // GPUs: how the model compared with measured runs on it (the picker's tooltip)
 };
 
 } // namespace ts

@@ -108,6 +108,20 @@ private slots:
         QVERIFY(w.windowTitle().contains(QLatin1String("Trainscope")));
     }
 
+    // The GPU picker's items say how the model fared against measured runs on each GPU.
+    void gpuPickerShowsMeasuredAccuracy()
+    {
+        MainWindow w;
+        QComboBox *gpus = nullptr;
+        for (QComboBox *c : w.panel()->findChildren<QComboBox *>())
+            if (c->findData(QStringLiteral("b200")) >= 0)
+                gpus = c;
+        QVERIFY(gpus);
+        const QString b200 = gpus->itemData(gpus->findData(QStringLiteral("b200")), Qt::ToolTipRole).toString();
+        QVERIFY2(b200.contains(QLatin1String("upper bound")), qPrintable(b200));
+        QVERIFY(gpus->itemData(gpus->findData(QStringLiteral("h100-sxm")), Qt::ToolTipRole).toString().contains(QLatin1String("H100 runs")));
+    }
+
     void everySliderDrivesTheModel_data()
     {
         QTest::addColumn<QString>("label");
