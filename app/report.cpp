@@ -245,6 +245,10 @@ bool writeReport(const QString &path, const ReportInput &in, QString *error)
     html += kv.arg(tr("Step time, MFU"), fmt::seconds(e.breakdown.stepSeconds) + QStringLiteral(", ") + fmt::percent(e.mfu),
                    tr("%1 tokens/s; %2 of the step is exposed communication")
                        .arg(fmt::count(e.tokensPerSecond), fmt::percent(e.communicationFraction)));
+    // How far to trust those figures on this GPU: its preset's comparison with measured runs.
+    if (!s.cluster.gpu.accuracy.empty())
+        html += QStringLiteral("<tr><td>%1</td><td colspan='2'>%2</td></tr>")
+                    .arg(tr("Measured accuracy"), QString::fromStdString(s.cluster.gpu.accuracy).toHtmlEscaped());
     html += QStringLiteral("</table>");
     // The best alternative the search found.
     html += QStringLiteral("<h3>%1</h3>").arg(tr("Best alternative"));

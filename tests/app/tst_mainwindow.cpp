@@ -557,10 +557,11 @@ private slots:
         QVERIFY(p.waitForFinished(30000));
         const QString text = QString::fromUtf8(p.readAllStandardOutput());
         // (pdftotext keeps the "fi" ligature of "figures", so match around it)
-        // Page 1 is the summary: time with failures, cost, energy, goodput, memory, the best
-        // alternative and the risks; then the charts, the comparison, and the appendix.
+        // Page 1 is the summary: time with failures, cost, energy, goodput, memory, how the model
+        // fared against measured runs on this GPU, the best alternative and the risks; then the
+        // charts, the comparison, and the appendix.
         const QString first = text.section(QChar(u'\f'), 0, 0);
-        for (const char *summary : {"Time to train", "Cost", "Energy", "Goodput", "Memory per GPU", "Best alternative", "Risks"})
+        for (const char *summary : {"Time to train", "Cost", "Energy", "Goodput", "Memory per GPU", "Measured accuracy", "Best alternative", "Risks"})
             QVERIFY2(first.contains(QLatin1String(summary)), summary);
         for (const char *section : {"Where a step", "Scaling with GPUs", "Memory per GPU against HBM", "Compared plans", "1: TP",
                                     "Appendix: inputs", "Appendix: how the", "Narayanan", "Rajbhandari", "Young 1974"})
