@@ -84,14 +84,23 @@ public:
     }
     void boolean(const char *k, bool *out)
     {
+        if (typed(k, value(k).isBool(), QStringLiteral("must be true or false")))
+            *out = value(k).toBool();
+    }
+    void text(const char *k, std::string *out)
+    {
+        if (typed(k, value(k).isString(), QStringLiteral("must be text")))
+            *out = value(k).toString().toStdString();
+    }
+    // Registers k; true when it is given, nothing failed so far and it has the JSON type wanted.
+    bool typed(const char *k, bool rightType, const QString &otherwise)
+    {
         m_known.insert(QLatin1String(k));
         if (!has(k) || m_failed)
-            return;
-        if (!value(k).isBool()) {
-            fail(key(k), QStringLiteral("must be true or false"));
-            return;
-        }
-        *out = value(k).toBool();
+            return false;
+        if (!rightType)
+            fail(key(k), otherwise);
+        return rightType;
     }
     template<typename E, size_t N>
     void choice(const char *k, const std::pair<const char *, E> (&options)[N], E *out)
@@ -112,17 +121,6 @@ public:
                          .arg(allowed.join(QLatin1String("|")),
                               value(k).isString() ? QStringLiteral("\"%1\"").arg(text)
                                                   : QString::fromUtf8(QJsonDocument(QJsonArray{value(k)}).toJson(QJsonDocument::Compact))));
-    }
-    void text(const char *k, std::string *out)
-    {
-        m_known.insert(QLatin1String(k));
-        if (!has(k) || m_failed)
-            return;
-        if (!value(k).isString()) {
-            fail(key(k), QStringLiteral("must be text"));
-            return;
-        }
-        *out = value(k).toString().toStdString();
     }
     void known(const char *k) { m_known.insert(QLatin1String(k)); }
     bool checkUnknown()
