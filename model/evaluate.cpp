@@ -673,7 +673,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
                                                : lt.attentionForward;                                          // core attention
     // Megatron-Core TP comm overlap runs the reduce-scatter on SMs beside its GEMM (kernels.h).
     const double overlapSlowdown = pl.tpOverlap && t > 1 ? tpOverlapSlowdown(spec) : 0.0;
-    const double layerForward = lt.forward() + lt.gemmRsForward * overlapSlowdown;
+    const double layerForward = lt.forward() + lt.gemmRsForward() * overlapSlowdown;
     const double layerBackward = lt.backward() + 0.5 * lt.gemmBackwardData * overlapSlowdown + layerRecompute;
 
     // ---- Tensor parallel [SC21] Sec. 3.2: forward, 2 all-reduces of b s h per layer (with SP an
@@ -755,8 +755,8 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
                 return std::max(0.0, comm - gemm) + std::min(comm, gemm) * share;
             };
             tpLayerFwdExposed = tpLayerFwd;
-            tpLayerBwdExposed = open + recomputed + exposed(behindDgrad, lt.gemmColumnBackwardData)
-                                + exposed(behindWgrad, lt.gemmColumnBackwardWeight);
+            tpLayerBwdExposed = open + recomputed + exposed(behindDgrad, lt.gemmColumnBackwardData())
+                                + exposed(behindWgrad, lt.gemmColumnBackwardWeight());
         }
     }
 

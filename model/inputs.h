@@ -122,7 +122,7 @@ struct Gpu
     double pricePerHour = 0;         // on-demand price of one GPU-hour, USD
     // How this model compares with measured training runs on this GPU (a preset's summary of
     // README "Validation"), shown beside the compute formula; empty when none was checked.
-    std::string accuracy;
+    std::string accuracy{};
 
     bool operator==(const Gpu &) const = default;
 };

@@ -189,27 +189,19 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
     const double T = tokens, h = w.hidden, t = tp, f = w.ffnHidden;
     const double gates = w.mlp == MlpKind::SwiGlu ? 2.0 : 1.0;
     const double kv = kvWidthPerGpu(w, tp);
-    struct Shape { double N, K; bool rs; };
-    const Shape gemms[] = {{h / t + 2 * kv, h, false},   // fused QKV (column parallel, after all-gather)
-                           {h, h / t, true},             // attention output (row parallel, then reduce-scatter)
-                           {gates * f / t, h, false},    // MLP up (+ gate)
-                           {h, f / t, true}};            // MLP down
+    struct Shape { double N, K; };
+    const Shape gemms[LayerTimes::kLayerGemms] = {{h / t + 2 * kv, h},   // fused QKV (column parallel, after all-gather)
+                                                 {h, h / t},             // attention output (row parallel, then reduce-scatter)
+                                                 {gates * f / t, h},     // MLP up (+ gate)
+                                                 {h, f / t}};            // MLP down
     for (int i = 0; i < LayerTimes::kLayerGemms; ++i) {
         const Shape &g = gemms[i];
-        const double fwd = gemmSeconds(T, g.N, g.K, spec);
-        lt.gemmForward += fwd;
-        if (g.rs)
-            lt.gemmRsForward += fwd;
-        const double dgrad = gemmSeconds(T, g.K, g.N, spec), wgrad = gemmSeconds(g.K, g.N, T, spec, 1, wgradOutputBytes);
-        lt.forwardOf[i] = fwd;
-        lt.backwardDataOf[i] = dgrad;
-        lt.backwardWeightOf[i] = wgrad;
-        lt.gemmBackwardData += dgrad;
-        lt.gemmBackwardWeight += wgrad;
-        if (!g.rs) {
-            lt.gemmColumnBackwardData += dgrad;
-            lt.gemmColumnBackwardWeight += wgrad;
-        }
+        lt.forwardOf[i] = gemmSeconds(T, g.N, g.K, spec);
+        lt.backwardDataOf[i] = gemmSeconds(T, g.K, g.N, spec);
+        lt.backwardWeightOf[i] = gemmSeconds(g.K, g.N, T, spec, 1, wgradOutputBytes);
+        lt.gemmForward += lt.forwardOf[i];
+        lt.gemmBackwardData += lt.backwardDataOf[i];
+        lt.gemmBackwardWeight += lt.backwardWeightOf[i];
     }
 
     // Core attention.

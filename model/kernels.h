@@ -127,15 +127,17 @@ struct LayerTimes
     double gemmForward = 0;         // QKV, attention output, MLP up(+gate), MLP down
     double gemmBackwardData = 0;    // input gradients
     double gemmBackwardWeight = 0;  // weight gradients (W of zero-bubble schedules)
-    double gemmRsForward = 0;       // forward GEMMs followed by a TP reduce-scatter (output, down)
-    double gemmColumnBackwardData = 0;    // input gradients of the column-parallel GEMMs (QKV, up)
-    double gemmColumnBackwardWeight = 0;  // their weight gradients
     // The same per GEMM (kQkv, kAttentionOut, kMlpUp, kMlpDown): an overlapped TP collective can
     // hide only behind the GEMM it is pipelined with.
     enum LayerGemm { kQkv, kAttentionOut, kMlpUp, kMlpDown, kLayerGemms };
     double forwardOf[kLayerGemms] = {};
     double backwardDataOf[kLayerGemms] = {};
     double backwardWeightOf[kLayerGemms] = {};
+    // Forward GEMMs followed by a TP reduce-scatter (the row-parallel attention output and MLP down).
+    double gemmRsForward() const { return forwardOf[kAttentionOut] + forwardOf[kMlpDown]; }
+    // Input and weight gradients of the column-parallel GEMMs (QKV, MLP up).
+    double gemmColumnBackwardData() const { return backwardDataOf[kQkv] + backwardDataOf[kMlpUp]; }
+    double gemmColumnBackwardWeight() const { return backwardWeightOf[kQkv] + backwardWeightOf[kMlpUp]; }
     double attentionForward = 0;    // fused (or materialized) core attention
     double attentionBackward = 0;
     double elementwiseForward = 0;  // norms, residuals, activation, rotary, softmax when materialized
