@@ -157,7 +157,10 @@ QString inputsTable(const Scenario &s)
                                   .arg(QString::fromStdString(w.name)).arg(w.layers).arg(w.hidden).arg(w.heads).arg(w.kvHeads)
                                   .arg(w.ffnHidden).arg(QLatin1String(nameOf(w.mlp))).arg(w.vocab).arg(w.seqLen));
     html += row(tr("Training"), QStringLiteral("global batch %1, micro-batch %2, %3, recompute %4, %5 tokens")
-                                     .arg(t.globalBatch).arg(t.microBatch).arg(QLatin1String(nameOf(t.precision)))
+                                     .arg(t.globalBatch).arg(t.microBatch)
+                                     .arg(t.precision == Precision::Fp8
+                                              ? QStringLiteral("fp8 (%1 scaling)").arg(QLatin1String(nameOf(t.fp8Recipe)))
+                                              : QLatin1String(nameOf(t.precision)))
                                      .arg(QLatin1String(nameOf(t.recompute))).arg(fmt::count(t.tokens)));
     html += row(tr("Kernels"), tr("attention %1, loss %2")
                                     .arg(QString::fromStdString(formatFieldValue(Field::Attention, int(w.attention))),

@@ -178,6 +178,10 @@ const std::pair<const char *, Framework> kFramework[] = {{"auto", Framework::Aut
                                                          {"deepspeed", Framework::DeepSpeed}, {"fsdp", Framework::Fsdp}};
 const std::pair<const char *, Precision> kPrecision[] = {
     {"fp32", Precision::Fp32}, {"bf16", Precision::Bf16}, {"fp16", Precision::Fp16}, {"fp8", Precision::Fp8}};
+const std::pair<const char *, Fp8Recipe> kFp8Recipe[] = {{"delayed", Fp8Recipe::Delayed},
+                                                         {"tensorwise", Fp8Recipe::Tensorwise},
+                                                         {"mxfp8", Fp8Recipe::Mxfp8},
+                                                         {"blockwise", Fp8Recipe::Blockwise}};
 const std::pair<const char *, NormKind> kNorm[] = {
     {"auto", NormKind::Auto}, {"layernorm", NormKind::LayerNorm}, {"rmsnorm", NormKind::RmsNorm}};
 const std::pair<const char *, Kernels> kKernels[] = {
@@ -263,6 +267,7 @@ bool readTraining(const QJsonValue &value, Training *tr, ScenarioError *error)
     s.choice("recompute", kRecompute, &tr->recompute);
     s.integer("recompute_layers", &tr->recomputeLayers);
     s.boolean("fp8_params", &tr->fp8Params);
+    s.choice("fp8_recipe", kFp8Recipe, &tr->fp8Recipe);
     s.choice("optimizer_states", kOptimizerStates, &tr->optimizerStates);
     s.choice("cross_entropy", kCrossEntropy, &tr->crossEntropy);
     s.choice("kernels", kKernels, &tr->kernels);
@@ -321,6 +326,8 @@ bool readGpu(const QJsonValue &value, Gpu *gpu, const QString &key, ScenarioErro
     s.integer("gemm_tile_n", &gpu->gemmTileN, 4096);
     s.integer("gemm_tile_sms", &gpu->gemmTileSms, 64);
     s.integer("fp8_copies", &gpu->fp8Copies, 2);
+    gpu->mxfp8 = false;
+    s.boolean("mxfp8", &gpu->mxfp8);
     s.quantity("gemm_efficiency", Dimension::Ratio, &gpu->gemmEfficiency);
     s.quantity("gemm_efficiency_fp8", Dimension::Ratio, &gpu->gemmEfficiencyFp8);
     s.quantity("attention_efficiency", Dimension::Ratio, &gpu->attentionEfficiency);
@@ -627,6 +634,7 @@ QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QStrin
                          {QStringLiteral("recompute"), QLatin1String(nameOf(tr.recompute))},
                          {QStringLiteral("recompute_layers"), tr.recomputeLayers},
                          {QStringLiteral("fp8_params"), tr.fp8Params},
+                         {QStringLiteral("fp8_recipe"), QLatin1String(nameOf(tr.fp8Recipe))},
                          {QStringLiteral("optimizer_states"), QLatin1String(nameOf(tr.optimizerStates))},
                          {QStringLiteral("cross_entropy"), QLatin1String(nameOf(tr.crossEntropy))},
                          {QStringLiteral("kernels"), QLatin1String(nameOf(tr.kernels))},
@@ -652,6 +660,8 @@ QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QStrin
         gpu.insert(QStringLiteral("gemm_tile_sms"), cl.gpu.gemmTileSms);
     if (cl.gpu.fp8Copies > 0)
         gpu.insert(QStringLiteral("fp8_copies"), cl.gpu.fp8Copies);
+    if (cl.gpu.mxfp8)
+        gpu.insert(QStringLiteral("mxfp8"), true);
     if (cl.gpu.gemmEfficiency > 0)
         gpu.insert(QStringLiteral("gemm_efficiency"), cl.gpu.gemmEfficiency);
     if (cl.gpu.gemmEfficiencyFp8 > 0)

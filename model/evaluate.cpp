@@ -262,6 +262,17 @@ const char *nameOf(Kernels k)
     return "?";
 }
 
+const char *nameOf(Fp8Recipe r)
+{
+    switch (r) {
+    case Fp8Recipe::Delayed: return "delayed";
+    case Fp8Recipe::Tensorwise: return "tensorwise";
+    case Fp8Recipe::Mxfp8: return "mxfp8";
+    case Fp8Recipe::Blockwise: return "blockwise";
+    }
+    return "?";
+}
+
 NormKind resolveNorm(const Workload &w)
 {
     if (w.norm != NormKind::Auto)
@@ -552,6 +563,10 @@ std::optional<Problem> validate(const Scenario &sc)
         return problem("training.precision",
                        "fp8 needs a GPU with FP8 tensor cores; this GPU has no FP8 peak (cluster.gpu.peak_flops_fp8); "
                        "use bf16, or an H100, H200, B200 or MI300X");
+    if (tr.precision == Precision::Fp8 && tr.fp8Recipe == Fp8Recipe::Mxfp8 && !cl.gpu.mxfp8)
+        return problem("training.fp8_recipe",
+                       "mxfp8 needs block-scaled FP8 tensor cores (Blackwell: B200, GB200; cluster.gpu.mxfp8), which "
+                       "this GPU lacks: use tensorwise, delayed or blockwise");
     if (tr.recomputeLayers < 0 || tr.recomputeLayers > 1000000)
         return problem("training.recompute_layers",
                        "recompute_layers must be 0 (every layer) or the layers recomputed per model chunk, up to 1000000 (got %g)",
@@ -642,7 +657,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     // ---- Compute: every GEMM, the attention kernel and the memory-bound kernels of a layer on
     // one GPU for one micro-batch (kernels.cpp) ----
     const double tokensPerGpu = double(b) * s / c;               // tokens of one micro-batch on one GPU
-    const KernelSpec spec = kernelSpec(cl.gpu, tr.precision);
+    const KernelSpec spec = kernelSpec(cl.gpu, tr.precision, tr.fp8Recipe, fw);
     const double peakMatrix = spec.peakFlops;
     e.peakFlopsPerGpu = peakMatrix;
     // Megatron-LM accumulates weight gradients into fp32 main gradients inside the GEMM.

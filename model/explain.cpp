@@ -76,7 +76,24 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
     if (sc.training.computeSecondsOverride > 0)
         out.push_back({"compute_s", "Compute", "given: training.compute_time", sec(sc.training.computeSecondsOverride),
                        sec(b.computeSeconds), "Scenario input (the seeds' compute time)"});
-    else
+    else {
+        const KernelSpec ks = kernelSpec(sc.cluster.gpu, sc.training.precision, sc.training.fp8Recipe, resolveFramework(sc.plan));
+        const KernelDefaults &kd = kernelDefaults();
+        const bool fp8 = sc.training.precision == Precision::Fp8;
+        const Fp8Recipe recipe = sc.training.fp8Recipe;
+        const bool blockScaled = recipe == Fp8Recipe::Mxfp8 || recipe == Fp8Recipe::Blockwise;
+        const double blockRate = recipe == Fp8Recipe::Mxfp8 || sc.cluster.gpu.mxfp8 ? kd.mxfp8GemmRate
+                                                                                    : kd.blockwiseGemmRateEmulated;
+        const std::string fp8Text =
+            !fp8 ? std::string()
+                 : std::string("; FP8 recipe ") + nameOf(recipe) + ": each cast reads " + num(ks.fp8ReadBytes, "B")
+                       + " and writes " + num(ks.fp8Copies * (1 + ks.fp8ScaleBytes), "B") + " per element ("
+                       + std::to_string(ks.fp8Copies) + (ks.fp8Copies == 1 ? " copy" : " copies")
+                       + (blockScaled ? " with block scales), GEMMs at " + pct(blockRate) + " of the per-tensor FP8 rate"
+                                      : ")")
+                       + (ks.fp8NormFusion == Fp8Fusion::Output ? "; the norms write FP8 themselves (no cast read)"
+                          : ks.fp8NormFusion == Fp8Fusion::Amax ? "; the norms fuse the amax (their cast reads once)"
+                                                                : "");
         out.push_back({"compute_s", "Compute",
                        "m x (F + B) on the slowest stage; per layer: each GEMM 2MNK / (peak x ceiling x sustained x "
                        "tile/wave quantization x K/(K + K0)) + split-K partials / HBM + "
@@ -93,14 +110,19 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                                   : std::string("fused kernels"))
                            + "); peak "
                            + num(e.peakFlopsPerGpu / 1e12, "TFLOP/s") + ", sustained "
-                           + pct(kernelSpec(sc.cluster.gpu, sc.training.precision).sustainedFraction)
+                           + pct(ks.sustainedFraction)
                            + " of the burst figures, forward GEMMs at " + pct(e.kernelEfficiency)
-                           + "; the first stage's embedding gradient " + sec(e.perLayer.embeddingGradSeconds) + " per micro-batch",
+                           + "; the first stage's embedding gradient " + sec(e.perLayer.embeddingGradSeconds) + " per micro-batch"
+                           + fp8Text,
                        sec(b.computeSeconds),
                        "GEMM ceilings: ml-engineering MAMF table; sustained: ml-engineering mamf-finder MSMF / MAMF with "
                        "all 8 GPUs busy; attention: FlashAttention-2 Fig. 4 / FlashAttention-3 Figs. 5-6; eager bytes: torchtitan "
                        "RMSNorm / apply_rotary_emb as written (model/kernels.cpp)"
+                           + (fp8 ? std::string("; FP8 casts and block-scaled GEMM rates: TransformerEngine low-precision "
+                                                "training docs and GEMM profiling tables (H200 NVL, B300)")
+                                  : std::string())
                            + (sc.cluster.gpu.accuracy.empty() ? std::string() : "; measured runs on this GPU: " + sc.cluster.gpu.accuracy)});
+    }
     if (t > 1)
         out.push_back({"tp_comm_exposed_s", "Tensor-parallel communication",
                        "m x L/p x n_coll x T_coll (all-reduce equivalents; with SP each gather and scatter is NCCL's ring "
@@ -178,7 +200,7 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                        sec(b.dpCommExposedSeconds) + " exposed of " + sec(b.dpCommSeconds)
                            + (e.dpInterferenceSeconds > 0
                                   ? " (of which " + sec(e.dpInterferenceSeconds) + " is compute slowed while NCCL holds "
-                                        + pct(ncclComputeShare(kernelSpec(sc.cluster.gpu, sc.training.precision)))
+                                        + pct(ncclComputeShare(kernelSpec(sc.cluster.gpu, sc.training.precision, sc.training.fp8Recipe, resolveFramework(sc.plan))))
                                         + " of the SMs)"
                                   : std::string()),
                        std::string("Li et al. 2020 (PyTorch DDP), arXiv:2006.15704; ") + kZeRO + "; " + kNCCL

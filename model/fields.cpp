@@ -27,6 +27,7 @@ const std::array<FieldInfo, size_t(Field::Count)> kFields = {{
     {Field::Recompute, "training.recompute", "activation recompute", "", 1, K::Choice, 0, 2},
     {Field::RecomputeLayers, "training.recompute_layers", "recomputed layers per chunk (0 = all)", "", 1, K::Integer, 0, 1000000},
     {Field::Fp8Params, "training.fp8_params", "FP8 weights", "", 1, K::Bool, 0, 1},
+    {Field::Fp8Recipe, "training.fp8_recipe", "FP8 scaling recipe", "", 1, K::Choice, 0, 3},
     {Field::Tokens, "training.tokens", "token budget", "T tokens", 1e12, K::Real, 0.001, 100},
     {Field::ComputeTime, "training.compute_time", "given compute time", "s", 1, K::Real, 0, 1e6},
     {Field::Gpus, "cluster.gpus", "GPUs", "", 1, K::Integer, 1, 65536},
@@ -118,6 +119,11 @@ const char *choiceName(Field f, int i)
         static const char *names[] = {"the framework's", "fused (Megatron/TE, torch.compile)", "PyTorch eager"};
         return i >= 0 && i < 3 ? names[i] : "?";
     }
+    case Field::Fp8Recipe: {   // Fp8Recipe's order: Delayed, Tensorwise, Mxfp8, Blockwise
+        static const char *names[] = {"delayed (amax history)", "tensorwise (current scaling)", "MXFP8 (32-element blocks)",
+                                      "blockwise (128-element blocks)"};
+        return i >= 0 && i < 4 ? names[i] : "?";
+    }
     case Field::GradReduce: {   // GradReduce's order: Auto, Fp32, Bf16
         static const char *names[] = {"the framework's", "fp32", "bf16"};
         return i >= 0 && i < 3 ? names[i] : "?";
@@ -155,6 +161,7 @@ double fieldValue(const Scenario &s, Field field)
     case Field::Recompute: return int(s.training.recompute);
     case Field::RecomputeLayers: return s.training.recomputeLayers;
     case Field::Fp8Params: return s.training.fp8Params ? 1 : 0;
+    case Field::Fp8Recipe: return int(s.training.fp8Recipe);
     case Field::Tokens: return s.training.tokens;
     case Field::ComputeTime: return s.training.computeSecondsOverride;
     case Field::Gpus: return s.cluster.gpus;
@@ -240,6 +247,13 @@ FieldEdit withField(const Scenario &in, Field field, double v)
         if (s.training.fp8Params && s.training.precision != Precision::Fp8) {
             s.training.precision = Precision::Fp8;
             r.note = "training.precision set to fp8: FP8 weights need FP8 GEMMs";
+        }
+        break;
+    case Field::Fp8Recipe:
+        s.training.fp8Recipe = Fp8Recipe(asInt(v));
+        if (s.training.fp8Recipe != Fp8Recipe::Delayed && s.training.precision != Precision::Fp8) {
+            s.training.precision = Precision::Fp8;
+            r.note = "training.precision set to fp8: a scaling recipe applies to FP8 GEMMs";
         }
         break;
     case Field::Tokens: s.training.tokens = v; break;

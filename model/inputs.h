@@ -47,6 +47,13 @@ enum class NormKind { Auto, LayerNorm, RmsNorm };
 /// torch.compile) or Eager (PyTorch eager ops, one kernel per op, as torchtitan without compile,
 /// Hugging Face and llm-foundry run them). Auto: Eager under FSDP, Fused otherwise.
 enum class Kernels { Auto, Fused, Eager };
+/// How FP8 GEMM inputs are scaled (Megatron-LM --fp8-recipe, Transformer Engine recipes):
+/// Delayed = one scale per tensor from the amax history (TE DelayedScaling, cast in one pass);
+/// Tensorwise = one scale per tensor from this tensor's amax (TE Float8CurrentScaling, torchao
+/// tensorwise: an amax pass, then the cast); Mxfp8 = one E8M0 scale per 32 elements (TE
+/// MXFP8BlockScaling, Blackwell's block-scaled tensor cores); Blockwise = one fp32 scale per 128
+/// elements or 128x128 tile (TE Float8BlockScaling, DeepSeek-V3's recipe; emulated on Hopper).
+enum class Fp8Recipe { Delayed, Tensorwise, Mxfp8, Blockwise };
 
 /// Transformer shape. Megatron SC21 notation: L layers, h hidden, a heads, V vocabulary, s sequence.
 struct Workload
@@ -83,6 +90,7 @@ struct Training
     // GEMM weights live in FP8 without a 16-bit copy and the DP parameter all-gather moves FP8;
     // torchao's FSDP2 float8 all-gather (enable_fsdp_float8_all_gather) gathers them in FP8.
     bool fp8Params = false;
+    Fp8Recipe fp8Recipe = Fp8Recipe::Delayed;   // FP8 scaling recipe (applies under precision fp8)
     OptimizerStates optimizerStates = OptimizerStates::Fp32;
     CrossEntropy crossEntropy = CrossEntropy::Auto;
     Kernels kernels = Kernels::Auto;
@@ -110,6 +118,8 @@ struct Gpu
     // only the TN layout (a row-wise copy and a transposed one); 1 on Blackwell, which runs any
     // layout. 0 = KernelDefaults (2).
     int fp8Copies = 0;
+    // Block-scaled FP8 tensor cores (MXFP8: Blackwell and later), needed by fp8_recipe mxfp8.
+    bool mxfp8 = false;
     double gemmEfficiency = 0;       // best measured dense BF16 GEMM / peak (MAMF)
     double gemmEfficiencyFp8 = 0;    // best measured dense FP8 GEMM / FP8 peak
     double attentionEfficiency = 0;  // fused attention fwd+bwd at long sequences / 16-bit peak
@@ -241,6 +251,7 @@ CrossEntropy resolveCrossEntropy(CrossEntropy given, Framework framework);
 std::string recomputeText(const Training &training);
 const char *nameOf(NormKind);          // "auto", "layernorm", "rmsnorm"
 const char *nameOf(Kernels);           // "auto", "fused", "eager"
+const char *nameOf(Fp8Recipe);         // "delayed", "tensorwise", "mxfp8", "blockwise"
 NormKind resolveNorm(const Workload &workload);
 Kernels resolveKernels(Kernels given, Framework framework);
 const char *nameOf(IntraFabric);   // "auto", "nvswitch", "pcie", "mesh"

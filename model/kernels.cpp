@@ -17,6 +17,16 @@
 //  [TE]    NVIDIA TransformerEngine: FP8 GEMM inputs are cast with amax and a transposed copy
 //          for the weight-gradient GEMM (cast_transpose); userbuffers TP overlap takes 16 SMs
 //          for pipelined reduce-scatter (transformer_engine/pytorch/module/base.py, initialize_ub).
+//  [TE-CS] TransformerEngine docs/features/low_precision_training/fp8_current_scaling: "Quantization
+//          is a memory-bound operation that requires reading the tensor twice" (amax, then cast);
+//          Blackwell's row-wise and column-wise per-tensor copies share one layout.
+//  [TE-MX] ibid. mxfp8/mxfp8.rst: one E8M0 scale per 32 elements; "rowwise and columnwise MXFP8
+//          tensors are numerically different ... Both must be quantized independently"; SM 10.0+.
+//  [TE-BW] ibid. fp8_blockwise_scaling.rst: fp32 scales per 128 elements (1D) or 128x128 tiles;
+//          "On Hopper, block-scaled GEMMs are software-emulated".
+//  [TE-GEMM] TransformerEngine docs/examples/gemm_profiling/gemm_profiling.rst (@d0067d0d):
+//          per-layer GEMM times of a 5B layer (h 4096, ffn 16384, M 15,872) on H200 NVL and B300,
+//          per recipe, with and without the quantization (tests/data/kernels/te_gemm_profiling.json).
 //  [CUTLASS] Hopper warp-specialized GEMM default CTA tile 128x256x64; cuBLAS picks tile shapes
 //          and split-K per problem, so several tiles are tried and the best one kept.
 #include "kernels.h"
@@ -32,7 +42,7 @@ const KernelDefaults &kernelDefaults()
     return defaults;
 }
 
-KernelSpec kernelSpec(const Gpu &gpu, Precision precision)
+KernelSpec kernelSpec(const Gpu &gpu, Precision precision, Fp8Recipe recipe, Framework framework)
 {
     const KernelDefaults &k = kernelDefaults();
     KernelSpec s;
@@ -72,8 +82,39 @@ KernelSpec kernelSpec(const Gpu &gpu, Precision precision)
     s.tileN = ownTile ? gpu.gemmTileN : k.tileN;
     s.tileSms = gpu.gemmTileSms > 0 ? gpu.gemmTileSms : k.tileSms;
     s.fp8Copies = gpu.fp8Copies > 0 ? gpu.fp8Copies : k.fp8Copies;
+    s.fp8ReadBytes = k.fp8CastReadBytes;
+    if (precision == Precision::Fp8) {
+        switch (recipe) {
+        case Fp8Recipe::Delayed:
+            s.fp8NormFusion = Fp8Fusion::Output;
+            break;
+        case Fp8Recipe::Tensorwise:   // [TE-CS]
+            s.fp8ReadBytes += k.fp8AmaxReadBytes;
+            s.fp8NormFusion = Fp8Fusion::Amax;
+            break;
+        case Fp8Recipe::Mxfp8:        // [TE-MX]
+            s.fp8BlockScaled = true;
+            s.fp8Copies = k.fp8BlockCopies;
+            s.fp8ScaleBytes = k.mxfp8ScaleBytes;
+            s.gemmEfficiency *= k.mxfp8GemmRate;
+            break;
+        case Fp8Recipe::Blockwise:    // [TE-BW]
+            s.fp8BlockScaled = true;
+            s.fp8Copies = k.fp8BlockCopies;
+            s.fp8ScaleBytes = k.blockwiseScaleBytes;
+            s.gemmEfficiency *= gpu.mxfp8 ? k.mxfp8GemmRate : k.blockwiseGemmRateEmulated;
+            break;
+        }
+        if (framework == Framework::Fsdp)   // torchao's float8 casts each GEMM input itself
+            s.fp8NormFusion = Fp8Fusion::None;
+    }
     s.ridgeFlopsPerByte = s.peakFlops * s.gemmEfficiency / gpu.memoryBytesPerSecond;
     return s;
+}
+
+double fp8CastBytesPerElement(const KernelSpec &spec)
+{
+    return spec.fp8ReadBytes + spec.fp8Copies * (1 + spec.fp8ScaleBytes);
 }
 
 double tpOverlapSlowdown(const KernelSpec &spec)
@@ -251,18 +292,36 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
     lt.elementwiseForward = T * bytes / hbm;
     lt.elementwiseBackward = k.backwardTrafficRatio * lt.elementwiseForward;
     if (precision == Precision::Fp8) {
-        // [TE] every GEMM input is cast (with its transpose) forward; every output gradient backward,
-        // reading 16 bits and writing one byte per FP8 copy in one pass. Under sequence parallelism
-        // the norm outputs (QKV and up inputs) and the row-parallel output gradients are cast on this
-        // rank's shard, r = h/t, and gathered in FP8; the transposed copy (Hopper) is then made from
+        // [TE] every GEMM input is quantized forward and every output gradient backward, reading 16
+        // bits (a second time for current scaling's amax) and writing one byte per FP8 copy (plus
+        // block scales). Under sequence parallelism the norm outputs (QKV and up inputs) and the
+        // row-parallel output gradients are quantized on this rank's shard, r = h/t, and gathered in
+        // FP8: per-tensor recipes gather the row-wise copy and make the transposed one (Hopper) from
         // the gathered h, reading and writing a byte (layernorm_linear.py, base.py
-        // grad_output_preprocess: cast, gather, fp8_transpose).
-        const double castBytes = k.fp8CastReadBytes + spec.fp8Copies;
+        // grad_output_preprocess: cast, gather, fp8_transpose); block recipes quantize both copies
+        // on the shard [TE-MX]. A norm that quantizes its own output (Fp8Fusion::Output) skips the
+        // cast's read and writes the row-wise FP8 copy in place of its 16-bit output, whose bytes
+        // leave the elementwise traffic, and transposes it after (ln_api.cpp / rmsnorm_api.cpp:
+        // nvte_transpose when columnwise data is needed); with Amax it skips the amax pass.
+        const double writes = spec.fp8Copies * (1 + spec.fp8ScaleBytes);
+        const double transposeBytes = spec.fp8BlockScaled ? 0.0 : 2.0 * (spec.fp8Copies - 1);
         const bool gathered = sp && tp > 1;
-        const double gatheredBytes = gathered ? (k.fp8CastReadBytes + 1) * r + (spec.fp8Copies - 1) * 2.0 * h
-                                              : castBytes * h;
-        const double inBytes = 2 * gatheredBytes + castBytes * (h / t + f / t);
-        const double gradBytes = 2 * gatheredBytes + castBytes * (h / t + 2 * kv + gates * f / t);
+        // One tensor of local width x (the shard when gathered, of full width h), read `read` bytes.
+        const auto cast = [&](double x, double read, bool gatheredTensor) {
+            if (spec.fp8BlockScaled || !gatheredTensor)
+                return (read + writes) * x;
+            return (read + 1 + spec.fp8ScaleBytes) * x + transposeBytes * h;
+        };
+        const double normOut = r;   // the norm's output on this rank: the shard under SP
+        double normCastBytes = cast(normOut, spec.fp8NormFusion == Fp8Fusion::Amax ? k.fp8CastReadBytes : spec.fp8ReadBytes,
+                                    gathered);
+        if (spec.fp8NormFusion == Fp8Fusion::Output) {   // row-wise FP8 from the norm, transposed after
+            normCastBytes = (1 + spec.fp8ScaleBytes) * normOut + transposeBytes * (gathered ? h : normOut);
+            lt.elementwiseForward -= T * 2 * 2 * normOut / hbm;   // the two norms' 16-bit writes
+        }
+        const double rowParallelGrads = 2 * cast(gathered ? r : h, spec.fp8ReadBytes, gathered);
+        const double inBytes = 2 * normCastBytes + cast(h / t + f / t, spec.fp8ReadBytes, false);
+        const double gradBytes = rowParallelGrads + cast(h / t + 2 * kv + gates * f / t, spec.fp8ReadBytes, false);
         lt.castForward = T * inBytes / hbm;
         lt.castBackward = T * gradBytes / hbm;
     }

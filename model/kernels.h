@@ -9,6 +9,12 @@
 
 namespace ts {
 
+/// How Transformer Engine's norm kernel hands its output to the FP8 cast of the GEMM after it
+/// (LayerNormLinear; pytorch/csrc/extensions/normalization.cpp, "Choose implementation"): Output =
+/// the norm writes FP8 itself (FULLY_FUSED), Amax = it writes 16-bit and the tensor's amax, so
+/// the cast needs no amax pass (FUSED_NORM_AMAX_FP8), None = a separate quantization.
+enum class Fp8Fusion { None, Amax, Output };
+
 /// Named defaults of the kernel model, the same for every run. A GPU preset overrides the
 /// per-GPU ones (gemm/attention efficiency, SM count); these apply when a custom GPU omits them.
 struct KernelDefaults
@@ -36,6 +42,25 @@ struct KernelDefaults
     // FP8 cast: read bf16 (2 B), write one byte per FP8 copy (row-wise and, on Hopper, transposed).
     double fp8CastReadBytes = 2.0;
     int fp8Copies = 2;                    // when a GPU does not say (Hopper's TN-only FP8 GEMMs)
+    // [TE-CS] Current scaling (fp8_recipe tensorwise) reads the tensor twice: an amax pass, then
+    // the scale-and-cast pass. Delayed scaling takes its scale from the amax history and fuses
+    // this step's amax into the cast.
+    double fp8AmaxReadBytes = 2.0;
+    // [TE-MX], [TE-BW] Block recipes quantize the row-wise and the column-wise copy separately
+    // (their blocks run along different axes), on any GPU, and write a scale per block:
+    // MXFP8 one E8M0 byte per 32 elements, FP8 block scaling one fp32 per 128 (1D blocks).
+    int fp8BlockCopies = 2;
+    double mxfp8ScaleBytes = 1.0 / 32;
+    double blockwiseScaleBytes = 4.0 / 128;
+    // [TE-GEMM] Rate of a block-scaled FP8 GEMM relative to the per-tensor FP8 GEMM, inputs
+    // already quantized. MXFP8 on Blackwell: TE's gemm profiling on B300 (5B layer, M = 15,872)
+    // gives 6.812 ms per layer for per-tensor FP8 and 7.161 ms for MXFP8: 0.951. FP8 block
+    // scaling on Hopper, which "software-emulates" the block scales: TE's H200 NVL table gives
+    // 22.882 ms per layer with quantization, of which this model's cast traffic is 2.47 ms, against
+    // 16.785 ms for the per-tensor kernel: 16.785 / (22.882 - 2.47) = 0.82. On a GPU with MXFP8
+    // tensor cores TE runs block scaling as MXFP8 GEMMs.
+    double mxfp8GemmRate = 0.951;
+    double blockwiseGemmRateEmulated = 0.82;
     // HBM bytes per logit of the fp32 cross-entropy, forward and backward, as the frameworks'
     // kernels run it (the logits GEMM's own bf16 write is in the GEMM):
     //  Megatron-Core vocab_parallel_cross_entropy (tensor_parallel/cross_entropy.py, unfused by
@@ -98,12 +123,32 @@ struct KernelSpec
     int smCount = 0;
     int tileM = 0, tileN = 0, tileSms = 1;   // the GEMM tile and the SMs that share it
     int fp8Copies = 2;                       // FP8 copies of each cast tensor (2 with a transpose)
+    // FP8 quantization of one element (fp8_recipe, KernelDefaults): bytes read (the cast's 16-bit
+    // read, and current scaling's amax pass), and the scale bytes written per element and copy.
+    double fp8ReadBytes = 2;
+    double fp8ScaleBytes = 0;
+    // Block recipes quantize both copies from the 16-bit source; per-tensor recipes gather the
+    // row-wise FP8 copy only and make the transposed one (Hopper) from the gathered tensor.
+    bool fp8BlockScaled = false;
+    // Whether the norms quantize their own output under this recipe [TE]: delayed scaling writes
+    // FP8 from the norm, current scaling fuses the amax into it, MXFP8 and block scaling quantize
+    // separately (MXFP8's fused norm only when cuDNN's norm is forced); None under FSDP, whose FP8
+    // is torchao's casts, not Transformer Engine's modules. The activation is
+    // Megatron-Core's own kernel (core/transformer/mlp.py: bias_swiglu_impl, bias_gelu_impl),
+    // writing 16-bit that the next GEMM quantizes, as TE's fused activation-cast (LayerNormMLP)
+    // is not what Megatron-Core runs.
+    Fp8Fusion fp8NormFusion = Fp8Fusion::None;
     // FLOP per byte at which the GEMM rate meets HBM: peak x ceiling / HBM bandwidth. A tile's
     // epilogue writes its C tile at the SM's share of HBM, which costs as much as ridge x (output
     // bytes / 2) units of K in its main loop.
     double ridgeFlopsPerByte = 0;
 };
-KernelSpec kernelSpec(const Gpu &gpu, Precision precision);
+/// framework: the resolved one; FSDP's FP8 is torchao's, without Transformer Engine's fused norms.
+KernelSpec kernelSpec(const Gpu &gpu, Precision precision, Fp8Recipe recipe = Fp8Recipe::Delayed,
+                      Framework framework = Framework::Megatron);
+/// HBM bytes of quantizing one element of a 16-bit tensor to FP8 on this GPU, every copy the
+/// GEMMs need written (KernelSpec::fp8ReadBytes + fp8Copies x (1 + fp8ScaleBytes)).
+double fp8CastBytesPerElement(const KernelSpec &spec);
 
 /// Extra time of a GEMM that shares the GPU with TE's pipelined reduce-scatter overlap:
 /// it runs on SMs - tpOverlapSms of the SMs, so it takes sms / (SMs - sms) longer.

@@ -200,6 +200,8 @@ private slots:
         loaded->scenario.cluster.gpu.fp8Copies = 1;
         loaded->scenario.workload.norm = NormKind::LayerNorm;
         loaded->scenario.training.fp8Params = true;
+        loaded->scenario.training.fp8Recipe = Fp8Recipe::Mxfp8;
+        loaded->scenario.cluster.gpu.mxfp8 = true;
         loaded->scenario.cluster.gpu.sustainedFraction = 0.7;
         const auto again = parseScenario(QJsonDocument(scenarioToJson(loaded->scenario, loaded->name, loaded->description)).toJson(), &error);
         QVERIFY2(again, qPrintable(error.text()));
@@ -218,6 +220,8 @@ private slots:
         QCOMPARE(again->scenario.cluster.gpu.fp8Copies, 1);
         QCOMPARE(again->scenario.workload.norm, NormKind::LayerNorm);
         QCOMPARE(again->scenario.training.fp8Params, true);
+        QCOMPARE(again->scenario.training.fp8Recipe, Fp8Recipe::Mxfp8);
+        QCOMPARE(again->scenario.cluster.gpu.mxfp8, true);
         QCOMPARE(again->scenario.cluster.gpu.sustainedFraction, 0.7);
         QVERIFY(scenarioToJson(again->scenario, {}, {}).value(QLatin1String("plan")).toObject().value(QLatin1String("bucket")) == QLatin1String("auto"));
     }
@@ -235,6 +239,7 @@ private slots:
         QTest::newRow("unknown key") << minimal({}, QStringLiteral(R"({"global_batch": 64, "lr": 3})")) << "training.lr" << "unknown key";
         QTest::newRow("wrong type") << minimal({}, QStringLiteral(R"({"global_batch": "many"})")) << "training.global_batch" << "not a count";
         QTest::newRow("fraction") << minimal({}, QStringLiteral(R"({"global_batch": 6.5})")) << "training.global_batch" << "whole number";
+        QTest::newRow("fp8 recipe") << minimal({}, QStringLiteral(R"({"global_batch": 64, "fp8_recipe": "rowwise"})")) << "training.fp8_recipe" << "mxfp8";
         QTest::newRow("bad unit") << minimal({}, {}, QStringLiteral(R"({"preset": "dgx-h100-superpod", "inter_node": {"bandwidth": "400 GiB"}})")) << "cluster.inter_node.bandwidth" << "not a bandwidth";
         QTest::newRow("unknown unit") << minimal({}, {}, QStringLiteral(R"({"preset": "dgx-h100-superpod", "inter_node": {"bandwidth": "400 furlongs"}})")) << "cluster.inter_node.bandwidth" << "unknown unit";
         QTest::newRow("unknown preset") << minimal(QStringLiteral(R"({"preset": "gpt-9"})")) << "workload.preset" << "unknown model preset";

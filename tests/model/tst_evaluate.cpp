@@ -161,6 +161,7 @@ private slots:
         QTest::newRow("recompute layers without full") << Edit([](Scenario &s) { s.training.recomputeLayers = 4; }) << "training.recompute_layers" << "set training.recompute to full";
         QTest::newRow("negative recompute layers") << Edit([](Scenario &s) { s.training.recompute = Recompute::Full; s.training.recomputeLayers = -1; }) << "training.recompute_layers" << "0 (every layer)";
         QTest::newRow("fp8 params in bf16") << Edit([](Scenario &s) { s.training.fp8Params = true; }) << "training.fp8_params" << "precision fp8";
+        QTest::newRow("mxfp8 on hopper") << Edit([](Scenario &s) { s.training.precision = Precision::Fp8; s.training.fp8Recipe = Fp8Recipe::Mxfp8; }) << "training.fp8_recipe" << "Blackwell";
         QTest::newRow("fp8 params under deepspeed") << Edit([](Scenario &s) { s.training.precision = Precision::Fp8; s.training.fp8Params = true; s.plan.framework = Framework::DeepSpeed; s.plan.zeroStage = 1; }) << "training.fp8_params" << "DeepSpeed";
     }
     void infeasibleNamesTheField()
@@ -384,10 +385,12 @@ private slots:
         s.plan.framework = Framework::Megatron;
         s.plan.zeroStage = 1;
         const Evaluation two = evaluate(s);
-        const KernelSpec hopper = kernelSpec(s.cluster.gpu, Precision::Fp8);
+        KernelSpec hopper = kernelSpec(s.cluster.gpu, Precision::Fp8);
         s.cluster.gpu.fp8Copies = 1;
         const Evaluation one = evaluate(s);
-        const KernelSpec blackwell = kernelSpec(s.cluster.gpu, Precision::Fp8);
+        KernelSpec blackwell = kernelSpec(s.cluster.gpu, Precision::Fp8);
+        // Separate casts only (the norms' own FP8 output: fp8NormsQuantizeTheirOwnOutput).
+        hopper.fp8NormFusion = blackwell.fp8NormFusion = Fp8Fusion::None;
         QVERIFY2(two.feasible && one.feasible, one.problem.message.c_str());
         QCOMPARE(hopper.fp8Copies, 2);
         QCOMPARE(blackwell.fp8Copies, 1);
@@ -411,9 +414,10 @@ private slots:
     void fp8CastsFollowTheShards()
     {
         Gpu gpu = base().cluster.gpu;
-        const KernelSpec hopper = kernelSpec(gpu, Precision::Fp8);
+        KernelSpec hopper = kernelSpec(gpu, Precision::Fp8);
         gpu.fp8Copies = 1;
-        const KernelSpec blackwell = kernelSpec(gpu, Precision::Fp8);
+        KernelSpec blackwell = kernelSpec(gpu, Precision::Fp8);
+        hopper.fp8NormFusion = blackwell.fp8NormFusion = Fp8Fusion::None;
         const Workload w = base().workload;   // GeLU, MHA
         const double T = 4096, h = w.hidden, f = w.ffnHidden, t = 8, kv = h / t;
         auto expect = [&](double gatheredPerTensor, double copies) {
@@ -432,6 +436,112 @@ private slots:
             QVERIFY(std::abs(lt.castForward * c.spec->hbmBytesPerSecond - forwardBytes) < 1e-9 * forwardBytes);
             QVERIFY(std::abs(lt.castBackward * c.spec->hbmBytesPerSecond - backwardBytes) < 1e-9 * backwardBytes);
         }
+    }
+
+    // [TE-CS], [TE-MX], [TE-BW] What each FP8 recipe's casts move, per element: delayed scaling reads
+    // 16 bits and writes each copy (Hopper 2, Blackwell 1); current scaling (tensorwise) reads the
+    // tensor a second time for its amax; block recipes write a row-wise and a column-wise copy on
+    // any GPU, each with its scales (MXFP8 1 B per 32, blockwise 4 B per 128), and under SP quantize
+    // both on the shard instead of transposing the gathered tensor. Block-scaled GEMMs run at their
+    // measured share of the per-tensor rate; MXFP8 FP8 weights keep both copies.
+    void fp8RecipesMoveWhatTheirQuantizersMove()
+    {
+        Gpu hopperGpu = base().cluster.gpu;
+        Gpu blackwellGpu = hopperGpu;
+        blackwellGpu.fp8Copies = 1;
+        blackwellGpu.mxfp8 = true;
+        const KernelDefaults &k = kernelDefaults();
+        struct Case { const Gpu *gpu; Fp8Recipe recipe; double read, copies, scale, rate; };
+        const Case cases[] = {{&hopperGpu, Fp8Recipe::Delayed, 2, 2, 0, 1},
+                              {&hopperGpu, Fp8Recipe::Tensorwise, 4, 2, 0, 1},
+                              {&hopperGpu, Fp8Recipe::Blockwise, 2, 2, 4.0 / 128, 0.82},
+                              {&blackwellGpu, Fp8Recipe::Delayed, 2, 1, 0, 1},
+                              {&blackwellGpu, Fp8Recipe::Tensorwise, 4, 1, 0, 1},
+                              {&blackwellGpu, Fp8Recipe::Mxfp8, 2, 2, 1.0 / 32, 0.951},
+                              {&blackwellGpu, Fp8Recipe::Blockwise, 2, 2, 4.0 / 128, 0.951}};
+        const Workload w = base().workload;   // GeLU, MHA
+        const double T = 4096, h = w.hidden, f = w.ffnHidden, t = 8, kv = h / t;
+        for (const Case &c : cases) {
+            KernelSpec spec = kernelSpec(*c.gpu, Precision::Fp8, c.recipe);
+            spec.fp8NormFusion = Fp8Fusion::None;   // separate casts here
+            const KernelSpec perTensor = kernelSpec(*c.gpu, Precision::Fp8, Fp8Recipe::Delayed);
+            const double local = c.read + c.copies * (1 + c.scale);
+            QVERIFY(std::abs(fp8CastBytesPerElement(spec) - local) < 1e-12);
+            QVERIFY(std::abs(spec.gemmEfficiency / perTensor.gemmEfficiency - c.rate) < 1e-12);
+            // Under SP: the two gathered inputs and the two gathered output gradients per layer.
+            const bool block = c.recipe == Fp8Recipe::Mxfp8 || c.recipe == Fp8Recipe::Blockwise;
+            const double gathered = block ? local * h / t : (c.read + 1) * h / t + (c.copies - 1) * 2 * h;
+            const LayerTimes lt = layerTimes(w, Precision::Fp8, T, int(t), 1, true, spec, 2, false);
+            const double forwardBytes = T * (2 * gathered + local * (h / t + f / t));
+            const double backwardBytes = T * (2 * gathered + local * (h / t + 2 * kv + f / t));
+            QVERIFY2(std::abs(lt.castForward * spec.hbmBytesPerSecond - forwardBytes) < 1e-9 * forwardBytes, nameOf(c.recipe));
+            QVERIFY2(std::abs(lt.castBackward * spec.hbmBytesPerSecond - backwardBytes) < 1e-9 * backwardBytes, nameOf(c.recipe));
+        }
+        QCOMPARE(k.mxfp8GemmRate, 0.951);
+        // The recipe is the scenario's: MXFP8 on Blackwell is slower per GEMM and keeps two weight copies.
+        Scenario s = base();
+        s.cluster.gpu = blackwellGpu;
+        s.training.precision = Precision::Fp8;
+        s.plan.framework = Framework::Megatron;
+        s.plan.zeroStage = 1;
+        const Evaluation delayed = evaluate(s);
+        s.training.fp8Recipe = Fp8Recipe::Mxfp8;
+        const Evaluation mx = evaluate(s);
+        QVERIFY2(delayed.feasible && mx.feasible, mx.problem.message.c_str());
+        QVERIFY(mx.breakdown.computeSeconds > delayed.breakdown.computeSeconds);
+        const double matrixPerGpu = stageLayerCounts(s.workload.layers, s.plan)[size_t(mx.memory.stage)]
+                                    * countShape(s.workload).layerMatrixParams / s.plan.tp;
+        QVERIFY(std::abs(mx.memory.weightsBytes - delayed.memory.weightsBytes - matrixPerGpu) < 1e-6 * matrixPerGpu);
+        // Outside FP8 the recipe changes nothing.
+        s.training.precision = Precision::Bf16;
+        const Evaluation bf16Mx = evaluate(s);
+        s.training.fp8Recipe = Fp8Recipe::Delayed;
+        QCOMPARE(bf16Mx.breakdown.stepSeconds, evaluate(s).breakdown.stepSeconds);
+    }
+
+    // [TE] normalization.cpp: under delayed scaling the norms write their FP8 output themselves
+    // (the row-wise copy, transposed after on Hopper), under current scaling they write 16-bit with
+    // the amax (the cast then reads once), under MXFP8 and block scaling they do not fuse. The
+    // activation is Megatron-Core's kernel and its output is cast by the next GEMM. Worked bytes per
+    // token for a GeLU layer without SP on TP 1, against separate casts: delayed on Hopper saves
+    // 3 B per norm output (the cast's read and the norm's 16-bit write, 4 B, less 1 B: the separate
+    // cast wrote both copies in one pass, the fused norm's row-wise copy is read again to transpose
+    // it); current scaling saves the amax read (2 B); backward nothing.
+    void fp8NormsQuantizeTheirOwnOutput()
+    {
+        const Gpu hopperGpu = base().cluster.gpu;
+        const Workload w = base().workload;
+        const double T = 4096, h = w.hidden;
+        const auto bytesPerToken = [&](Fp8Recipe recipe, bool fused) {
+            KernelSpec spec = kernelSpec(hopperGpu, Precision::Fp8, recipe);
+            if (!fused)
+                spec.fp8NormFusion = Fp8Fusion::None;
+            const LayerTimes lt = layerTimes(w, Precision::Fp8, T, 1, 1, false, spec, 2, false);
+            return std::pair{(lt.castForward + lt.elementwiseForward) * spec.hbmBytesPerSecond / T,
+                             (lt.castBackward + lt.elementwiseBackward) * spec.hbmBytesPerSecond / T};
+        };
+        const auto [delayedF, delayedB] = bytesPerToken(Fp8Recipe::Delayed, true);
+        const auto [separateF, separateB] = bytesPerToken(Fp8Recipe::Delayed, false);
+        QVERIFY(std::abs(separateF - delayedF - 2 * 3 * h) < 1e-6 * separateF);
+        QVERIFY(std::abs(separateB - delayedB) < 1e-6 * separateB);
+        const auto [currentF, currentB] = bytesPerToken(Fp8Recipe::Tensorwise, true);
+        const auto [currentSeparateF, currentSeparateB] = bytesPerToken(Fp8Recipe::Tensorwise, false);
+        QVERIFY(std::abs(currentSeparateF - currentF - 2 * 2 * h) < 1e-6 * currentF);
+        QVERIFY(std::abs(currentSeparateB - currentB) < 1e-6 * currentB);
+        // Delayed scaling moves the fewest bytes, current scaling the most of the per-tensor recipes.
+        QVERIFY(delayedF < currentF && delayedB < currentB);
+        // torchao under FSDP quantizes every GEMM input itself.
+        Scenario s = base();
+        s.training.precision = Precision::Fp8;
+        s.training.kernels = Kernels::Fused;
+        s.plan.framework = Framework::Fsdp;
+        s.plan.zeroStage = 3;
+        const Evaluation torchao = evaluate(s);
+        s.plan.framework = Framework::Megatron;
+        s.plan.zeroStage = 1;
+        const Evaluation te = evaluate(s);
+        QVERIFY2(torchao.feasible && te.feasible, torchao.problem.message.c_str());
+        QVERIFY(torchao.layerElementwiseSeconds > te.layerElementwiseSeconds);
     }
 
     // PyTorch eager runs a Llama block op by op: per token, the two RMSNorms move 2 x 36 h bytes

@@ -81,6 +81,14 @@ private slots:
         r = withField(r.scenario, Field::Precision, int(Precision::Bf16));
         QVERIFY(!r.scenario.training.fp8Params);
         QVERIFY(!validate(r.scenario).has_value());
+        // A scaling recipe applies to FP8 GEMMs: choosing one turns FP8 on, and leaving FP8 keeps it.
+        r = withField(base(), Field::Fp8Recipe, int(Fp8Recipe::Tensorwise));
+        QCOMPARE(r.scenario.training.precision, Precision::Fp8);
+        QVERIFY(r.note.find("training.precision") != std::string::npos);
+        QVERIFY(!validate(r.scenario).has_value());
+        r = withField(r.scenario, Field::Precision, int(Precision::Bf16));
+        QCOMPARE(r.scenario.training.fp8Recipe, Fp8Recipe::Tensorwise);
+        QVERIFY(!validate(r.scenario).has_value());
     }
 
     void words()

@@ -36,18 +36,20 @@ struct Bound
 const std::map<QString, Bound> kBounds = {
     {QStringLiteral("megatron"), {0.05, 0.10}},       // SC21 Table 1, hardware TFLOP/s (A100): 4.0% / 8.5% (the issue's 5% / 10% met)
     {QStringLiteral("mlm"), {0.115, 0.31}},           // Megatron-LM H100 table, model TFLOP/s: 11.2% / 30.6% (32B: README "Validation")
-    {QStringLiteral("nemo2407"), {0.05, 0.115}},      // NeMo 24.07 FP8, tokens/s: 4.3% / 11.1% (the issue's 5% / 15% met)
+    {QStringLiteral("nemo2407"), {0.05, 0.115}},     // NeMo 24.07 FP8 (delayed scaling), tokens/s: 4.7% / 10.9% (the issue's 5% / 15% met)
     {QStringLiteral("titan#memory"), {0.065, 0.15}},  // torchtitan peak memory (max reserved): 6.1% / 14.2%
-    {QStringLiteral("mbridge"), {0.06, 0.125}},       // Megatron-Bridge H100/B200 FP8-CS, tokens/s: 5.7% / 12.0% (B200 +7.4-12.0%)
-    // NVIDIA DGX Cloud benchmarking (NeMo 24.12-25.04), step time: H100 BF16/FP8 0.1-7.0%; GB200
-    // 9-15% (BF16) and 19-24% (FP8) too fast (README "Validation").
+    // Megatron-Bridge H100/B200, FP8 current scaling (tensorwise) and B200 MXFP8, tokens/s: 6.6% / 14.5%
+    // (H100 -6.2% to +8.7%; B200 +5.3% to +11.3% tensorwise, +7.0% to +14.5% MXFP8).
+    {QStringLiteral("mbridge"), {0.07, 0.15}},
+    // NVIDIA DGX Cloud benchmarking (NeMo 24.12-25.04), step time: 3.4% / 24.3%. H100 BF16/FP8 within
+    // -2.2% to +6.7%; GB200 9-15% (BF16) and 19-24% (FP8) too fast (README "Validation").
     {QStringLiteral("dgxc"), {0.045, 0.25}},
     // Korthikanti et al. 2022 Table 5 (A100, full recompute against SP + selective), iteration time:
     // 175B-1T within 1-4%; 22B's one micro-batch of 4 (Calculon's reading) -4.6% / -10.2%.
     {QStringLiteral("seqsel"), {0.04, 0.105}},
-    // MLPerf Training (NVIDIA), step time: H100 405B within 2.2%, B200 GPT-3 -1.6%; H100 GPT-3 +13-14%
-    // too slow (MLPerf-tuned software), GB200 405B 10-12% too fast (README "Validation").
-    {QStringLiteral("mlperf"), {0.08, 0.145}},
+    // MLPerf Training (NVIDIA), step time: 6.2% / 13.6%. H100 405B within 2.0%, B200 GPT-3 -1.8%; H100
+    // GPT-3 +13-14% too slow (MLPerf-tuned software), GB200 405B 10-12% too fast (README "Validation").
+    {QStringLiteral("mlperf"), {0.07, 0.14}},
     {QStringLiteral("seed000"), {1e-3, 1e-3}},   // published 0.49 s is rounded
     {QStringLiteral("seed003"), {1e-9, 1e-9}},   // 3/11 exactly
 };
@@ -197,6 +199,60 @@ private slots:
                     }
                 }
             }
+        }
+    }
+
+    // [TE-GEMM] The quantization each FP8 recipe adds to a layer's 12 GEMMs, measured by
+    // TransformerEngine on H200 NVL and B300 (tests/data/kernels/te-gemm-profiling.csv), against
+    // the cast traffic of model/kernels.cpp: the benchmark quantizes both operands of every call,
+    // each with the copies its recipe keeps. Current scaling must show its second read, MXFP8 its
+    // separately quantized column-wise copy.
+    void fp8CastTrafficAgainstTransformerEngineProfiling()
+    {
+        QFile f(QFINDTESTDATA("../data/kernels/te-gemm-profiling.csv"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        std::map<std::tuple<QString, QString, QString>, double> layerMs;   // gpu, mode, recipe
+        f.readLine();
+        while (!f.atEnd()) {
+            const QList<QByteArray> c = f.readLine().trimmed().split(',');
+            if (c.size() == 7)
+                layerMs[{QString::fromLatin1(c[0]), QString::fromLatin1(c[1]), QString::fromLatin1(c[2])}] = c[6].toDouble();
+        }
+        QCOMPARE(int(layerMs.size()), 15);
+        const double M = 15872, h = 4096, ffn = 16384;
+        const double shapes[12][3] = {{M, h, 3 * h}, {M, h, h}, {M, h, ffn}, {M, ffn, h},        // forward
+                                      {M, 3 * h, h}, {M, h, h}, {M, ffn, h}, {M, h, ffn},        // input gradient
+                                      {h, M, 3 * h}, {h, M, h}, {h, M, ffn}, {ffn, M, h}};       // weight gradient
+        double quantizedElements = 0;   // the input M x K and the weight K x N of each call
+        for (const auto &g : shapes)
+            quantizedElements += g[0] * g[1] + g[1] * g[2];
+        const auto presetGpu = [](const char *name) {
+            ScenarioError error;
+            const QByteArray json = QByteArray(R"({"format": "trainscope-scenario/1", "workload": {"preset": "llama3-8b"},
+                "training": {"global_batch": 8}, "cluster": {"gpu": "GPU", "gpus": 8}, "plan": {"tp": 1, "pp": 1, "dp": 8}})")
+                                        .replace("GPU", name);
+            const auto loaded = parseScenario(json, &error);
+            return loaded ? loaded->scenario.cluster.gpu : Gpu{};
+        };
+        const Gpu h200 = presetGpu("h200");   // H200 NVL: the same GH100 and 4.8 TB/s HBM3e, at 600 W
+        QCOMPARE(h200.name, std::string("h200"));
+        Gpu b300 = presetGpu("b200");
+        QCOMPARE(b300.name, std::string("b200"));
+        b300.memoryBytesPerSecond = 8e12;     // HGX B300: 8 TB/s HBM3e per GPU (Blackwell: FP8 in any layout, MXFP8)
+        struct Case { const char *gpu; const Gpu *preset; Fp8Recipe recipe; const char *name; const char *kernel; };
+        const Case cases[] = {{"h200nvl", &h200, Fp8Recipe::Delayed, "delayed", "current"},
+                              {"h200nvl", &h200, Fp8Recipe::Tensorwise, "current", "current"},
+                              {"b300", &b300, Fp8Recipe::Delayed, "delayed", "current"},
+                              {"b300", &b300, Fp8Recipe::Tensorwise, "current", "current"},
+                              {"b300", &b300, Fp8Recipe::Mxfp8, "mxfp8", "mxfp8"}};
+        for (const Case &c : cases) {
+            const KernelSpec spec = kernelSpec(*c.preset, Precision::Fp8, c.recipe);
+            const double modelMs = 1e3 * quantizedElements * fp8CastBytesPerElement(spec) / spec.hbmBytesPerSecond;
+            const double measuredMs = layerMs[{QString::fromLatin1(c.gpu), QStringLiteral("autocast"), QString::fromLatin1(c.name)}]
+                                      - layerMs[{QString::fromLatin1(c.gpu), QStringLiteral("prequant"), QString::fromLatin1(c.kernel)}];
+            qInfo("%-8s %-8s quantization per layer: model %.2f ms (%.3g B/element), TransformerEngine %.2f ms (%+.0f%%)", c.gpu,
+                  c.name, modelMs, fp8CastBytesPerElement(spec), measuredMs, 100 * (modelMs / measuredMs - 1));
+            QVERIFY2(std::abs(modelMs / measuredMs - 1) < 0.25, qPrintable(QString::number(modelMs / measuredMs)));
         }
     }
 
