@@ -1019,7 +1019,11 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     //  stage 2 (DeepSpeed): reduce-scatter after every micro-batch's backward, gather per step;
     //  FSDP SHARD_GRAD_OP / FULL_SHARD: 1 or 2 parameter all-gathers and a reduce-scatter per
     //    micro-batch, or once per step when pipeline stages keep parameters gathered (torchtitan);
-    //  HSDP: the shard group is inside, an all-reduce of the shard across replicas once per step.
+    //  HSDP: the shard group is inside; each bucket's reduced shard is all-reduced across the
+    //    replicas right after its reduce-scatter, on a stream of its own, so the two pipeline
+    //    behind the backward (PyTorch FSDP _runtime_utils.py _reduce_grad: dist.all_reduce(
+    //    new_sharded_grad, group=state._inter_node_pg) on _all_reduce_stream; FSDP2
+    //    foreach_reduce; Megatron's distributed-optimizer instances the same per bucket).
     const int dpRanks = d * c;   // gradients are reduced over DP x CP
     double dpTotal = 0, dpExposed = 0;
     if (dpRanks > 1) {
@@ -1070,13 +1074,17 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             e.dpAlgorithm = rs.algorithm;
             e.dpProtocol = rs.protocol;
             e.dpBucketSeconds = rs.seconds;
-            const double rsStep = double(buckets) * rs.seconds, agStep = double(buckets) * ag.seconds;
-            double replicaSync = 0;
-            if (replicas > 1) {
-                const CollectiveTime ar = collectiveTime(Collective::AllReduce, Algorithm::Auto, G / shards,
-                                                         groupOf(replicas, dpStride * shards, cl.gpusPerNode), fabric);
-                replicaSync = ar.seconds;
-            }
+            // A bucket's reduction: its reduce-scatter, then (HSDP) the all-reduce of its shard
+            // across replicas on another stream. Buckets pipeline through the two stages: each
+            // takes the longer stage, the last one adds the shorter.
+            const double replicaBucket =
+                replicas > 1 ? collectiveTime(Collective::AllReduce, Algorithm::Auto, bucketBytes / shards,
+                                              groupOf(replicas, dpStride * shards, cl.gpusPerNode), fabric)
+                                   .seconds
+                             : 0.0;
+            const double reduceBucket = std::max(rs.seconds, replicaBucket);
+            const double reduceTail = std::min(rs.seconds, replicaBucket);
+            const double rsStep = double(buckets) * (rs.seconds + replicaBucket), agStep = double(buckets) * ag.seconds;
             const bool keptGathered = fw == Framework::Fsdp && p > 1;
             const bool reducePerMicro = pl.zeroStage >= 2 && !keptGathered;
             // FSDP, Megatron-FSDP and DeepSpeed ZeRO-3 gather the parameters for every micro-batch's
@@ -1088,19 +1096,19 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             const int gathersPerMicro = gathersParameters && !keptGathered ? (pl.zeroStage >= 3 ? 2 : 1) : 0;
             const double microWindow = computeFc + computeBc;
             const double perMicro = (reducePerMicro ? rsStep : 0.0) + gathersPerMicro * agStep;
-            dpTotal = double(m) * perMicro + (reducePerMicro ? 0.0 : rsStep) + (gathersPerMicro ? 0.0 : agStep) + replicaSync;
+            dpTotal = double(m) * perMicro + (reducePerMicro ? 0.0 : rsStep) + (gathersPerMicro ? 0.0 : agStep);
             if (!pl.overlapDp) {
                 dpExposed = dpTotal;
             } else {
                 // Per micro-batch traffic hides behind that micro-batch's compute; the first gather
-                // and the last reduce-scatter bucket cannot.
-                dpExposed = double(m) * std::max(0.0, perMicro - microWindow) + (gathersPerMicro ? ag.seconds : 0.0);
-                dpExposed += reducePerMicro ? rs.seconds : bucketed(rs.seconds, backwardWindow);
+                // and the last reduction bucket cannot.
+                const double pipelinedPerMicro = (reducePerMicro ? double(buckets) * reduceBucket : 0.0) + gathersPerMicro * agStep;
+                dpExposed = double(m) * std::max(0.0, pipelinedPerMicro - microWindow) + (gathersPerMicro ? ag.seconds : 0.0);
+                dpExposed += (reducePerMicro ? reduceBucket : bucketed(reduceBucket, backwardWindow)) + reduceTail;
                 if (!gathersPerMicro) {   // one gather per step: Megatron and FSDP+PP prefetch it under the first forward
                     const bool prefetched = fw != Framework::DeepSpeed;
                     dpExposed += prefetched ? std::max(ag.seconds, agStep - computeFc) : agStep;
                 }
-                dpExposed += replicaSync;
                 dpExposed = std::min(dpExposed, dpTotal);
             }
         }

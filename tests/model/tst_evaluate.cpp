@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Feasibility messages, warnings and their fixes, valid degrees, derived shapes, memory formulas.
+#include "collectives.h"
 #include "evaluate.h"
 #include "explain.h"
 #include "pipeline.h"
@@ -542,6 +543,43 @@ private slots:
         const Evaluation te = evaluate(s);
         QVERIFY2(torchao.feasible && te.feasible, torchao.problem.message.c_str());
         QVERIFY(torchao.layerElementwiseSeconds > te.layerElementwiseSeconds);
+    }
+
+    // HSDP (PyTorch FSDP _runtime_utils.py _reduce_grad): each bucket's reduce-scatter inside the
+    // shard group is followed, on a stream of its own, by the all-reduce of its shard across the
+    // replicas, so the two pipeline behind the backward: each bucket costs the longer stage and
+    // the last adds the shorter. Here FULL_SHARD's per-micro-batch traffic (2 gathers and the
+    // reduction) fits inside the micro-batch, so what shows is the first gather and the last
+    // bucket's reduction, not a step-wide all-reduce after the backward.
+    void hsdpReplicaAllReducePipelinesWithEachBucket()
+    {
+        Scenario s = base();
+        s.cluster.gpus = 128;
+        s.plan.tp = 1;
+        s.plan.pp = 1;
+        s.plan.dp = 128;
+        s.plan.zeroStage = 3;
+        s.plan.framework = Framework::Fsdp;
+        s.plan.shardGroup = 8;
+        s.plan.gradReduce = GradReduce::Bf16;   // 16-bit gradients: the gathers move as many bytes as the reduction
+        s.training.globalBatch = 1024;
+        s.training.microBatch = 8;
+        s.training.kernels = Kernels::Fused;
+        const Evaluation e = evaluate(s);
+        QVERIFY2(e.feasible, e.problem.message.c_str());
+        QCOMPARE(e.microBatches, 1LL);
+        const Fabric fabric = fabricOf(s.cluster);
+        const double bucket = e.gradientBytesPerGpu / e.dpBuckets;
+        const double rs = collectiveTime(Collective::ReduceScatter, Algorithm::Auto, bucket, groupOf(8, 1, 8), fabric).seconds;
+        const double ag = collectiveTime(Collective::AllGather, Algorithm::Auto, bucket, groupOf(8, 1, 8), fabric).seconds;
+        const double ar = collectiveTime(Collective::AllReduce, Algorithm::Auto, bucket / 8, groupOf(16, 8, 8), fabric).seconds;
+        const double n = e.dpBuckets;
+        QVERIFY(n * (std::max(rs, ar) + 2 * ag) < e.breakdown.computeSeconds);   // fits in the micro-batch
+        QVERIFY(std::abs(e.breakdown.dpCommSeconds - n * (rs + ar + 2 * ag)) < 1e-9 * e.breakdown.dpCommSeconds);
+        const double exposed = ag + std::max(rs, ar) + std::min(rs, ar);
+        QVERIFY(std::abs(e.breakdown.dpCommExposedSeconds - e.dpInterferenceSeconds - exposed) < 1e-9 * exposed);
+        // Without the replicas' all-reduce in the pipeline it would all be exposed: n x ar.
+        QVERIFY(e.breakdown.dpCommExposedSeconds < n * ar);
     }
 
     // PyTorch eager runs a Llama block op by op: per token, the two RMSNorms move 2 x 36 h bytes
