@@ -37,6 +37,17 @@ Scenario megatronTp8WithSp(bool tpOverlap)
     return s;
 }
 
+// The base model in plain data parallelism (or ZeRO/FSDP) over `gpus` GPUs.
+Scenario dataParallelOnly(int gpus)
+{
+    Scenario s = base();
+    s.cluster.gpus = gpus;
+    s.plan.tp = 1;
+    s.plan.pp = 1;
+    s.plan.dp = gpus;
+    return s;
+}
+
 bool hasWarning(const Evaluation &e, WarningCode code)
 {
     for (int i = 0; i < e.warningCount; ++i)
@@ -553,11 +564,7 @@ private slots:
     // bucket's reduction, not a step-wide all-reduce after the backward.
     void hsdpReplicaAllReducePipelinesWithEachBucket()
     {
-        Scenario s = base();
-        s.cluster.gpus = 128;
-        s.plan.tp = 1;
-        s.plan.pp = 1;
-        s.plan.dp = 128;
+        Scenario s = dataParallelOnly(128);
         s.plan.zeroStage = 3;
         s.plan.framework = Framework::Fsdp;
         s.plan.shardGroup = 8;
@@ -862,10 +869,7 @@ private slots:
         // Model states per parameter as each framework keeps them (memory.cpp):
         //  DeepSpeed [ZeRO]: 16 psi; stage 1: 4 psi + 12 psi / Nd; stage 2: 2 psi + 14 psi / Nd;
         //  FSDP FULL_SHARD: 16 psi / Nd; Megatron: 18 psi, distributed optimizer 6 psi + 12 psi / Nd.
-        Scenario s = base();
-        s.plan.tp = 1;
-        s.plan.pp = 1;
-        s.plan.dp = 64;
+        Scenario s = dataParallelOnly(64);
         s.training.globalBatch = 64;
         const double nd = 64;
         //  Megatron with bf16 main gradients (--grad-reduce-in-bf16): 16 psi, 4 psi + 12 psi / Nd.
