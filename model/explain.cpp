@@ -191,11 +191,19 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
     if (d * c > 1) {
         std::string formula = pl.zeroStage == 3 ? "m x buckets x (2 all-gather + reduce-scatter) (3 psi per micro-batch)"
                                                 : "buckets x T_bucket; exposed = max(T_bucket, n T_bucket - (n-1)/n x B_last)";
+        const bool hybrid = pl.zeroStage >= 1 && pl.shardGroup > 0 && pl.shardGroup < d * c;
+        if (hybrid)
+            formula += "; HSDP: each bucket's reduced shard all-reduced across the replicas on its own stream, "
+                       "pipelined with the next reduce-scatter (each bucket takes the longer stage, the last adds the shorter)";
         out.push_back({"dp_comm_exposed_s", "Data-parallel gradient sync", formula,
                        std::to_string(e.dpBuckets) + " buckets of " + bytes(e.dpBucketBytes)
                            + (pl.bucketBytes < 0 ? std::string(" (") + nameOf(e.framework) + "'s default)" : std::string())
                            + " x " + sec(e.dpBucketSeconds) + " (" + nameOf(e.dpAlgorithm)
-                           + ", " + nameOf(e.dpProtocol) + ") over " + std::to_string(d * c) + " ranks, " + bytes(e.gradientBytesPerGpu) + " of gradients"
+                           + ", " + nameOf(e.dpProtocol) + ") over "
+                           + (hybrid ? std::to_string(pl.shardGroup) + " ranks, then across " + std::to_string(d * c / pl.shardGroup)
+                                           + " replicas"
+                                     : std::to_string(d * c) + " ranks")
+                           + ", " + bytes(e.gradientBytesPerGpu) + " of gradients"
                            + (pl.overlapDp ? ", overlapped with the last backward" : ", not overlapped"),
                        sec(b.dpCommExposedSeconds) + " exposed of " + sec(b.dpCommSeconds)
                            + (e.dpInterferenceSeconds > 0
@@ -204,6 +212,7 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                                         + " of the SMs)"
                                   : std::string()),
                        std::string("Li et al. 2020 (PyTorch DDP), arXiv:2006.15704; ") + kZeRO + "; " + kNCCL
+                           + (hybrid ? "; HSDP: PyTorch FSDP _runtime_utils.py _reduce_grad (all_reduce on the inter-node group)" : "")
                            + "; buckets: Megatron-Core max(40M, 1M x DP) params, DeepSpeed 5e8 elements, FSDP one block; "
                              "fp32 gradient reduction in Megatron-LM and torchtitan"});
     }

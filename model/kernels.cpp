@@ -26,7 +26,7 @@
 //          "On Hopper, block-scaled GEMMs are software-emulated".
 //  [TE-GEMM] TransformerEngine docs/examples/gemm_profiling/gemm_profiling.rst (@d0067d0d):
 //          per-layer GEMM times of a 5B layer (h 4096, ffn 16384, M 15,872) on H200 NVL and B300,
-//          per recipe, with and without the quantization (tests/data/kernels/te_gemm_profiling.json).
+//          per recipe, with and without the quantization (tests/data/kernels/te-gemm-profiling.csv).
 //  [CUTLASS] Hopper warp-specialized GEMM default CTA tile 128x256x64; cuBLAS picks tile shapes
 //          and split-K per problem, so several tiles are tried and the best one kept.
 #include "kernels.h"

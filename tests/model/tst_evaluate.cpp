@@ -587,6 +587,12 @@ private slots:
         QVERIFY(std::abs(e.breakdown.dpCommExposedSeconds - e.dpInterferenceSeconds - exposed) < 1e-9 * exposed);
         // Without the replicas' all-reduce in the pipeline it would all be exposed: n x ar.
         QVERIFY(e.breakdown.dpCommExposedSeconds < n * ar);
+        // Explain names both groups and the pipelining.
+        for (const Explanation &x : explainAll(s, e))
+            if (x.id == "dp_comm_exposed_s") {
+                QVERIFY(x.formula.find("HSDP") != std::string::npos);
+                QVERIFY(x.substituted.find("over 8 ranks, then across 16 replicas") != std::string::npos);
+            }
     }
 
     // PyTorch eager runs a Llama block op by op: per token, the two RMSNorms move 2 x 36 h bytes
