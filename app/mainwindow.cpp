@@ -197,10 +197,13 @@ void MainWindow::refreshViews(const DocumentChange &change)
     // While the inputs are invalid, the views keep the last valid picture, greyed.
     const Analysis &va = stale ? m_doc->lastValidAnalysis() : m_doc->analysis();
     const Evaluation &ve = va.evaluation;
+    // The input the user just changed: one field alone (a loaded file or a preset changes many,
+    // and then the reason shows only at the input it names).
     Field changed = Field::None;
-    for (int f = 0; f < int(Field::Count) && changed == Field::None; ++f)
-        if (change.fields.test(size_t(f)))
-            changed = Field(f);
+    if (change.fields.count() == 1 && !change.otherInputs)
+        for (int f = 0; f < int(Field::Count) && changed == Field::None; ++f)
+            if (change.fields.test(size_t(f)))
+                changed = Field(f);
     m_panel->setScenario(s, m_doc->analysis().degrees, m_doc->fieldValue(Field::Parameters),
                          m_doc->notes().join(QLatin1Char('\n')), e.problem, changed);
     if (ve.feasible) {

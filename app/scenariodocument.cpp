@@ -231,6 +231,11 @@ std::optional<std::pair<Field, double>> ScenarioDocument::repairEdit() const
         case Field::Pp: return nearest(valid.pp, pl.pp);
         case Field::Cp: return nearest(valid.cp, pl.cp);
         case Field::GlobalBatch: return nearest(valid.globalBatch, double(m_scenario.training.globalBatch));
+        // MXFP8 on a GPU without block-scaled tensor cores: per-tensor current scaling, the FP8
+        // recipe Hopper runs (Megatron-Bridge's FP8-CS).
+        case Field::Fp8Recipe: return double(int(Fp8Recipe::Tensorwise));
+        // FP8 on a GPU without FP8 tensor cores: BF16.
+        case Field::Precision: return double(int(Precision::Bf16));
         case Field::Dp: {
             const long long modelParallel = (long long)pl.tp * pl.pp * pl.cp;
             if (modelParallel > 0 && m_scenario.cluster.gpus % modelParallel == 0)

@@ -211,6 +211,28 @@ private slots:
         QVERIFY(!w.cards()->isStale());
     }
 
+    // A file that cannot run shows its reason at the input it names, not also at whichever input
+    // comes first in the table (a load changes them all).
+    void openedFileShowsItsReasonOnce()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("mxfp8-on-h100.json"));
+        MainWindow w;
+        w.editField(Field::Precision, int(Precision::Fp8));
+        w.editField(Field::Fp8Recipe, int(Fp8Recipe::Mxfp8));
+        QVERIFY(!w.document()->evaluation().feasible);
+        QVERIFY(w.saveTo(path));
+        MainWindow other;
+        other.show();
+        QVERIFY(other.openFile(path, false));
+        QCOMPARE(other.document()->evaluation().problem.field, std::string("training.fp8_recipe"));
+        int shown = 0;
+        for (QLabel *l : other.panel()->findChildren<QLabel *>())
+            if (l->isVisible() && l->text().contains(QLatin1String("block-scaled FP8 tensor cores")))
+                ++shown;
+        QCOMPARE(shown, 1);
+    }
+
     void nanAndExtremesNeverCrash()
     {
         MainWindow w;

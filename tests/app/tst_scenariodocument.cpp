@@ -181,6 +181,23 @@ private slots:
         doc.undoStack()->undo();
         QCOMPARE(doc.scenario().plan.tp, 3);   // what the user typed is kept in the history
     }
+
+    // MXFP8 on Hopper cannot run (no block-scaled tensor cores): Repair moves the recipe to
+    // current scaling, the FP8 recipe Hopper runs, and keeps FP8.
+    void repairsAnFp8RecipeTheGpuLacks()
+    {
+        ScenarioDocument doc;
+        loadDefault(doc);
+        QVERIFY(!doc.scenario().cluster.gpu.mxfp8);
+        doc.edit(Field::Fp8Recipe, int(Fp8Recipe::Mxfp8));   // also turns FP8 on, with a note
+        doc.finishEdit();
+        QCOMPARE(doc.evaluation().problem.field, std::string("training.fp8_recipe"));
+        QVERIFY(doc.canRepair());
+        doc.repair();
+        QVERIFY2(doc.evaluation().feasible, doc.evaluation().problem.message.c_str());
+        QCOMPARE(doc.scenario().training.fp8Recipe, Fp8Recipe::Tensorwise);
+        QCOMPARE(doc.scenario().training.precision, Precision::Fp8);
+    }
 };
 
 QTEST_MAIN(TestScenarioDocument)
