@@ -66,8 +66,10 @@ private slots:
                                 "pp_p2p_exposed_s", "dp_comm_s", "dp_comm_exposed_s", "optimizer_s", "straggler_s", "mfu",
                                 "hardware_tflops_per_gpu", "model_tflops_per_gpu", "tokens_per_s", "train_time_s",
                                 "train_gpu_hours", "memory_per_gpu_bytes", "fits_in_memory", "memory", "warnings",
-                                "step_time_p99_s", "communication_fraction", "pipeline", "requirements"})
+                                "step_time_p99_s", "communication_fraction", "pipeline", "requirements", "fp8_recipe"})
             QVERIFY2(o.contains(QLatin1String(key)), key);
+        // The default scenario trains in BF16: no FP8 recipe applies.
+        QVERIFY(o.value(QLatin1String("fp8_recipe")).isNull());
         const QJsonObject mem = o.value(QLatin1String("memory")).toObject();
         for (const char *key : {"weights_bytes", "gradients_bytes", "optimizer_bytes", "activations_bytes", "buffers_bytes"})
             QVERIFY2(mem.contains(QLatin1String(key)), key);
