@@ -153,9 +153,11 @@ QString inputsTable(const Scenario &s)
     const Cluster &c = s.cluster;
     const Plan &p = s.plan;
     QString html = QStringLiteral("<table cellspacing='0' cellpadding='3' border='1' width='100%'>");
-    html += row(tr("Model"), QStringLiteral("%1: %2 layers, hidden %3, %4 heads (%5 KV), FFN %6 (%7), vocab %8, sequence %9")
-                                  .arg(QString::fromStdString(w.name)).arg(w.layers).arg(w.hidden).arg(w.heads).arg(w.kvHeads)
-                                  .arg(w.ffnHidden).arg(QLatin1String(nameOf(w.mlp))).arg(w.vocab).arg(w.seqLen));
+    // A workload given by its shape alone has no name: the shape is the whole description.
+    const QString shape = QStringLiteral("%1 layers, hidden %2, %3 heads (%4 KV), FFN %5 (%6), vocab %7, sequence %8")
+                              .arg(w.layers).arg(w.hidden).arg(w.heads).arg(w.kvHeads).arg(w.ffnHidden)
+                              .arg(QLatin1String(nameOf(w.mlp))).arg(w.vocab).arg(w.seqLen);
+    html += row(tr("Model"), w.name.empty() ? shape : QString::fromStdString(w.name) + QStringLiteral(": ") + shape);
     html += row(tr("Training"), QStringLiteral("global batch %1, micro-batch %2, %3, recompute %4, %5 tokens")
                                      .arg(t.globalBatch).arg(t.microBatch)
                                      .arg(t.precision == Precision::Fp8
