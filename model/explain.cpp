@@ -66,6 +66,7 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
     const int layersPerStage = e.criticalStageLayers;   // on the slowest stage
     const long long m = e.microBatches;
     const int N = sc.cluster.gpus;
+    const KernelSpec ks = kernelSpec(sc.cluster.gpu, sc.training.precision, sc.training.fp8Recipe, e.framework);
 
     out.push_back({"step_time_s", "Step time",
                    "T = compute + TP_exposed + CP_exposed + bubble + p2p_exposed + DP_exposed + optimizer + stragglers",
@@ -77,20 +78,14 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
         out.push_back({"compute_s", "Compute", "given: training.compute_time", sec(sc.training.computeSecondsOverride),
                        sec(b.computeSeconds), "Scenario input (the seeds' compute time)"});
     else {
-        const KernelSpec ks = kernelSpec(sc.cluster.gpu, sc.training.precision, sc.training.fp8Recipe, resolveFramework(sc.plan));
-        const KernelDefaults &kd = kernelDefaults();
         const bool fp8 = sc.training.precision == Precision::Fp8;
-        const Fp8Recipe recipe = sc.training.fp8Recipe;
-        const bool blockScaled = recipe == Fp8Recipe::Mxfp8 || recipe == Fp8Recipe::Blockwise;
-        const double blockRate = recipe == Fp8Recipe::Mxfp8 || sc.cluster.gpu.mxfp8 ? kd.mxfp8GemmRate
-                                                                                    : kd.blockwiseGemmRateEmulated;
         const std::string fp8Text =
             !fp8 ? std::string()
-                 : std::string("; FP8 recipe ") + nameOf(recipe) + ": each cast reads " + num(ks.fp8ReadBytes, "B")
+                 : std::string("; FP8 recipe ") + nameOf(sc.training.fp8Recipe) + ": each cast reads " + num(ks.fp8ReadBytes, "B")
                        + " and writes " + num(ks.fp8Copies * (1 + ks.fp8ScaleBytes), "B") + " per element ("
                        + std::to_string(ks.fp8Copies) + (ks.fp8Copies == 1 ? " copy" : " copies")
-                       + (blockScaled ? " with block scales), GEMMs at " + pct(blockRate) + " of the per-tensor FP8 rate"
-                                      : ")")
+                       + (ks.fp8BlockScaled ? " with block scales), GEMMs at " + pct(ks.fp8GemmRate) + " of the per-tensor FP8 rate"
+                                            : ")")
                        + (ks.fp8NormFusion == Fp8Fusion::Output ? "; the norms write FP8 themselves (no cast read)"
                           : ks.fp8NormFusion == Fp8Fusion::Amax ? "; the norms fuse the amax (their cast reads once)"
                                                                 : "");
@@ -208,7 +203,7 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                        sec(b.dpCommExposedSeconds) + " exposed of " + sec(b.dpCommSeconds)
                            + (e.dpInterferenceSeconds > 0
                                   ? " (of which " + sec(e.dpInterferenceSeconds) + " is compute slowed while NCCL holds "
-                                        + pct(ncclComputeShare(kernelSpec(sc.cluster.gpu, sc.training.precision, sc.training.fp8Recipe, resolveFramework(sc.plan))))
+                                        + pct(ncclComputeShare(ks))
                                         + " of the SMs)"
                                   : std::string()),
                        std::string("Li et al. 2020 (PyTorch DDP), arXiv:2006.15704; ") + kZeRO + "; " + kNCCL

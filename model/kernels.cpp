@@ -96,15 +96,16 @@ KernelSpec kernelSpec(const Gpu &gpu, Precision precision, Fp8Recipe recipe, Fra
             s.fp8BlockScaled = true;
             s.fp8Copies = k.fp8BlockCopies;
             s.fp8ScaleBytes = k.mxfp8ScaleBytes;
-            s.gemmEfficiency *= k.mxfp8GemmRate;
+            s.fp8GemmRate = k.mxfp8GemmRate;
             break;
         case Fp8Recipe::Blockwise:    // [TE-BW]
             s.fp8BlockScaled = true;
             s.fp8Copies = k.fp8BlockCopies;
             s.fp8ScaleBytes = k.blockwiseScaleBytes;
-            s.gemmEfficiency *= gpu.mxfp8 ? k.mxfp8GemmRate : k.blockwiseGemmRateEmulated;
+            s.fp8GemmRate = gpu.mxfp8 ? k.mxfp8GemmRate : k.blockwiseGemmRateEmulated;
             break;
         }
+        s.gemmEfficiency *= s.fp8GemmRate;
         if (framework == Framework::Fsdp)   // torchao's float8 casts each GEMM input itself
             s.fp8NormFusion = Fp8Fusion::None;
     }

@@ -130,6 +130,9 @@ struct KernelSpec
     // Block recipes quantize both copies from the 16-bit source; per-tensor recipes gather the
     // row-wise FP8 copy only and make the transposed one (Hopper) from the gathered tensor.
     bool fp8BlockScaled = false;
+    // The GEMM rate of the recipe relative to the per-tensor FP8 GEMM (already in gemmEfficiency):
+    // 1, or a block-scaled GEMM's measured share (KernelDefaults::mxfp8GemmRate, ...Emulated).
+    double fp8GemmRate = 1;
     // Whether the norms quantize their own output under this recipe [TE]: delayed scaling writes
     // FP8 from the norm, current scaling fuses the amax into it, MXFP8 and block scaling quantize
     // separately (MXFP8's fused norm only when cuDNN's norm is forced); None under FSDP, whose FP8

@@ -480,6 +480,7 @@ private slots:
             const double local = c.read + c.copies * (1 + c.scale);
             QVERIFY(std::abs(fp8CastBytesPerElement(spec) - local) < 1e-12);
             QVERIFY(std::abs(spec.gemmEfficiency / perTensor.gemmEfficiency - c.rate) < 1e-12);
+            QCOMPARE(spec.fp8GemmRate, c.rate);
             // Under SP: the two gathered inputs and the two gathered output gradients per layer.
             const bool block = c.recipe == Fp8Recipe::Mxfp8 || c.recipe == Fp8Recipe::Blockwise;
             const double gathered = block ? local * h / t : (c.read + 1) * h / t + (c.copies - 1) * 2 * h;
