@@ -13,6 +13,8 @@
 #include <QTest>
 
 #include <cmath>
+#include <map>
+#include <tuple>
 
 using namespace ts;
 
@@ -122,6 +124,68 @@ private slots:
                  qPrintable(QString::number(fit.fittedSeconds.back() / log.samples.back().seconds)));
     }
 
+    // XLA's measured collective tables, one 8-GPU H100 host and one 8-GPU B200 host
+    // (tests/data/collectives/README.md): the NVLink bus bandwidth the model gives NCCL's
+    // all-gather, reduce-scatter and all-reduce against what was measured, on groups of 2, 4 and 8.
+    // XLA times a whole program (launch included), so the bandwidth is read as the slope between
+    // 256 MiB and 2 GiB, which cancels that fixed time; the model's is read the same way.
+    void nvlinkBandwidthAgainstXlaTables()
+    {
+        const QList<QByteArray> lines = QByteArray::fromStdString(readData(QStringLiteral("../data/collectives/xla-collectives-nvlink.csv"))).split('\n');
+        std::map<std::tuple<QString, QString, int>, std::map<double, double>> measured;   // gpu, op, n -> bytes -> seconds
+        for (const QByteArray &line : lines.mid(1)) {
+            const QList<QByteArray> c = line.trimmed().split(',');
+            if (c.size() == 5)
+                measured[{QString::fromLatin1(c[0]), QString::fromLatin1(c[1]), c[2].toInt()}][c[3].toDouble()] = c[4].toDouble();
+        }
+        QCOMPARE(int(measured.size()), 18);
+        const double small = 256 * MiB, large = 2048 * MiB;
+        std::map<std::pair<QString, QString>, double> busPerGpu[2];   // [measured, model] at n = 8
+        for (const auto &[key, samples] : measured) {
+            const auto &[gpu, op, n] = key;
+            QVERIFY(samples.count(small) && samples.count(large));
+            const Collective c = op == QLatin1String("all-gather")       ? Collective::AllGather
+                                 : op == QLatin1String("reduce-scatter") ? Collective::ReduceScatter
+                                                                          : Collective::AllReduce;
+            const double busFactor = busBandwidthFactor(c, n);   // nccl-tests' busbw over algbw
+            const double measuredBus = busFactor * (large - small) / (samples.at(large) - samples.at(small));
+            const bool b200 = gpu == QLatin1String("b200");
+            const Cluster cluster = clusterOf(QJsonObject{{QStringLiteral("gpu"), b200 ? QStringLiteral("b200") : QStringLiteral("h100-sxm")},
+                                                          {QStringLiteral("gpus"), 8}, {QStringLiteral("gpus_per_node"), 8},
+                                                          {QStringLiteral("intra_node"), b200 ? QStringLiteral("nvlink5") : QStringLiteral("nvlink4")}});
+            const Fabric fabric = fabricOf(cluster);
+            const Group group = groupOf(n, 1, 8);
+            const double modelSeconds[2] = {collectiveTime(c, Algorithm::Auto, small, group, fabric).seconds,
+                                            collectiveTime(c, Algorithm::Auto, large, group, fabric).seconds};
+            const double modelBus = busFactor * (large - small) / (modelSeconds[1] - modelSeconds[0]);
+            qInfo("%-4s %-14s n=%d  bus bandwidth 256 MiB -> 2 GiB: model %.0f GB/s, XLA measured %.0f GB/s (%+.0f%%)", qPrintable(gpu),
+                  qPrintable(op), n, modelBus / 1e9, measuredBus / 1e9, 100 * (modelBus / measuredBus - 1));
+            // The 8-GPU all-reduce is left out: the model runs it as NVLink SHARP, and whether XLA's
+            // NCCL did is not recorded (H100 407 GB/s measured, between the ring's 369 and NVLS's 488).
+            if (c == Collective::AllReduce && n == 8)
+                continue;
+            // Measured NVLink bus bandwidth rises with the group size on both GPUs, which the
+            // model's ring (the 8-GPU figure for every group) does not show: 4 GPUs measure
+            // 0.88-0.95 of it (all-gather, reduce-scatter), 2 GPUs 0.63-0.79.
+            const double ratio = modelBus / measuredBus, upper = n == 8 ? 1.2 : 1.3;
+            if (n == 2)
+                QEXPECT_FAIL("", "Known: 2-GPU NVLink groups measure 0.63-0.79 of the 8-GPU bus bandwidth; the model gives them all of it",
+                             Continue);
+            QVERIFY2(ratio > 0.87 && ratio < upper, qPrintable(QString::number(ratio)));
+            if (n == 8) {
+                busPerGpu[0][{gpu, op}] = measuredBus;
+                busPerGpu[1][{gpu, op}] = modelBus;
+            }
+        }
+        // NVLink 5 over NVLink 4 as the tables measure it, for the ring collectives of a full node.
+        for (const char *op : {"all-gather", "reduce-scatter"}) {
+            const auto ratio = [&](int which) {
+                return busPerGpu[which][{QStringLiteral("b200"), QString::fromLatin1(op)}] / busPerGpu[which][{QStringLiteral("h100"), QString::fromLatin1(op)}];
+            };
+            qInfo("%-14s B200 / H100 bus bandwidth: model %.2f, measured %.2f", op, ratio(1), ratio(0));
+            QVERIFY(ratio(1) / ratio(0) > 0.85 && ratio(1) / ratio(0) < 1.2);
+        }
+    }
     // The 2-node H100 ring log: one NDR NIC per GPU would put the link at 8 x the NIC's rate (the
     // old 404 GB/s per GPU); the fit is per NIC, at or under 400 Gb/s.
     void twoNodeRingFitsPerNic()
