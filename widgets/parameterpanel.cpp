@@ -345,13 +345,16 @@ void ParameterPanel::setScenario(const Scenario &s, const ValidDegrees &degrees,
         int index = combo->findData(QString::fromStdString(name));
         if (index < 0) {
             // A custom or derived value: show it as such rather than pretending it is a preset.
-            const int customIndex = combo->findData(QString());
-            if (customIndex >= 0)
-                combo->removeItem(customIndex);
             const QString shown = name.empty() || name == "custom" ? tr("custom (not a preset)")
                                                                    : tr("%1 (not a preset)").arg(QString::fromStdString(name));
-            combo->insertItem(0, shown, QString());
-            index = 0;
+            const int customIndex = combo->findData(QString());
+            // Replacing an unchanged entry would relay out and repaint the whole panel on every edit.
+            if (customIndex < 0 || combo->itemText(customIndex) != shown) {
+                if (customIndex >= 0)
+                    combo->removeItem(customIndex);
+                combo->insertItem(0, shown, QString());
+            }
+            index = combo->findData(QString());
         }
         combo->setCurrentIndex(index);
     };

@@ -52,7 +52,10 @@ PlanView::PlanView(QWidget *parent)
 
 void PlanView::setStale(bool stale)
 {
-    m_tabs->setTabText(0, m_warnings->count() ? tr("Warnings (%1)").arg(m_warnings->count()) : tr("Warnings"));
+    // QTabBar relays out and repaints the whole tab widget on every setTabText, even to the same text.
+    const QString warningsTab = m_warnings->count() ? tr("Warnings (%1)").arg(m_warnings->count()) : tr("Warnings");
+    if (m_tabs->tabText(0) != warningsTab)
+        m_tabs->setTabText(0, warningsTab);
     m_cards->setStale(stale);
     m_stepChart->setStale(stale);
     m_scalingChart->setStale(stale);

@@ -145,6 +145,10 @@ QuantitySlider::QuantitySlider(const QString &label, const QString &unit, QWidge
 
 void QuantitySlider::setRange(double min, double max, slidermap::Scale scale, int decimals)
 {
+    // The spin box repaints on every setDecimals/setRange, even to the same values.
+    if (min == m_min && max == m_max && scale == m_scale && decimals == m_spin->decimals() && m_spin->minimum() == min
+        && m_spin->maximum() == max)
+        return;
     m_updating = true;
     m_min = min;
     m_max = max;
@@ -179,6 +183,12 @@ void QuantitySlider::setSteps(const std::vector<double> &steps)
 
 void QuantitySlider::setValue(double value)
 {
+    // QAbstractSpinBox repaints on every setValue, even to the value it shows; the panel sets
+    // every control on every edit, so an unchanged value must not reach it. The spin box keeps
+    // the value rounded to its decimals (QDoubleSpinBox's own rounding) and bounded.
+    const double kept = std::clamp(QString::number(value, 'f', m_spin->decimals()).toDouble(), m_spin->minimum(), m_spin->maximum());
+    if (kept == m_spin->value())
+        return;
     m_updating = true;
     m_spin->setValue(value);
     m_updating = false;

@@ -26,6 +26,7 @@
 #include "warningsview.h"
 
 #include <QComboBox>
+#include <QSet>
 #include <QMenuBar>
 #include <QDoubleSpinBox>
 #include <QImage>
@@ -85,6 +86,29 @@ QPalette darkPalette()
     p.setColor(QPalette::ToolTipText, QColor(0xe6, 0xe6, 0xe6));
     return p;
 }
+// Counts paint events of the spin boxes of the given sliders.
+class SpinPaints : public QObject
+{
+public:
+    explicit SpinPaints(const QList<QuantitySlider *> &sliders)
+    {
+        for (QuantitySlider *s : sliders)
+            for (QWidget *w : s->findChildren<QWidget *>())
+                m_watched.insert(w);
+    }
+    int count = 0;
+
+protected:
+    bool eventFilter(QObject *o, QEvent *e) override
+    {
+        if (e->type() == QEvent::Paint && m_watched.contains(static_cast<QWidget *>(o)))
+            ++count;
+        return false;
+    }
+
+private:
+    QSet<QWidget *> m_watched;
+};
 } // namespace
 
 class TestMainWindow : public QObject
@@ -209,6 +233,36 @@ private slots:
         w.document()->undoStack()->undo();
         QVERIFY(w.document()->evaluation().feasible);
         QVERIFY(!w.cards()->isStale());
+    }
+
+    // An edit repaints what it changed, not every control of the panel: the panel sets each
+    // control on every edit, and a spin box repaints on any setValue, so an unchanged value must
+    // not reach it (half of each slider step's time, trainscope-bench slider_update).
+    void anEditRepaintsOnlyTheControlsItChanged()
+    {
+        MainWindow w;
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QList<QuantitySlider *> unchanged;
+        for (const char *label : {"GPUs", "Tensor parallel (TP)", "Pipeline parallel (PP)", "Global batch", "Sequence length"}) {
+            QuantitySlider *slider = sliderFor(w, QString::fromLatin1(label));
+            QVERIFY2(slider && slider->isVisible(), label);
+            unchanged << slider;
+        }
+        QApplication::processEvents();
+        SpinPaints paints(unchanged);
+        qApp->installEventFilter(&paints);
+        for (double gbps : {123.0, 321.0, 555.0}) {
+            w.editField(Field::InterBandwidth, gbps * 1e9 / 8);
+            QApplication::processEvents();
+        }
+        qApp->removeEventFilter(&paints);
+        QVERIFY(w.document()->evaluation().feasible);
+        QCOMPARE(paints.count, 0);
+        // A value that does change still shows.
+        w.editField(Field::Gpus, 2048);
+        QCOMPARE(unchanged.front()->value(), 2048.0);
     }
 
     // A file that cannot run shows its reason at the input it names, not also at whichever input
