@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "mainwindow.h"
+#include "layoutboundary.h"
 
 #include "animationpanel.h"
 #include "calibrationdialog.h"
@@ -51,6 +52,7 @@ MainWindow::MainWindow(QWidget *parent)
     , m_panel(new ParameterPanel(this))
     , m_mainTabs(new QTabWidget(this))
     , m_plan(new PlanView(m_mainTabs))
+    , m_planPage(new LayoutBoundary(m_plan, m_mainTabs))
     , m_ringPanel(new RingPanel(m_mainTabs))
     , m_pipelinePanel(new PipelinePanel(m_mainTabs))
     , m_stepPanel(new StepTimelinePanel(m_mainTabs))
@@ -66,7 +68,9 @@ MainWindow::MainWindow(QWidget *parent)
     m_dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable | QDockWidget::DockWidgetClosable);
     addDockWidget(Qt::LeftDockWidgetArea, m_dock);
 
-    m_mainTabs->addTab(m_plan, tr("Plan"));
+    // In a layout boundary: a new figure on a card relays out the plan view, not the whole window
+    // (the tab widget would repaint whole on each slider step).
+    m_mainTabs->addTab(m_planPage, tr("Plan"));
     m_mainTabs->addTab(m_ringPanel, tr("All-reduce"));
     m_mainTabs->addTab(m_pipelinePanel, tr("Pipeline"));
     m_mainTabs->addTab(m_stepPanel, tr("Step timeline"));
@@ -283,7 +287,7 @@ QList<SlideView> MainWindow::slideViews() const
 {
     // The active tab's views, each on its own: the Plan tab's charts, or the tab's drawing.
     QWidget *tab = m_mainTabs->currentWidget();
-    if (tab == m_plan)
+    if (tab == m_planPage)
         return m_plan->slideViews();
     const QString caption = m_mainTabs->tabText(m_mainTabs->currentIndex());
     QWidget *view = tab == m_planMap ? static_cast<QWidget *>(m_planMap->view()) : tab;

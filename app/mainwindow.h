@@ -100,6 +100,7 @@ private:
     ParameterPanel *m_panel;
     QTabWidget *m_mainTabs;
     PlanView *m_plan;
+    QWidget *m_planPage;   // the Plan tab: m_plan in a LayoutBoundary
     RingPanel *m_ringPanel;
     PipelinePanel *m_pipelinePanel;
     StepTimelinePanel *m_stepPanel;

@@ -16,6 +16,7 @@
 #include "evaluate.h"
 #include "explanationview.h"
 #include "headlinecards.h"
+#include "layoutboundary.h"
 #include "mainwindow.h"
 #include "memorychart.h"
 #include "parameterpanel.h"
@@ -27,6 +28,7 @@
 
 #include <QComboBox>
 #include <QSet>
+#include <QVBoxLayout>
 #include <QMenuBar>
 #include <QDoubleSpinBox>
 #include <QImage>
@@ -108,6 +110,29 @@ protected:
 
 private:
     QSet<QWidget *> m_watched;
+};
+// Counts events of one type sent to the given objects.
+class EventCounter : public QObject
+{
+public:
+    EventCounter(QEvent::Type type, const QList<QObject *> &targets)
+        : m_type(type)
+        , m_targets(targets.begin(), targets.end())
+    {
+    }
+    int count = 0;
+
+protected:
+    bool eventFilter(QObject *o, QEvent *e) override
+    {
+        if (e->type() == m_type && m_targets.contains(o))
+            ++count;
+        return false;
+    }
+
+private:
+    QEvent::Type m_type;
+    QSet<QObject *> m_targets;
 };
 } // namespace
 
@@ -263,6 +288,55 @@ private slots:
         // A value that does change still shows.
         w.editField(Field::Gpus, 2048);
         QCOMPARE(unchanged.front()->value(), 2048.0);
+    }
+
+    // New figures on the cards relay out the plan view only: the tab widget above it would repaint
+    // whole on every layout request (trainscope-bench slider_update).
+    void newFiguresDoNotRelayOutTheWindow()
+    {
+        MainWindow w;
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QApplication::processEvents();
+        EventCounter requests(QEvent::LayoutRequest, {w.mainTabs(), &w});
+        qApp->installEventFilter(&requests);
+        const QString before = cardValue(w, QStringLiteral("step_time_s"));
+        // As a hand drags the slider: most steps change figures, few change what the view needs.
+        for (int step = 0; step < 100; ++step) {
+            w.editField(Field::InterBandwidth, (200.0 + step) * 1e9 / 8);
+            QApplication::processEvents();
+            QApplication::processEvents();
+        }
+        qApp->removeEventFilter(&requests);
+        QVERIFY(cardValue(w, QStringLiteral("step_time_s")) != before);
+        QVERIFY2(requests.count <= 2, qPrintable(QString::number(requests.count)));
+    }
+
+    // The boundary still passes on a change of the held widget's size hints.
+    void layoutBoundaryPassesOnRealSizeChanges()
+    {
+        QWidget window;
+        auto *layout = new QVBoxLayout(&window);
+        auto *held = new QLabel(QStringLiteral("one line"));
+        auto *boundary = new LayoutBoundary(held, &window);
+        layout->addWidget(boundary);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QCOMPARE(boundary->minimumSizeHint(), held->minimumSizeHint());
+        EventCounter requests(QEvent::LayoutRequest, {&window});
+        qApp->installEventFilter(&requests);
+        held->setText(QStringLiteral("two"));   // shorter text: the label's hints move
+        QApplication::processEvents();          // the boundary's request to its parent is posted...
+        QApplication::processEvents();          // ... and handled in the next round
+        qApp->removeEventFilter(&requests);
+        QVERIFY(requests.count > 0);
+        QCOMPARE(held->geometry(), boundary->rect());
+        held->setMinimumHeight(300);
+        QApplication::processEvents();
+        QApplication::processEvents();
+        QVERIFY(window.height() >= 300);
+        QCOMPARE(held->height(), boundary->height());
     }
 
     // A file that cannot run shows its reason at the input it names, not also at whichever input
