@@ -510,8 +510,13 @@ std::optional<Problem> validate(const Scenario &sc)
         return problem("plan.tp", "tp (%g) must divide the %g attention heads", pl.tp, w.heads);
     if (w.kvHeads % pl.tp != 0 && pl.tp % w.kvHeads != 0)
         return problem("plan.tp", "tp (%g) must divide kv_heads (%g) or be a multiple of it", pl.tp, w.kvHeads);
-    if (pl.pp > w.layers)
-        return problem("plan.pp", "pp (%g) cannot exceed the %g layers", pl.pp, w.layers);
+    // A stage may hold only the embedding or the loss when they count as layer slots (DeepSpeed's
+    // partition 'type:transformer|embedding' runs BLOOM-176B on PP72 with its 70 layers so).
+    const int slots = w.layers + (pl.embeddingInSplit ? 1 : 0) + (pl.lossInSplit ? 1 : 0);
+    if (pl.pp > slots)
+        return problem("plan.pp", slots > w.layers ? "pp (%g) cannot exceed the %g layer slots (layers, embedding and loss)"
+                                                   : "pp (%g) cannot exceed the %g layers",
+                       pl.pp, slots);
     if (w.seqLen % pl.cp != 0)
         return problem("plan.cp", "cp (%g) must divide seq_len (%g)", pl.cp, w.seqLen);
     const long long perStep = (long long)tr.microBatch * pl.dp;
@@ -1140,7 +1145,9 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     bd.cpCommSeconds = double(m) * criticalLayers * (cpLayerFwd + cpLayerBwd);
     bd.cpCommExposedSeconds = double(m) * (cpFwdExposedStage + cpBwdExposedStage);
     bd.ppBubbleSeconds = bubble;
-    bd.ppP2pSeconds = p > 1 ? 2.0 * double(m) * v * st.p2pSeconds : 0.0;
+    // Each micro-batch's two transfers on a stage, plus the fill and drain hops across the other
+    // p - 1 boundaries, which the exposed figure counts too (so exposed never exceeds the total).
+    bd.ppP2pSeconds = p > 1 ? (2.0 * double(m) * v + 2.0 * (p - 1)) * st.p2pSeconds : 0.0;
     bd.ppP2pExposedSeconds = p2pExposed;
     bd.dpCommSeconds = dpTotal;
     bd.dpCommExposedSeconds = dpExposed;

@@ -29,7 +29,7 @@ struct Breakdown
     double cpCommSeconds = 0;         // context-parallel K/V exchange, total
     double cpCommExposedSeconds = 0;
     double ppBubbleSeconds = 0;       // pipeline fill and drain idle time
-    double ppP2pSeconds = 0;          // boundary send/recv per step, total per stage
+    double ppP2pSeconds = 0;          // boundary send/recv per step: a stage's, plus fill and drain hops
     double ppP2pExposedSeconds = 0;
     double dpCommSeconds = 0;         // gradient synchronisation, total (per step, after local SGD)
     double dpCommExposedSeconds = 0;

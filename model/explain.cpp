@@ -178,7 +178,7 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                        num(double(m)) + " x (F+B) / (" + num(double(m)) + " x (F+B) + " + sec(b.ppBubbleSeconds) + ")",
                        pct(e.pipelineEfficiency), kSC21});
         out.push_back({"pp_p2p_exposed_s", "Pipeline point-to-point",
-                       "per transfer alpha + b s h x bytes / (t c beta); fill and drain (and 1F1B round trips) exposed",
+                       "per transfer alpha + b s h x bytes / (t c beta); total (2 m v + 2 (p - 1)) transfers; fill and drain (and 1F1B round trips) exposed",
                        "boundary " + bytes(e.ppBoundaryBytes) + ", " + sec(e.p2pSecondsPerTransfer) + " per transfer",
                        sec(b.ppP2pExposedSeconds) + " exposed of " + sec(b.ppP2pSeconds),
                        std::string(kSC21) + ", Sec. 4.1 (scatter/gather); simulated schedule in model/pipeline.cpp"});

@@ -53,9 +53,11 @@ StateBytesPerParam stateBytesPerParam(Framework framework, Precision precision, 
         break;
     case Framework::DeepSpeed:
         // [ZeRO] 2 + 2 + 12, each sharded from its stage on. The pipeline engine in bf16 runs the
-        // BF16 optimizer, which accumulates full fp32 gradients (gradElementBytes = 4 there).
+        // BF16 optimizer, which accumulates the gradients in one unsharded fp32 buffer
+        // (runtime/bf16_optimizer.py fp32_groups_gradients), whatever type they are then reduced in
+        // (communication_data_type() casts a copy); in fp16 its FP16 optimizer keeps fp16 gradients.
         b.weights = 2 / (zero >= 3 ? sh : 1);
-        b.gradients = pipeline && zero < 2 ? gradElementBytes : 2 / (zero >= 2 ? sh : 1);
+        b.gradients = pipeline && zero < 2 ? (precision == Precision::Fp16 ? 2.0 : 4.0) : 2 / (zero >= 2 ? sh : 1);
         b.optimizer = (moments16 ? 4 : 12) / (zero >= 1 ? sh : 1);
         break;
     case Framework::Fsdp:

@@ -45,15 +45,31 @@ QList<QPointF> plottable(const std::vector<double> &xs, const std::vector<double
 }
 
 // Labels at the integer log2 positions of [lo, hi], every `step` octaves.
+// Sets the category labels, unless the axis has them already: every change lays the chart out
+// again, and a slider drag rarely moves the axes.
+void setCategories(QCategoryAxis *axis, const QList<std::pair<QString, double>> &labels)
+{
+    const QStringList current = axis->categoriesLabels();
+    bool same = current.size() == labels.size();
+    for (qsizetype i = 0; same && i < labels.size(); ++i)
+        same = current[i] == labels[i].first && axis->endValue(current[i]) == labels[i].second;
+    if (same)
+        return;
+    for (const QString &label : current)
+        axis->remove(label);
+    for (const auto &[label, value] : labels)
+        axis->append(label, value);
+}
+
 void setLog2Labels(QCategoryAxis *axis, double lo, double hi)
 {
-    for (const QString &label : axis->categoriesLabels())
-        axis->remove(label);
     const int octaves = std::max(1, int(std::ceil(hi - lo)));
     const int step = octaves > 12 ? 4 : octaves > 6 ? 2 : 1;
+    QList<std::pair<QString, double>> labels;
     for (int k = int(std::floor(lo)); k <= int(std::ceil(hi)); ++k)
         if (k % step == 0)
-            axis->append(ScalingChart::powerOfTwoLabel(std::pow(2.0, k)), k);
+            labels.append({ScalingChart::powerOfTwoLabel(std::pow(2.0, k)), double(k)});
+    setCategories(axis, labels);
     if (axis->min() != lo || axis->max() != hi)
         axis->setRange(lo, hi);
 }
@@ -226,11 +242,12 @@ void ScalingChart::refresh()
         } else {
             // 0-100% unless a point is superlinear (ZeRO shards shrink with DP): then the next 10%.
             const double top = yMax <= 100 ? 100.0 : 10 * std::ceil(yMax / 10);
-            for (const QString &label : m_valueAxis->categoriesLabels())
-                m_valueAxis->remove(label);
+            QList<std::pair<QString, double>> labels;
             for (int v = 0; v <= int(top); v += top > 100 ? 20 : 25)
-                m_valueAxis->append(QStringLiteral("%1%").arg(v), v);
-            m_valueAxis->setRange(0, top);
+                labels.append({QStringLiteral("%1%").arg(v), double(v)});
+            setCategories(m_valueAxis, labels);
+            if (m_valueAxis->min() != 0 || m_valueAxis->max() != top)
+                m_valueAxis->setRange(0, top);
         }
     }
     const QString title = speedup ? tr("Speedup [×]") : tr("Efficiency");

@@ -721,6 +721,15 @@ private slots:
         QCOMPARE(gradientReduceElementBytes(Framework::DeepSpeed, Precision::Bf16, GradReduce::Auto, 2), 4.0);
         QCOMPARE(gradientReduceElementBytes(Framework::DeepSpeed, Precision::Bf16, GradReduce::Auto, 1), 2.0);
         QCOMPARE(gradientReduceElementBytes(Framework::DeepSpeed, Precision::Fp16, GradReduce::Auto, 2), 2.0);
+        // The fp32 accumulation buffer stays when the gradients are reduced in bf16 (BLOOM-176B ran
+        // so: DeepSpeed's communication_data_type() was bf16 then); only the wire moves 2 B.
+        const double params = ds.memory.weightsBytes / 2;
+        QVERIFY(std::abs(ds.memory.gradientsBytes - 4 * params) < 1e-9 * params);
+        s.plan.gradReduce = GradReduce::Bf16;
+        const Evaluation bf16Wire = evaluate(s);
+        QCOMPARE(bf16Wire.memory.gradientsBytes, ds.memory.gradientsBytes);
+        QVERIFY(bf16Wire.breakdown.dpCommSeconds < 0.7 * ds.breakdown.dpCommSeconds);   // all-reduce at half the bytes, the gather unchanged
+        s.plan.gradReduce = GradReduce::Auto;
         s.plan.framework = Framework::Megatron;   // Megatron hides part of its reduce-scatter
         const Evaluation mcore = evaluate(s);
         QVERIFY(mcore.breakdown.dpCommExposedSeconds < mcore.breakdown.dpCommSeconds);
@@ -1086,6 +1095,32 @@ private slots:
         }
         QCOMPARE(sum, 126);
         QVERIFY(evaluate(s).feasible);
+    }
+
+    // With the embedding and the loss as slots, a stage may hold one of them alone: BLOOM-176B's 70
+    // layers on PP72 under DeepSpeed (embedding, 70 one-layer stages, head + loss); one more stage
+    // than slots is refused, naming plan.pp.
+    void stagesMayHoldOnlyTheEmbeddingOrTheLoss()
+    {
+        Scenario s = base();
+        s.workload.layers = 6;
+        s.cluster.gpus = 8;
+        s.plan.tp = 1;
+        s.plan.dp = 1;
+        s.plan.pp = 8;
+        s.plan.schedule = Schedule::OneFOneB;
+        s.training.globalBatch = 16;
+        s.plan.embeddingInSplit = s.plan.lossInSplit = true;
+        const std::vector<int> layers = stageLayerCounts(6, s.plan);
+        QCOMPARE(layers, (std::vector<int>{0, 1, 1, 1, 1, 1, 1, 0}));
+        const Evaluation e = evaluate(s);
+        QVERIFY2(e.feasible, e.problem.message.c_str());
+        QVERIFY(e.breakdown.stepSeconds > 0 && std::isfinite(e.breakdown.stepSeconds));
+        s.plan.lossInSplit = false;   // 7 slots for 8 stages
+        const Evaluation refused = evaluate(s);
+        QVERIFY(!refused.feasible);
+        QCOMPARE(refused.problem.field, std::string("plan.pp"));
+        QVERIFY(QString::fromStdString(refused.problem.message).contains(QLatin1String("7 layer slots")));
     }
 
     void computeTimeGivenHasNoMfu()

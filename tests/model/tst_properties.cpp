@@ -165,6 +165,9 @@ private slots:
             QVERIFY(std::abs(sum - b.stepSeconds) <= 1e-9 * b.stepSeconds);
             QVERIFY(b.tpCommExposedSeconds <= b.tpCommSeconds * (1 + 1e-12));
             QVERIFY(b.dpCommExposedSeconds <= b.dpCommSeconds * (1 + 1e-12) + 1e-15);
+            QVERIFY(b.cpCommExposedSeconds <= b.cpCommSeconds * (1 + 1e-12) + 1e-15);
+            QVERIFY2(b.ppP2pExposedSeconds <= b.ppP2pSeconds * (1 + 1e-12) + 1e-15,
+                     qPrintable(QStringLiteral("plan %1: p2p exposed %2 of %3").arg(i).arg(b.ppP2pExposedSeconds).arg(b.ppP2pSeconds)));
             QVERIFY(e.pipelineEfficiency > 0 && e.pipelineEfficiency <= 1);
             QVERIFY(e.communicationFraction <= 1 + 1e-12);
             QVERIFY(e.stepMedianSeconds <= e.stepP99Seconds);
