@@ -57,7 +57,7 @@ const std::map<QString, Bound> kBounds = {
     {QStringLiteral("fms"), {0.04, 0.13}},
     // BigScience BLOOM-176B (Megatron-DeepSpeed, PipelineEngine + BF16 optimizer, A100, 2022), step
     // time: 15.2% / 20.2%, every run too fast: TP2 plans -11% to -12%, TP1 PP72 -15%, TP4 plans -12%
-    // (the production run, MBS 2) to -20% on 24-36 nodes (README "Validation": blocking launches).
+    // (the production run, MBS 2) to -20% on 24-36 nodes, not understood (README "Validation").
     {QStringLiteral("bloom"), {0.16, 0.21}},
     {QStringLiteral("seed000"), {1e-3, 1e-3}},   // published 0.49 s is rounded
     {QStringLiteral("seed003"), {1e-9, 1e-9}},   // 3/11 exactly
