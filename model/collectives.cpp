@@ -524,11 +524,7 @@ CollectiveTime timeOne(Collective c, Algorithm algorithm, Protocol protocol, dou
     out.latencySteps = k.latencySteps;
     out.interNode = k.interNode;
     out.seconds = k.latencySeconds + S / k.algBytesPerSecond;
-    if (out.seconds > 0) {
-        out.algBytesPerSecond = S / out.seconds;
-        out.busBytesPerSecond = out.algBytesPerSecond * busBandwidthFactor(c, group.ranks);
-    }
-    return out;
+    return out;   // the nccl-tests bandwidths are set on the chosen candidate only (fastest)
 }
 
 // The fastest of `algorithms` x `protocols`, as NCCL's tuner takes the minimum predicted time.
@@ -548,13 +544,26 @@ CollectiveTime fastest(Collective c, std::span<const Algorithm> algorithms, std:
             continue;
         // NVLS, CollNet, the hierarchical ring and point-to-point run Simple only.
         const bool simpleOnly = pointToPoint || (a != Algorithm::Ring && a != Algorithm::Tree);
+        double simpleBytesPerSecond = 0;   // this algorithm's Simple bandwidth, after latency
         for (Protocol p : protocols) {
             if (simpleOnly && p != Protocol::Simple)
                 continue;
+            // LL128 and LL run the same ring or tree at most 120/128 and 1/2 of Simple's bandwidth
+            // (ring(), tree()), so a message that Simple's bandwidth alone keeps above the best time
+            // cannot do better with them: skipping them changes no choice, only the work.
+            if (p != Protocol::Simple && simpleBytesPerSecond > 0 && best.applicable
+                && S / (simpleBytesPerSecond * (p == Protocol::LL128 ? kTreeLl128ShareNodes : kLlShare)) >= best.seconds)
+                continue;
             const CollectiveTime t = timeOne(c, a, p, S, group, fabric);
+            if (p == Protocol::Simple && t.applicable && t.seconds > t.latencySeconds)
+                simpleBytesPerSecond = S / (t.seconds - t.latencySeconds);
             if (t.applicable && (!best.applicable || t.seconds < best.seconds))
                 best = t;
         }
+    }
+    if (best.applicable && best.seconds > 0) {
+        best.algBytesPerSecond = S / best.seconds;
+        best.busBytesPerSecond = best.algBytesPerSecond * busBandwidthFactor(c, group.ranks);
     }
     return best;
 }
