@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 #include "mainwindow.h"
-#include "layoutboundary.h"
 
 #include "animationpanel.h"
 #include "calibrationdialog.h"
@@ -9,6 +8,7 @@
 #include "explanationview.h"
 #include "headlinecards.h"
 #include "help.h"
+#include "layoutboundary.h"
 #include "memorychart.h"
 #include "parameterpanel.h"
 #include "pipelinepanel.h"

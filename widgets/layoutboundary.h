@@ -14,7 +14,6 @@ class LayoutBoundary : public QWidget
 {
 public:
     explicit LayoutBoundary(QWidget *held, QWidget *parent = nullptr);
-    QWidget *held() const { return m_held; }
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
