@@ -105,7 +105,9 @@ QJsonObject evaluationToJson(const Scenario &sc, const Evaluation &e, const QStr
         o.insert(r.key, std::isnan(r.value) ? QJsonValue(QJsonValue::Null) : QJsonValue(r.value));
     o.insert(QStringLiteral("framework"), QLatin1String(nameOf(e.framework)));
     o.insert(QStringLiteral("kernels"), QLatin1String(nameOf(e.kernels)));
-    o.insert(QStringLiteral("fp8_recipe"), e.fp8 ? QJsonValue(QLatin1String(nameOf(e.fp8Recipe))) : QJsonValue(QJsonValue::Null));
+    const Training &tr = sc.training;
+    o.insert(QStringLiteral("fp8_recipe"),
+             tr.precision == Precision::Fp8 ? QJsonValue(QLatin1String(nameOf(tr.fp8Recipe))) : QJsonValue(QJsonValue::Null));
     o.insert(QStringLiteral("recomputed_layer_share"), e.recomputedLayerShare);
     o.insert(QStringLiteral("model_flops_per_step_causal"), e.modelFlopsPerStepCausal);
     o.insert(QStringLiteral("compute"), QJsonObject{{QStringLiteral("layer_gemm_s"), e.layerGemmSeconds},

@@ -43,6 +43,10 @@ constexpr double kTreeShare = 0.92;
 constexpr double kTreeLlShare = 1.0 / 3.8;
 constexpr double kTreeLl128ShareOneNode = 7.0 / 9.0;
 constexpr double kTreeLl128ShareNodes = 120.0 / 128.0;
+// The most LL128 and LL keep of the same ring's or tree's Simple bandwidth (ring 0.92 and 0.5, tree
+// 7/9 or 120/128 and 1/3.8): fastest() skips them when even that could not win.
+constexpr double kLl128MaxShareOfSimple = std::max(kLl128Share, kTreeLl128ShareNodes);
+constexpr double kLlMaxShareOfSimple = std::max(kLlShare, kTreeLlShare);
 // llMaxBws (GB/s of bus bandwidth): LL's ceiling. One node: per GPU generation (Ampere 87.7,
 // Hopper 141, Blackwell 282); across nodes: per host CPU (x86 Intel row: 2 nodes 39, more 20.4).
 constexpr double kLlMaxBusTwoNodes = 39.0e9;
@@ -551,8 +555,9 @@ CollectiveTime fastest(Collective c, std::span<const Algorithm> algorithms, std:
             // LL128 and LL run the same ring or tree at most 120/128 and 1/2 of Simple's bandwidth
             // (ring(), tree()), so a message that Simple's bandwidth alone keeps above the best time
             // cannot do better with them: skipping them changes no choice, only the work.
+            const double bound = p == Protocol::LL128 ? kLl128MaxShareOfSimple : kLlMaxShareOfSimple;
             if (p != Protocol::Simple && simpleBytesPerSecond > 0 && best.applicable
-                && S / (simpleBytesPerSecond * (p == Protocol::LL128 ? kTreeLl128ShareNodes : kLlShare)) >= best.seconds)
+                && S / (simpleBytesPerSecond * bound) >= best.seconds)
                 continue;
             const CollectiveTime t = timeOne(c, a, p, S, group, fabric);
             if (p == Protocol::Simple && t.applicable && t.seconds > t.latencySeconds)

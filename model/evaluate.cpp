@@ -668,8 +668,6 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     // Megatron-LM accumulates weight gradients into fp32 main gradients inside the GEMM.
     const double wgradOutputBytes = fw == Framework::Megatron && tr.precision != Precision::Fp32 ? 8.0 : 2.0;
     e.kernels = resolveKernels(tr.kernels, fw);
-    e.fp8 = tr.precision == Precision::Fp8;
-    e.fp8Recipe = tr.fp8Recipe;
     const LayerTimes lt = layerTimes(w, tr.precision, tokensPerGpu, t, c, sp, spec, wgradOutputBytes,
                                      e.kernels == Kernels::Eager);
     const CrossEntropy crossEntropy = resolveCrossEntropy(tr.crossEntropy, fw);

@@ -167,8 +167,6 @@ struct Evaluation
     double kernelEfficiency = 0;        // achieved fraction of peak of the layer's forward GEMMs
     double recomputedLayerShare = 0;    // layers whose activations are recomputed (training.recompute_layers)
     Kernels kernels = Kernels::Fused;   // how the memory-bound kernels ran (training.kernels resolved)
-    bool fp8 = false;                   // the GEMMs ran in FP8, scaled by fp8Recipe
-    Fp8Recipe fp8Recipe = Fp8Recipe::Delayed;
     double layerGemmSeconds = 0;        // one layer, one micro-batch, forward + backward: GEMMs
     double layerAttentionSeconds = 0;   // ... core attention
     double layerElementwiseSeconds = 0; // ... memory-bound kernels and FP8 casts
