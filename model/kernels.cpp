@@ -71,7 +71,11 @@ KernelSpec kernelSpec(const Gpu &gpu, Precision precision, Fp8Recipe recipe, Fra
     // the tensor cores saturated, the board at its power limit and the clock lower, so every
     // tensor-core kernel runs at the sustained fraction of them. HBM-bound kernels do not follow
     // the SM clock and keep their rate.
-    s.sustainedFraction = gpu.sustainedFraction > 0 ? gpu.sustainedFraction : k.sustainedFraction;
+    const bool ownEfficiencies = gpu.gemmEfficiency > 0 || gpu.gemmEfficiencyFp8 > 0 || gpu.attentionEfficiency > 0
+                                 || gpu.attentionEfficiencyFa2 > 0;
+    s.sustainedFraction = gpu.sustainedFraction > 0 ? gpu.sustainedFraction
+                          : ownEfficiencies         ? k.sustainedFraction
+                                                    : k.genericSustainedFraction;
     s.gemmEfficiency *= s.sustainedFraction;
     s.attentionEfficiency *= s.sustainedFraction;
     s.attentionEfficiencyFa2 *= s.sustainedFraction;

@@ -104,8 +104,13 @@ struct KernelDefaults
     // overlapping such a collective runs on the other SMs.
     double ncclChannelSms = 32;
     int smCount = 132;                    // when a custom GPU does not say (H100 SXM)
-    // A custom GPU that gives no sustained fraction has its efficiencies taken as sustained ones.
+    // A custom GPU that gives its own efficiencies but no sustained fraction has them taken as
+    // sustained ones (what a training profile measures).
     double sustainedFraction = 1.0;
+    // One that gives none runs at the generic ceilings above, which are burst figures like the
+    // presets' (MAMF), so at the generic sustained share of them: H200's measured MSMF / MAMF with
+    // all 8 GPUs busy, 698.6 / 823.9 (the H100 and H200 presets' figure; B200 0.815, A100 0.926).
+    double genericSustainedFraction = 0.848;
 };
 const KernelDefaults &kernelDefaults();
 

@@ -233,6 +233,30 @@ private slots:
         QVERIFY(t.gemmForward > 1.2 * b.gemmForward && t.gemmForward <= b.gemmForward / 0.8 + 1e-15);
     }
 
+    // A GPU given only its peaks runs at the generic ceilings, which are burst (MAMF) figures
+    // like the presets', so at the generic sustained share; a GPU that gives an efficiency of its
+    // own without a sustained fraction has it taken as sustained.
+    void genericCeilingsRunAtTheGenericSustainedShare()
+    {
+        Gpu bare;
+        bare.peakFlops16 = 989e12;
+        bare.peakFlops8 = 1979e12;
+        bare.memoryBytesPerSecond = 3.35e12;
+        const KernelDefaults &k = kernelDefaults();
+        const KernelSpec generic = kernelSpec(bare, Precision::Bf16);
+        QCOMPARE(generic.sustainedFraction, 0.848);
+        QCOMPARE(generic.gemmEfficiency, k.gemmEfficiency * 0.848);
+        QCOMPARE(generic.attentionEfficiency, k.attentionEfficiency * 0.848);
+        QCOMPARE(kernelSpec(bare, Precision::Fp8).gemmEfficiency, k.gemmEfficiencyFp8 * 0.848);
+        Gpu own = bare;
+        own.attentionEfficiency = 0.5;
+        const KernelSpec measured = kernelSpec(own, Precision::Bf16);
+        QCOMPARE(measured.sustainedFraction, 1.0);
+        QCOMPARE(measured.attentionEfficiency, 0.5);
+        own.sustainedFraction = 0.9;
+        QCOMPARE(kernelSpec(own, Precision::Bf16).gemmEfficiency, k.gemmEfficiency * 0.9);
+    }
+
     // The input embedding's gradient is dense: every micro-batch the first stage writes a
     // [V/t, h] gradient, which Megatron adds to its fp32 main gradient (12 B per element) and other
     // frameworks to the 16-bit .grad (8 B). It is weight-gradient work of the first stage only.
