@@ -129,7 +129,7 @@ private slots:
     void presetsCarrySustainedFraction()
     {
         for (auto [name, fraction] : {std::pair{"h100-sxm", 0.848}, std::pair{"h200", 0.848}, std::pair{"b200", 0.815}, std::pair{"gb200", 0.815},
-                                      std::pair{"b300", 0.803}, std::pair{"gb300", 0.803},
+                                      std::pair{"b300", 0.803}, std::pair{"gb300", 0.803}, std::pair{"mi300x", 0.975},
                                       std::pair{"a100-80gb", 0.926}}) {
             ScenarioError error;
             const auto s = parseScenario(minimal({}, {}, QStringLiteral(R"({"gpu": "%1", "gpus": 64})").arg(QLatin1String(name))), &error);
