@@ -97,10 +97,11 @@ WarningText describe(const Warning &w, const Scenario &sc)
         break;
     case WarningCode::CpSpansNodes:
         t.code = "cp_spans_nodes";
-        t.message = format("TP x CP = %.0f spans nodes of %.0f GPUs and the K/V ring is no longer hidden behind "
-                           "attention.",
-                           w.value, w.threshold);
-        t.recommendation = "Keep the context-parallel ring inside a node: " + fix + ".";
+        t.message = format("The context-parallel K/V ring crosses nodes and %.1f%% of the step waits for it (over %.0f%%).",
+                           100 * w.value, 100 * w.threshold);
+        t.recommendation = w.changeCount ? "Keep the ring inside a node: " + fix + "."
+                                         : "No split that keeps TP x CP inside a node runs faster per token here: "
+                                           "use a faster network or a shorter sequence per rank.";
         break;
     case WarningCode::DoesNotFitMemory:
         t.code = "does_not_fit_memory";
