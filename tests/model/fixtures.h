@@ -26,4 +26,27 @@ inline Scenario gpt13bOn64H100()
     return s;
 }
 
+/// Llama 3 405B pre-training as the Llama 3 paper describes it (Sec. 3.3): 16,384 H100, TP 8,
+/// PP 16 interleaved (v 2, 7 layers on the first and last stage), DP 128, sequence 8192, BF16.
+inline Scenario llama3_405bOn16kH100()
+{
+    Scenario s = gpt13bOn64H100();
+    s.workload = {"llama3-405b", 126, 16384, 128, 8, 53248, MlpKind::SwiGlu, false, false, 128256, 8192};
+    s.training.globalBatch = 2048;
+    s.training.microBatch = 1;
+    s.training.recompute = Recompute::None;
+    s.training.tokens = 15.6e12;
+    s.cluster.gpus = 16384;
+    s.plan.tp = 8;
+    s.plan.pp = 16;
+    s.plan.dp = 128;
+    s.plan.sequenceParallel = true;
+    s.plan.zeroStage = 1;
+    s.plan.schedule = Schedule::Interleaved;
+    s.plan.virtualStages = 2;
+    s.plan.firstStageLayers = 7;
+    s.plan.lastStageLayers = 7;
+    return s;
+}
+
 } // namespace ts::fixtures

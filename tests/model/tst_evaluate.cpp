@@ -912,16 +912,16 @@ private slots:
     // which it needs to fit.
     void aHiddenCrossNodeRingIsNotWarned()
     {
-        Scenario s = base();
-        s.workload = {"405b", 128, 16384, 128, 8, 53248, MlpKind::SwiGlu, false, false, 128256, 8192};
+        Scenario s = fixtures::llama3_405bOn16kH100();
         s.cluster.gpus = 1024;
-        s.plan.tp = 8;
         s.plan.pp = 8;
         s.plan.cp = 2;
         s.plan.dp = 8;
-        s.plan.sequenceParallel = true;
+        // As NVIDIA's recipe: the embedding and the loss count as layer slots, 128 slots in 8 x 8 chunks.
+        s.plan.virtualStages = 8;
+        s.plan.firstStageLayers = s.plan.lastStageLayers = 0;
+        s.plan.embeddingInSplit = s.plan.lossInSplit = true;
         s.plan.tpOverlap = true;
-        s.plan.zeroStage = 1;
         s.training.globalBatch = 512;
         const Evaluation e = evaluate(s);
         QVERIFY2(e.feasible, e.problem.message.c_str());
