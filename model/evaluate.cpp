@@ -651,7 +651,8 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const Group tpGroup = groupOf(t, rankStride(pl, ParallelDim::Tp), cl.gpusPerNode);
     const Group cpGroup = groupOf(c, rankStride(pl, ParallelDim::Cp), cl.gpusPerNode);
     const int dpStride = dataParallelStride(pl);
-    const Group ppPair = groupOf(2, rankStride(pl, ParallelDim::Pp), cl.gpusPerNode);
+    // The pipeline's stages, rankStride(Pp) ranks apart: which of its boundaries leave the node.
+    const Group ppGroup = groupOf(p, rankStride(pl, ParallelDim::Pp), cl.gpusPerNode);
     const ShapeCounts counts = countShape(w);
     e.microBatches = m;
     e.parameters = counts.totalParams;
@@ -990,8 +991,21 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     st.backwardSeconds = stageBc;
     st.weightGradSeconds = std::min(stageW, st.backwardSeconds);
     if (p > 1) {
-        const Tier tier = ppPair.nodes() > 1 ? fabric.inter : fabric.intra;
-        st.p2pSeconds = tier.latencySeconds + e.ppBoundaryBytes / tier.bytesPerSecond;
+        // A node holds ranksPerNode consecutive stages, so every ranksPerNode-th boundary crosses
+        // the network (all of them with one stage per node), and so does the wrap from the last
+        // stage back to the first: Llama 3.1 405B on GB200 NVL72 racks at 16 GPUs a stage puts 4
+        // stages in a rack and its fourth boundary on InfiniBand; TP 2 x PP 8 on 8-GPU nodes, the
+        // same. The slowest boundary paces the steady state; fill and drain pass each once.
+        const bool inNode = ppGroup.nodes() <= 1 && !ppGroup.straddles;
+        const int crossings = inNode ? 0 : ppGroup.ranksPerNode <= 1 ? p - 1 : std::max(1, ppGroup.nodes() - 1);
+        const auto transfer = [&](const Tier &tier) { return tier.latencySeconds + e.ppBoundaryBytes / tier.bytesPerSecond; };
+        const double intraSeconds = transfer(fabric.intra), interSeconds = transfer(fabric.inter);
+        st.p2pSeconds = crossings == 0       ? intraSeconds
+                        : crossings == p - 1 ? interSeconds
+                                             : std::max(intraSeconds, interSeconds);
+        const double hops = double(v) * (p - 1) + (v - 1);
+        const double slowHops = double(v) * crossings + (crossings > 0 ? v - 1 : 0);
+        st.p2pChainSeconds = (slowHops * interSeconds + (hops - slowHops) * intraSeconds) / hops;
     }
     e.stageForwardSeconds = st.forwardSeconds;
     e.stageBackwardSeconds = st.backwardSeconds;

@@ -342,18 +342,19 @@ double pipelineP2pExposedSeconds(Schedule schedule, int p, int v, long long m, c
 {
     if (p <= 1)
         return 0;
-    const double d = t.p2pSeconds;
+    const double d = t.p2pSeconds, chain = t.p2pChainSeconds >= 0 ? t.p2pChainSeconds : d;
     switch (schedule) {
     case Schedule::GPipe:
-        return 2.0 * (p - 1) * d;                      // fill and drain cross p-1 boundaries each way
+        return 2.0 * (p - 1) * chain;                      // fill and drain cross p-1 boundaries each way
     case Schedule::Interleaved:
-        return 2.0 * (double(std::max(1, v)) * p - 1) * d;   // v(p-1) boundaries plus v-1 wrap-arounds, each way
+        return 2.0 * (double(std::max(1, v)) * p - 1) * chain;   // v(p-1) boundaries plus v-1 wrap-arounds, each way
     case Schedule::OneFOneB:
     case Schedule::ZeroBubbleH1:
         // 1F1B alternates F and B, so each steady-state cycle waits on a round trip to the next
         // stage: about (2 - 2/p) d per micro-batch, plus the fill and drain (fit to the simulation,
-        // tests/model/tst_pipeline.cpp).
-        return ((2.0 - 2.0 / p) * double(m) + 2.0 * (p - 2)) * d;
+        // tests/model/tst_pipeline.cpp). The stages run in lockstep, so the slowest boundary paces
+        // the cycle; the fill and drain pass every boundary once.
+        return (2.0 - 2.0 / p) * double(m) * d + 2.0 * (p - 2) * chain;
     }
     return 0;
 }

@@ -19,7 +19,10 @@ struct StageTimes
     double forwardSeconds = 1;
     double backwardSeconds = 2;     // full backward, including the weight-gradient part W
     double weightGradSeconds = 1;   // W: used by zero-bubble schedules, which run it separately
-    double p2pSeconds = 0;          // one boundary transfer (activation or its gradient)
+    double p2pSeconds = 0;          // one boundary transfer (activation or its gradient), the slowest boundary's
+    // The mean transfer along the fill and drain chain when the boundaries differ (a pipeline whose
+    // stages fill part of a node crosses the network only between nodes); < 0: p2pSeconds.
+    double p2pChainSeconds = -1;
 };
 
 /// Per layer and for the last stage's head (LM head + loss), per micro-batch: compute, then the

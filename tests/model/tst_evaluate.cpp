@@ -907,6 +907,33 @@ private slots:
             QVERIFY(!hasWarning(after, WarningCode(code)));
     }
 
+    // TP 2 x PP 8 on two 8-GPU nodes puts four stages in each node: one boundary of seven crosses
+    // the network. The slowest boundary paces 1F1B's steady state; fill and drain pass every
+    // boundary once. Before, every boundary was taken as NVLink.
+    void pipelineBoundariesThatLeaveTheNode()
+    {
+        Scenario s = base();
+        s.cluster.gpus = 16;
+        s.plan.tp = 2;
+        s.plan.pp = 8;
+        s.plan.dp = 1;
+        s.plan.schedule = Schedule::OneFOneB;
+        s.training.globalBatch = 64;
+        const Evaluation two = evaluate(s);
+        QVERIFY2(two.feasible, two.problem.message.c_str());
+        Scenario one = s;   // the same pipeline inside one 16-GPU NVLink domain
+        one.cluster.gpusPerNode = 16;
+        const Evaluation inNode = evaluate(one);
+        QVERIFY2(inNode.feasible, inNode.problem.message.c_str());
+        const double intra = inNode.p2pSecondsPerTransfer, inter = two.p2pSecondsPerTransfer;
+        QVERIFY(inter > 3 * intra);   // 45 GB/s of NDR per GPU against NVLink
+        const double p = 8, m = 64;
+        const double expected = (2 - 2 / p) * m * inter + 2 * (p - 2) * (inter + 6 * intra) / 7;
+        QVERIFY2(std::abs(two.breakdown.ppP2pExposedSeconds / expected - 1) < 1e-9,
+                 qPrintable(QString::number(two.breakdown.ppP2pExposedSeconds) + QStringLiteral(" vs ") + QString::number(expected)));
+        QVERIFY(std::abs(inNode.breakdown.ppP2pExposedSeconds / ((2 - 2 / p) * m * intra + 2 * (p - 2) * intra) - 1) < 1e-9);
+    }
+
     // NVIDIA's Llama 3.1 405B plan keeps TP 8 in the node and runs CP 2 across nodes: the K/V ring
     // hides behind attention (under 1% of the step in the open), so no warning tells it to drop CP,
     // which it needs to fit.
