@@ -996,10 +996,14 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         // stage back to the first: Llama 3.1 405B on GB200 NVL72 racks at 16 GPUs a stage puts 4
         // stages in a rack and its fourth boundary on InfiniBand; TP 2 x PP 8 on 8-GPU nodes, the
         // same. The slowest boundary paces the steady state; fill and drain pass each once.
-        const bool inNode = ppGroup.nodes() <= 1 && !ppGroup.straddles;
-        const int crossings = inNode ? 0 : ppGroup.ranksPerNode <= 1 ? p - 1 : std::max(1, ppGroup.nodes() - 1);
+        e.ppStagesPerNode = ppGroup.nodes() <= 1 && !ppGroup.straddles ? p : std::max(1, ppGroup.ranksPerNode);
+        int crossings = 0;
+        for (int stage = 0; stage + 1 < p; ++stage)
+            crossings += stageBoundaryLeavesNode(stage, p, e.ppStagesPerNode);
         const auto transfer = [&](const Tier &tier) { return tier.latencySeconds + e.ppBoundaryBytes / tier.bytesPerSecond; };
         const double intraSeconds = transfer(fabric.intra), interSeconds = transfer(fabric.inter);
+        e.p2pIntraSecondsPerTransfer = intraSeconds;
+        e.p2pInterSecondsPerTransfer = interSeconds;
         st.p2pSeconds = crossings == 0       ? intraSeconds
                         : crossings == p - 1 ? interSeconds
                                              : std::max(intraSeconds, interSeconds);

@@ -144,7 +144,12 @@ struct Evaluation
     double dpOverlapWindowSeconds = 0;  // backward compute of the last micro-batch, which buckets overlap
     double dpInterferenceSeconds = 0;   // compute slowed by hidden DP collectives holding SMs (in dp exposed)
     double stageWeightGradSeconds = 0;  // the W part of backward (zero-bubble schedules)
-    double p2pSecondsPerTransfer = 0;
+    double p2pSecondsPerTransfer = 0;   // at the slowest boundary
+    // A boundary inside a node and one across nodes; a node holds ppStagesPerNode consecutive
+    // stages (>= pp: all of them), so stageBoundaryLeavesNode (pipeline.h) says which is which.
+    double p2pIntraSecondsPerTransfer = 0;
+    double p2pInterSecondsPerTransfer = 0;
+    int ppStagesPerNode = 1;
     // Per layer and head, from which every stage's times follow (pipelineStageTimes, schedules.h).
     LayerTimesPerStage perLayer;
     double ppBoundaryBytes = 0;         // activation per boundary per micro-batch, one way

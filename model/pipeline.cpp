@@ -121,7 +121,9 @@ PipelineSimulation simulatePipeline(Schedule schedule, int p, int m, int vIn, co
         durB[size_t(s)] = (splitW ? t.backwardSeconds - t.weightGradSeconds : t.backwardSeconds) / v;
         durW[size_t(s)] = t.weightGradSeconds / v;
     }
-    const StageTimes &t = perStage.front();   // p2p
+    // Stage s's p2pSeconds is its boundary to stage s + 1 (the last stage's: the wrap back to the
+    // first), so a pipeline whose stages share nodes sends over NVLink and the network in turn.
+    auto boundary = [&](int s) { return p > 1 ? perStage[size_t(s)].p2pSeconds : 0.0; };
 
     const size_t cells = size_t(p) * v * m;
     auto idx = [&](int chunk, int stage, int mb) { return (size_t(chunk) * p + stage) * m + mb; };
@@ -217,10 +219,10 @@ PipelineSimulation simulatePipeline(Schedule schedule, int p, int m, int vIn, co
                 size_t next;
                 if (s < p - 1) {
                     next = idx(o.chunk, s + 1, o.microBatch);
-                    ready = end + t.p2pSeconds;
+                    ready = end + boundary(s);
                 } else if (o.chunk < v - 1) {
                     next = idx(o.chunk + 1, 0, o.microBatch);
-                    ready = end + (p > 1 ? t.p2pSeconds : 0.0);
+                    ready = end + boundary(p - 1);
                 } else {
                     next = here;   // loss: backward starts on the same stage
                     ready = end;
@@ -234,13 +236,17 @@ PipelineSimulation simulatePipeline(Schedule schedule, int p, int m, int vIn, co
                 ++nextB[s];
                 --inFlight[s];   // B consumes the stashed activations; W needs only its inputs' gradients
                 size_t next;
-                if (s > 0)
+                double hop;
+                if (s > 0) {
                     next = idx(o.chunk, s - 1, o.microBatch);
-                else if (o.chunk > 0)
+                    hop = boundary(s - 1);
+                } else if (o.chunk > 0) {
                     next = idx(o.chunk - 1, p - 1, o.microBatch);
-                else
+                    hop = boundary(p - 1);
+                } else {
                     continue;
-                bReady[next] = end + (p > 1 ? t.p2pSeconds : 0.0);
+                }
+                bReady[next] = end + hop;
                 times.push(bReady[next]);
             } else {
                 ++nextW[s];
@@ -336,6 +342,13 @@ double pipelineBubbleSeconds(Schedule schedule, int v, const std::vector<StageTi
 double pipelineBubbleSeconds(Schedule schedule, int v, const std::vector<int> &stageLayers, const LayerTimesPerStage &l)
 {
     return unevenBubble(schedule, int(stageLayers.size()), v, [&](int i) { return stageTimeAt(stageLayers, size_t(i), l); });
+}
+
+bool stageBoundaryLeavesNode(int stage, int p, int stagesPerNode)
+{
+    if (p <= 1 || stagesPerNode >= p)
+        return false;
+    return stagesPerNode <= 1 || stage == p - 1 || (stage + 1) % stagesPerNode == 0;
 }
 
 double pipelineP2pExposedSeconds(Schedule schedule, int p, int v, long long m, const StageTimes &t)

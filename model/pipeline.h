@@ -19,7 +19,10 @@ struct StageTimes
     double forwardSeconds = 1;
     double backwardSeconds = 2;     // full backward, including the weight-gradient part W
     double weightGradSeconds = 1;   // W: used by zero-bubble schedules, which run it separately
-    double p2pSeconds = 0;          // one boundary transfer (activation or its gradient), the slowest boundary's
+    // One boundary transfer (activation or its gradient): the slowest boundary's in the closed
+    // forms; per stage (simulatePipeline), this stage's boundary to the next (the last stage's:
+    // the wrap back to the first).
+    double p2pSeconds = 0;
     // The mean transfer along the fill and drain chain when the boundaries differ (a pipeline whose
     // stages fill part of a node crosses the network only between nodes); < 0: p2pSeconds.
     double p2pChainSeconds = -1;
@@ -93,6 +96,10 @@ double pipelineBubbleSeconds(Schedule schedule, int virtualStages, const std::ve
                              const LayerTimesPerStage &perLayer);
 /// Index of the stage with the largest F + B (the first of equals).
 int slowestStage(const std::vector<StageTimes> &perStage);
+
+/// Whether the boundary from `stage` to the next (the last stage's: the wrap to the first) leaves
+/// the node, when a node holds `stagesPerNode` consecutive stages (>= p: all in one node).
+bool stageBoundaryLeavesNode(int stage, int p, int stagesPerNode);
 
 /// Closed-form p2p time on the critical path (exact for GPipe and interleaved, within a few
 /// percent of the simulation for 1F1B and zero-bubble when m >= 2p).

@@ -260,7 +260,14 @@ std::vector<InFlightPoint> inFlightProfile(const PipelineSimulation &sim, int st
 
 std::vector<StageTimes> pipelineStageTimes(const Scenario &sc, const Evaluation &e)
 {
-    return stageTimesOf(stageLayerCounts(sc.workload.layers, sc.plan), e.perLayer);
+    std::vector<StageTimes> stages = stageTimesOf(stageLayerCounts(sc.workload.layers, sc.plan), e.perLayer);
+    // Each stage's own boundary: NVLink inside a node, the network where the next stage (or, for
+    // the last, the first) sits on another node.
+    const int p = int(stages.size());
+    for (int s = 0; s < p && p > 1; ++s)
+        stages[size_t(s)].p2pSeconds = stageBoundaryLeavesNode(s, p, e.ppStagesPerNode) ? e.p2pInterSecondsPerTransfer
+                                                                                          : e.p2pIntraSecondsPerTransfer;
+    return stages;
 }
 
 StepTimeline stepTimeline(const Scenario &sc, const Evaluation &e)
@@ -278,7 +285,8 @@ StepTimeline stepTimeline(const Scenario &sc, const Evaluation &e)
         out.error = "too many micro-batches to draw (" + std::to_string(m) + ")";
         return out;
     }
-    const PipelineSimulation sim = simulatePipeline(pl.schedule, p, int(m), v, pipelineStageTimes(sc, e));
+    const std::vector<StageTimes> stages = pipelineStageTimes(sc, e);
+    const PipelineSimulation sim = simulatePipeline(pl.schedule, p, int(m), v, stages);
     if (!sim.ok) {
         out.error = sim.error;
         return out;
@@ -302,12 +310,14 @@ StepTimeline stepTimeline(const Scenario &sc, const Evaluation &e)
                 out.intervals.push_back({Stream::TpComm, "TP", ev.microBatch, ev.startSeconds + l * layerSpan - slice,
                                          ev.startSeconds + l * layerSpan});
         }
+        // The first stage sends to the second and receives from it over their own boundary.
+        const double hop = stages.front().p2pSeconds;
         if (p > 1 && ev.op == PipelineOp::Forward)
             out.intervals.push_back({Stream::PpP2p, "send F" + number, ev.microBatch, ev.endSeconds,
-                                     ev.endSeconds + e.p2pSecondsPerTransfer});
+                                     ev.endSeconds + hop});
         if (p > 1 && ev.op == PipelineOp::Backward)
             out.intervals.push_back({Stream::PpP2p, "recv B" + number, ev.microBatch,
-                                     std::max(0.0, ev.startSeconds - e.p2pSecondsPerTransfer), ev.startSeconds});
+                                     std::max(0.0, ev.startSeconds - hop), ev.startSeconds});
         if (ev.op == PipelineOp::Backward) {
             if (firstBackward < 0)
                 firstBackward = ev.startSeconds;

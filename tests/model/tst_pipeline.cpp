@@ -27,6 +27,24 @@ class TestPipeline : public QObject
 {
     Q_OBJECT
 private slots:
+    // Each stage's own boundary: one micro-batch through four stages crosses each boundary once
+    // forward and once back, at that boundary's time (a node holding two stages: the middle one
+    // leaves the node).
+    void perStageBoundaries()
+    {
+        std::vector<StageTimes> stages(4, StageTimes{1.0, 2.0, 1.0, 0.01});
+        stages[1].p2pSeconds = 0.5;
+        const PipelineSimulation sim = simulatePipeline(Schedule::GPipe, 4, 1, 1, stages);
+        QVERIFY2(sim.ok, sim.error.c_str());
+        QCOMPARE(sim.makespanSeconds, 4 * 1.0 + 4 * 2.0 + 2 * (0.01 + 0.5 + 0.01));
+        // Two stages a node of eight: boundaries 1, 3, 5 and the wrap 7 leave it.
+        for (int s = 0; s < 8; ++s)
+            QCOMPARE(stageBoundaryLeavesNode(s, 8, 2), s % 2 == 1);
+        QVERIFY(!stageBoundaryLeavesNode(3, 8, 8));   // all eight in one node
+        QVERIFY(stageBoundaryLeavesNode(0, 8, 1));    // one stage a node
+        QVERIFY(!stageBoundaryLeavesNode(0, 1, 1));   // no pipeline
+    }
+
     void bubbleMatchesSimulation_data()
     {
         QTest::addColumn<Schedule>("schedule");
