@@ -48,6 +48,19 @@ Scenario dataParallelOnly(int gpus)
     return s;
 }
 
+// The base model as one pipeline (DP 1) of `pp` stages at TP `tp` on `gpus` GPUs, 1F1B.
+Scenario singlePipeline(int gpus, int tp, int pp, long long globalBatch)
+{
+    Scenario s = base();
+    s.cluster.gpus = gpus;
+    s.plan.tp = tp;
+    s.plan.pp = pp;
+    s.plan.dp = 1;
+    s.plan.schedule = Schedule::OneFOneB;
+    s.training.globalBatch = globalBatch;
+    return s;
+}
+
 bool hasWarning(const Evaluation &e, WarningCode code)
 {
     for (int i = 0; i < e.warningCount; ++i)
@@ -912,13 +925,7 @@ private slots:
     // boundary once. Before, every boundary was taken as NVLink.
     void pipelineBoundariesThatLeaveTheNode()
     {
-        Scenario s = base();
-        s.cluster.gpus = 16;
-        s.plan.tp = 2;
-        s.plan.pp = 8;
-        s.plan.dp = 1;
-        s.plan.schedule = Schedule::OneFOneB;
-        s.training.globalBatch = 64;
+        const Scenario s = singlePipeline(16, 2, 8, 64);
         const Evaluation two = evaluate(s);
         QVERIFY2(two.feasible, two.problem.message.c_str());
         Scenario one = s;   // the same pipeline inside one 16-GPU NVLink domain
@@ -1179,14 +1186,8 @@ private slots:
     // than slots is refused, naming plan.pp.
     void stagesMayHoldOnlyTheEmbeddingOrTheLoss()
     {
-        Scenario s = base();
+        Scenario s = singlePipeline(8, 1, 8, 16);
         s.workload.layers = 6;
-        s.cluster.gpus = 8;
-        s.plan.tp = 1;
-        s.plan.dp = 1;
-        s.plan.pp = 8;
-        s.plan.schedule = Schedule::OneFOneB;
-        s.training.globalBatch = 16;
         s.plan.embeddingInSplit = s.plan.lossInSplit = true;
         const std::vector<int> layers = stageLayerCounts(6, s.plan);
         QCOMPARE(layers, (std::vector<int>{0, 1, 1, 1, 1, 1, 1, 0}));
