@@ -995,7 +995,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         // the network (all of them with one stage per node), and so does the wrap from the last
         // stage back to the first: Llama 3.1 405B on GB200 NVL72 racks at 16 GPUs a stage puts 4
         // stages in a rack and its fourth boundary on InfiniBand; TP 2 x PP 8 on 8-GPU nodes, the
-        // same. The slowest boundary paces the steady state; fill and drain pass each once.
+        // same. Fill and drain pass each boundary once; the steady state: pipeline.h.
         e.ppStagesPerNode = ppGroup.nodes() <= 1 && !ppGroup.straddles ? p : std::max(1, ppGroup.ranksPerNode);
         int crossings = 0;
         for (int stage = 0; stage + 1 < p; ++stage)
@@ -1024,7 +1024,8 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         pls.p2pSeconds = st.p2pSeconds;
         bubble = pipelineBubbleSeconds(pl.schedule, v, stageLayers, pls);
     }
-    const double p2pExposed = p > 1 ? pipelineP2pExposedSeconds(pl.schedule, p, v, m, st) : 0.0;
+    const double p2pExposed =
+        p > 1 ? pipelineP2pExposedSeconds(pl.schedule, p, v, m, st, {e.p2pIntraSecondsPerTransfer, e.ppStagesPerNode}) : 0.0;
     e.ppTransferBytesPerStep = p > 1 ? 2.0 * double(m) * v * e.ppBoundaryBytes : 0.0;
     e.ppStashedBoundaryBytes = p > 1 ? inFlightMicroBatches(pl.schedule == Schedule::GPipe ? Schedule::GPipe
                                                                                             : Schedule::OneFOneB,

@@ -101,10 +101,19 @@ int slowestStage(const std::vector<StageTimes> &perStage);
 /// the node, when a node holds `stagesPerNode` consecutive stages (>= p: all in one node).
 bool stageBoundaryLeavesNode(int stage, int p, int stagesPerNode);
 
+/// Boundaries of two kinds: the ones inside a node (`inNodeSeconds` each) and the ones that leave
+/// it (StageTimes::p2pSeconds), a node holding `stagesPerNode` consecutive stages. Default: all
+/// boundaries alike.
+struct BoundaryMix
+{
+    double inNodeSeconds = -1;
+    int stagesPerNode = 0;
+};
+
 /// Closed-form p2p time on the critical path (exact for GPipe and interleaved, within a few
 /// percent of the simulation for 1F1B and zero-bubble when m >= 2p).
 double pipelineP2pExposedSeconds(Schedule schedule, int stages, int virtualStages, long long microBatches,
-                                 const StageTimes &times);
+                                 const StageTimes &times, const BoundaryMix &mix = {});
 
 /// Micro-batches whose activations stage `stage` (0-based) holds at its peak, in units of a whole
 /// stage's layers: GPipe m; 1F1B and ZB-H1 min(m, p - stage); interleaved (warm-up forwards + 1) / v

@@ -45,6 +45,39 @@ private slots:
         QVERIFY(!stageBoundaryLeavesNode(0, 1, 1));   // no pipeline
     }
 
+    // 1F1B with network boundaries between nodes of 2, 4 or 8 stages and NVLink inside: the closed
+    // form against the event simulation, over transfers from a tenth of F to above F. The closed
+    // form errs on the long side, by 10-25%.
+    void mixedBoundariesAgainstTheSimulation()
+    {
+        const double F = 0.03, B = 0.05;
+        for (int p : {4, 8, 16})
+            for (int m : {16, 32, 64, 128})
+                for (int perNode : {2, 4, 8}) {
+                    if (perNode >= p)
+                        continue;
+                    for (double slow : {0.005, 0.025, 0.08})
+                        for (double fast : {0.0, 0.0005, 0.003}) {
+                            std::vector<StageTimes> stages(static_cast<size_t>(p));
+                            double chain = 0;
+                            for (int s = 0; s < p; ++s) {
+                                const double d = stageBoundaryLeavesNode(s, p, perNode) ? slow : fast;
+                                stages[size_t(s)] = StageTimes{F, B, B / 2, d};
+                                chain += s + 1 < p ? d / (p - 1) : 0.0;
+                            }
+                            const PipelineSimulation sim = simulatePipeline(Schedule::OneFOneB, p, m, 1, stages);
+                            QVERIFY(sim.ok);
+                            const double simulated = sim.makespanSeconds - (m + p - 1) * (F + B);
+                            StageTimes t{F, B, B / 2, slow};
+                            t.p2pChainSeconds = chain;
+                            const double closed = pipelineP2pExposedSeconds(Schedule::OneFOneB, p, 1, m, t, {fast, perNode});
+                            QVERIFY2(closed >= 0.97 * simulated && closed <= 1.25 * simulated,
+                                     qPrintable(QStringLiteral("p %1 m %2 per node %3: closed %4, simulated %5")
+                                                    .arg(p).arg(m).arg(perNode).arg(closed).arg(simulated)));
+                        }
+                }
+    }
+
     void bubbleMatchesSimulation_data()
     {
         QTest::addColumn<Schedule>("schedule");
