@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "explain.h"
 #include "kernels.h"
+#include "pipeline.h"
 
 #include "economics.h"
 
@@ -177,9 +178,19 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
         out.push_back({"pipeline_efficiency", "Pipeline efficiency", "m (F+B) / (m (F+B) + bubble)",
                        num(double(m)) + " x (F+B) / (" + num(double(m)) + " x (F+B) + " + sec(b.ppBubbleSeconds) + ")",
                        pct(e.pipelineEfficiency), kSC21});
+        int leaving = 0;
+        for (int stage = 0; stage + 1 < pl.pp; ++stage)
+            leaving += stageBoundaryLeavesNode(stage, pl.pp, e.ppStagesPerNode);
+        const std::string boundaries =
+            leaving == 0          ? "every boundary inside a node, " + sec(e.p2pIntraSecondsPerTransfer) + " per transfer"
+            : leaving == pl.pp - 1 ? "every boundary across nodes, " + sec(e.p2pInterSecondsPerTransfer) + " per transfer"
+                                   : std::to_string(leaving) + " of " + std::to_string(pl.pp - 1) + " boundaries across nodes ("
+                                         + std::to_string(e.ppStagesPerNode) + " stages a node): " + sec(e.p2pInterSecondsPerTransfer)
+                                         + " per transfer there, " + sec(e.p2pIntraSecondsPerTransfer) + " inside";
         out.push_back({"pp_p2p_exposed_s", "Pipeline point-to-point",
-                       "per transfer alpha + b s h x bytes / (t c beta); total (2 m v + 2 (p - 1)) transfers; fill and drain (and 1F1B round trips) exposed",
-                       "boundary " + bytes(e.ppBoundaryBytes) + ", " + sec(e.p2pSecondsPerTransfer) + " per transfer",
+                       "per transfer alpha + b s h x bytes / (t c beta), over NVLink between stages on one node and the network between nodes; "
+                       "total (2 m v + 2 (p - 1)) transfers at the slowest boundary; fill and drain (and 1F1B's steady state) exposed",
+                       "boundary " + bytes(e.ppBoundaryBytes) + ", " + boundaries,
                        sec(b.ppP2pExposedSeconds) + " exposed of " + sec(b.ppP2pSeconds),
                        std::string(kSC21) + ", Sec. 4.1 (scatter/gather); simulated schedule in model/pipeline.cpp"});
     }
