@@ -997,9 +997,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         // stages in a rack and its fourth boundary on InfiniBand; TP 2 x PP 8 on 8-GPU nodes, the
         // same. Fill and drain pass each boundary once; the steady state: pipeline.h.
         e.ppStagesPerNode = ppGroup.nodes() <= 1 && !ppGroup.straddles ? p : std::max(1, ppGroup.ranksPerNode);
-        int crossings = 0;
-        for (int stage = 0; stage + 1 < p; ++stage)
-            crossings += stageBoundaryLeavesNode(stage, p, e.ppStagesPerNode);
+        const int crossings = boundariesLeavingNode(p, e.ppStagesPerNode);
         const auto transfer = [&](const Tier &tier) { return tier.latencySeconds + e.ppBoundaryBytes / tier.bytesPerSecond; };
         const double intraSeconds = transfer(fabric.intra), interSeconds = transfer(fabric.inter);
         e.p2pIntraSecondsPerTransfer = intraSeconds;

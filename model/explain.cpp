@@ -178,9 +178,7 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
         out.push_back({"pipeline_efficiency", "Pipeline efficiency", "m (F+B) / (m (F+B) + bubble)",
                        num(double(m)) + " x (F+B) / (" + num(double(m)) + " x (F+B) + " + sec(b.ppBubbleSeconds) + ")",
                        pct(e.pipelineEfficiency), kSC21});
-        int leaving = 0;
-        for (int stage = 0; stage + 1 < pl.pp; ++stage)
-            leaving += stageBoundaryLeavesNode(stage, pl.pp, e.ppStagesPerNode);
+        const int leaving = boundariesLeavingNode(pl.pp, e.ppStagesPerNode);
         const std::string boundaries =
             leaving == 0          ? "every boundary inside a node, " + sec(e.p2pIntraSecondsPerTransfer) + " per transfer"
             : leaving == pl.pp - 1 ? "every boundary across nodes, " + sec(e.p2pInterSecondsPerTransfer) + " per transfer"

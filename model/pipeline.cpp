@@ -351,6 +351,14 @@ bool stageBoundaryLeavesNode(int stage, int p, int stagesPerNode)
     return stagesPerNode <= 1 || stage == p - 1 || (stage + 1) % stagesPerNode == 0;
 }
 
+int boundariesLeavingNode(int p, int stagesPerNode)
+{
+    int leaving = 0;
+    for (int stage = 0; stage + 1 < p; ++stage)
+        leaving += stageBoundaryLeavesNode(stage, p, stagesPerNode);
+    return leaving;
+}
+
 double pipelineP2pExposedSeconds(Schedule schedule, int p, int v, long long m, const StageTimes &t, const BoundaryMix &mix)
 {
     if (p <= 1)

@@ -100,6 +100,8 @@ int slowestStage(const std::vector<StageTimes> &perStage);
 /// Whether the boundary from `stage` to the next (the last stage's: the wrap to the first) leaves
 /// the node, when a node holds `stagesPerNode` consecutive stages (>= p: all in one node).
 bool stageBoundaryLeavesNode(int stage, int p, int stagesPerNode);
+/// How many of the p - 1 boundaries between consecutive stages leave the node.
+int boundariesLeavingNode(int p, int stagesPerNode);
 
 /// Boundaries of two kinds: the ones inside a node (`inNodeSeconds` each) and the ones that leave
 /// it (StageTimes::p2pSeconds), a node holding `stagesPerNode` consecutive stages. Default: all
@@ -111,7 +113,8 @@ struct BoundaryMix
 };
 
 /// Closed-form p2p time on the critical path (exact for GPipe and interleaved, within a few
-/// percent of the simulation for 1F1B and zero-bubble when m >= 2p).
+/// percent of the simulation for 1F1B and zero-bubble when m >= 2p with boundaries alike; with a
+/// BoundaryMix, 1F1B errs long by 10-25%).
 double pipelineP2pExposedSeconds(Schedule schedule, int stages, int virtualStages, long long microBatches,
                                  const StageTimes &times, const BoundaryMix &mix = {});
 
