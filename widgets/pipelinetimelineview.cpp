@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "pipelinetimelineview.h"
 
+#include <QLocale>
+
 #include "animationclock.h"
 #include "formatting.h"
 #include "theme.h"
 
 #include <QEvent>
+#include <QLocale>
 #include <QMouseEvent>
 #include <QWheelEvent>
 #include <QPainter>
@@ -188,6 +191,7 @@ void PipelineTimelineView::setSimulation(const PipelineSimulation &simulation, d
         m_hasW = m_hasW || e.op == PipelineOp::WeightGrad;
     }
     m_interleaved = chunks > 1;
+    m_chunks = std::max(1, chunks);
     m_boundaries = hasData() ? eventStartTimes(m_sim) : std::vector<double>{};
     m_inFlight = hasData() ? inFlightProfile(m_sim, 0) : std::vector<InFlightPoint>{};
     m_peakInFlight = 0;
@@ -377,7 +381,14 @@ void PipelineTimelineView::renderChrome(QPainter &p) const
     // Strip: title line, then the plot with its scale.
     p.setPen(text);
     p.drawText(QRectF(l.strip.left(), l.strip.top(), l.strip.width(), line), Qt::AlignLeft | Qt::AlignVCenter,
-               tr("Stage 1: activations in flight (micro-batches), peak %1").arg(m_peakInFlight));
+               m_chunks > 1
+                   // Interleaved: each count is one chunk's activations (1/v of the stage's layers), so
+                   // the peak can exceed m; in whole micro-batches it is peak / v.
+                   ? tr("Stage 1: activations in flight (chunks of 1/%1 of the stage), peak %2 = %3 micro-batches' worth")
+                         .arg(m_chunks)
+                         .arg(m_peakInFlight)
+                         .arg(QLocale().toString(double(m_peakInFlight) / m_chunks, 'f', 1))
+                   : tr("Stage 1: activations in flight (micro-batches), peak %1").arg(m_peakInFlight));
     p.setPen(muted);
     p.drawText(QRectF(l.header.left(), l.strip.top() + line, l.labelWidth, line), Qt::AlignRight | Qt::AlignTop,
                QString::number(m_peakInFlight));

@@ -108,6 +108,7 @@ private:
     std::vector<double> m_boundaries;
     std::vector<InFlightPoint> m_inFlight;          // stage 1
     int m_peakInFlight = 0;
+    int m_chunks = 1;   // model chunks per stage (v): in-flight counts are chunks of 1/v of the stage
     std::vector<std::vector<std::pair<double, double>>> m_idle;   // per stage
     std::vector<Handoff> m_handoffs;
     std::vector<Handoff> m_gradientHandoffs;
