@@ -129,8 +129,8 @@ void ComparePanel::setScenarios(const QList<ComparedScenario> &pinned, const Com
             const double change = f.value && e.feasible && now.feasible && f.value(now) != 0 ? f.value(e) / f.value(now) - 1 : 0.0;
             if (c + 1 < all.size() && std::abs(change) >= 0.0005)   // pinned: the difference to the current plan
                 text += QStringLiteral("  (%1%2)").arg(change > 0 ? QStringLiteral("+") : QString(), fmt::percent(change));
-            // Every plan as good as the best (ties included) is marked.
-            const bool isBest = best >= 0 && e.feasible && e.memory.fits
+            // Every plan as good as the best (ties included) is marked; alone, nothing is compared.
+            const bool isBest = all.size() > 1 && best >= 0 && e.feasible && e.memory.fits
                                 && std::abs(f.value(e) - f.value(all[best].evaluation)) <= 1e-9 * std::abs(f.value(all[best].evaluation));
             auto *item = new QTableWidgetItem(isBest ? QStringLiteral("★ ") + text : text);
             if (isBest) {

@@ -112,7 +112,7 @@ void PlanMapPanel::rebuild()
         fitting += c.feasible && c.fits;
     }
     m_note->setText(tr("%1 plans evaluated in %2: %3 run, %4 fit in memory. Bright is better; hatched: does not fit; "
-                       "crossed: cannot run; the ring is the current plan. Click a cell to apply it (undoable).")
+                       "crossed: cannot run; the outlined cell is the current plan. Click a cell to apply it (undoable).")
                         .arg(map.cells.size())
                         .arg(fmt::seconds(seconds))
                         .arg(feasible)

@@ -116,7 +116,7 @@ void PlanMapView::paintEvent(QPaintEvent *)
         for (int iy = 0; iy <= m.rows; ++iy)
             p.drawLine(QPointF(m.plot.left(), m.plot.top() + iy * m.cellHeight()), QPointF(m.plot.right(), m.plot.top() + iy * m.cellHeight()));
     }
-    // The current plan: a ring in the text colour.
+    // The current plan: an outline in the text colour.
     if (m_map.currentX >= 0 && m_map.currentY >= 0) {
         const QRectF r = m.cell(m_map.currentX, m_map.currentY).adjusted(1.5, 1.5, -1.5, -1.5);
         p.setPen(QPen(pal.color(QPalette::Text), 3));

@@ -547,6 +547,21 @@ private slots:
     void compareAndCalibrate()
     {
         MainWindow w;
+        const auto starred = [&w] {
+            const QList<QTableWidget *> tables = w.comparePanel()->findChildren<QTableWidget *>();
+            return std::any_of(tables.begin(), tables.end(), [](QTableWidget *t) {
+                for (int r = 0; r < t->rowCount(); ++r)
+                    for (int c = 0; c < t->columnCount(); ++c)
+                        if (t->item(r, c) && t->item(r, c)->text().startsWith(QStringLiteral("★")))
+                            return true;
+                return false;
+            });
+        };
+        // The current plan alone is compared with nothing: no figure is marked best.
+        w.mainTabs()->setCurrentWidget(w.comparePanel());
+        const QList<QTableWidget *> alone = w.comparePanel()->findChildren<QTableWidget *>();
+        QVERIFY(std::any_of(alone.begin(), alone.end(), [](QTableWidget *t) { return t->columnCount() == 1 && t->rowCount() > 0; }));
+        QVERIFY(!starred());
         QVERIFY(w.pinCurrent());
         w.editField(Field::OverlapDp, 0);
         QVERIFY(w.pinCurrent());
@@ -560,13 +575,7 @@ private slots:
             return false;
         }));
         // The best plan of each figure is starred, the pinned ones carry their difference to the current.
-        QVERIFY(std::any_of(tables.begin(), tables.end(), [](QTableWidget *t) {
-            for (int r = 0; r < t->rowCount(); ++r)
-                for (int c = 0; c < t->columnCount(); ++c)
-                    if (t->item(r, c) && t->item(r, c)->text().startsWith(QStringLiteral("★")))
-                        return true;
-            return false;
-        }));
+        QVERIFY(starred());
         // Pins can be renamed (double-click a column header).
         emit w.comparePanel()->renameRequested(0, QStringLiteral("Baseline"));
         QCOMPARE(w.pinned().front().name, QStringLiteral("Baseline"));
