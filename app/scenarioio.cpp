@@ -319,7 +319,7 @@ bool readGpu(const QJsonValue &value, Gpu *gpu, const QString &key, ScenarioErro
     gpu->smCount = 0;
     gpu->gemmTileM = gpu->gemmTileN = gpu->gemmTileSms = 0;
     gpu->fp8Copies = 0;
-    gpu->gemmEfficiency = gpu->gemmEfficiencyFp8 = gpu->attentionEfficiency = gpu->attentionEfficiencyFa2 = 0;
+    gpu->gemmEfficiency = gpu->gemmEfficiencyFp8 = gpu->gemmEfficiencyFp8Fast = gpu->attentionEfficiency = gpu->attentionEfficiencyFa2 = 0;
     gpu->sustainedFraction = 0;
     s.integer("sm_count", &gpu->smCount, 100000);
     s.integer("gemm_tile_m", &gpu->gemmTileM, 4096);
@@ -330,6 +330,7 @@ bool readGpu(const QJsonValue &value, Gpu *gpu, const QString &key, ScenarioErro
     s.boolean("mxfp8", &gpu->mxfp8);
     s.quantity("gemm_efficiency", Dimension::Ratio, &gpu->gemmEfficiency);
     s.quantity("gemm_efficiency_fp8", Dimension::Ratio, &gpu->gemmEfficiencyFp8);
+    s.quantity("gemm_efficiency_fp8_fast", Dimension::Ratio, &gpu->gemmEfficiencyFp8Fast);
     s.quantity("attention_efficiency", Dimension::Ratio, &gpu->attentionEfficiency);
     s.quantity("attention_efficiency_fa2", Dimension::Ratio, &gpu->attentionEfficiencyFa2);
     s.quantity("sustained_fraction", Dimension::Ratio, &gpu->sustainedFraction);
@@ -666,6 +667,8 @@ QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QStrin
         gpu.insert(QStringLiteral("gemm_efficiency"), cl.gpu.gemmEfficiency);
     if (cl.gpu.gemmEfficiencyFp8 > 0)
         gpu.insert(QStringLiteral("gemm_efficiency_fp8"), cl.gpu.gemmEfficiencyFp8);
+    if (cl.gpu.gemmEfficiencyFp8Fast > 0)
+        gpu.insert(QStringLiteral("gemm_efficiency_fp8_fast"), cl.gpu.gemmEfficiencyFp8Fast);
     if (cl.gpu.attentionEfficiency > 0)
         gpu.insert(QStringLiteral("attention_efficiency"), cl.gpu.attentionEfficiency);
     if (cl.gpu.attentionEfficiencyFa2 > 0)

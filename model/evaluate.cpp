@@ -480,6 +480,7 @@ std::optional<Problem> validate(const Scenario &sc)
                        cl.gpu.gemmTileSms, cl.gpu.smCount);
     for (auto [value, key] : {std::pair{cl.gpu.gemmEfficiency, "cluster.gpu.gemm_efficiency"},
                               std::pair{cl.gpu.gemmEfficiencyFp8, "cluster.gpu.gemm_efficiency_fp8"},
+                              std::pair{cl.gpu.gemmEfficiencyFp8Fast, "cluster.gpu.gemm_efficiency_fp8_fast"},
                               std::pair{cl.gpu.attentionEfficiency, "cluster.gpu.attention_efficiency"},
                               std::pair{cl.gpu.attentionEfficiencyFa2, "cluster.gpu.attention_efficiency_fa2"},
                               std::pair{cl.gpu.sustainedFraction, "cluster.gpu.sustained_fraction"}})

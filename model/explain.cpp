@@ -87,6 +87,9 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                        + std::to_string(ks.fp8Copies) + (ks.fp8Copies == 1 ? " copy" : " copies")
                        + (ks.fp8BlockScaled ? " with block scales), GEMMs at " + pct(ks.fp8GemmRate) + " of the per-tensor FP8 rate"
                                             : ")")
+                       + (ks.forwardGemmRate != 1 ? "; forward GEMMs with fast accumulation at " + num(ks.forwardGemmRate, "x")
+                                                        + " the split-accumulator ceiling of the gradient GEMMs"
+                                                  : std::string())
                        + (ks.fp8NormFusion == Fp8Fusion::Output ? "; the norms write FP8 themselves (no cast read)"
                           : ks.fp8NormFusion == Fp8Fusion::Amax ? "; the norms fuse the amax (their cast reads once)"
                                                                 : "");

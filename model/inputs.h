@@ -122,6 +122,11 @@ struct Gpu
     bool mxfp8 = false;
     double gemmEfficiency = 0;       // best measured dense BF16 GEMM / peak (MAMF)
     double gemmEfficiencyFp8 = 0;    // best measured dense FP8 GEMM / FP8 peak
+    // The same with fast accumulation (cuBLAS FAST_ACCUM: the tensor cores' own accumulator, not
+    // promoted to FP32 every few MMAs), which Transformer Engine and torchao use for the forward
+    // GEMM of per-tensor FP8 recipes on Hopper; 0 = as gemmEfficiencyFp8 (Blackwell accumulates in
+    // FP32 either way).
+    double gemmEfficiencyFp8Fast = 0;
     double attentionEfficiency = 0;  // fused attention fwd+bwd at long sequences / 16-bit peak
     double attentionEfficiencyFa2 = 0;   // the same for the FlashAttention-2 kernel
     // Tensor-core rate a saturated GPU holds at its power limit over the burst rate the figures

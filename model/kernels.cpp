@@ -27,6 +27,12 @@
 //  [TE-GEMM] TransformerEngine docs/examples/gemm_profiling/gemm_profiling.rst (@d0067d0d):
 //          per-layer GEMM times of a 5B layer (h 4096, ffn 16384, M 15,872) on H200 NVL and B300,
 //          per recipe, with and without the quantization (tests/data/kernels/te-gemm-profiling.csv).
+//  [TE-ACC] TransformerEngine transformer_engine/common/recipe/__init__.py and pytorch/module/base.py
+//          (@d0067d0d): DelayedScaling and Float8CurrentScaling run fprop with
+//          use_split_accumulator=False (cuBLAS fast accumulation), dgrad and wgrad with True; the
+//          block recipes split-accumulate all three. torchao's Float8LinearConfig does the same
+//          (use_fast_accum for the output GEMM only). torch._scaled_mm, which measured the FP8 MAMF
+//          figures, defaults to the split accumulator.
 //  [CUTLASS] Hopper warp-specialized GEMM default CTA tile 128x256x64; cuBLAS picks tile shapes
 //          and split-K per problem, so several tiles are tried and the best one kept.
 #include "kernels.h"
@@ -71,7 +77,8 @@ KernelSpec kernelSpec(const Gpu &gpu, Precision precision, Fp8Recipe recipe, Fra
     // the tensor cores saturated, the board at its power limit and the clock lower, so every
     // tensor-core kernel runs at the sustained fraction of them. HBM-bound kernels do not follow
     // the SM clock and keep their rate.
-    const bool ownEfficiencies = gpu.gemmEfficiency > 0 || gpu.gemmEfficiencyFp8 > 0 || gpu.attentionEfficiency > 0
+    const bool ownEfficiencies = gpu.gemmEfficiency > 0 || gpu.gemmEfficiencyFp8 > 0 || gpu.gemmEfficiencyFp8Fast > 0
+                                 || gpu.attentionEfficiency > 0
                                  || gpu.attentionEfficiencyFa2 > 0;
     s.sustainedFraction = gpu.sustainedFraction > 0 ? gpu.sustainedFraction
                           : ownEfficiencies         ? k.sustainedFraction
@@ -110,6 +117,11 @@ KernelSpec kernelSpec(const Gpu &gpu, Precision precision, Fp8Recipe recipe, Fra
             break;
         }
         s.gemmEfficiency *= s.fp8GemmRate;
+        // [TE-ACC] Per-tensor recipes (delayed, tensorwise) run the forward GEMM with fast
+        // accumulation; block recipes split-accumulate every GEMM.
+        const double fp8Ceiling = gpu.gemmEfficiencyFp8 > 0 ? gpu.gemmEfficiencyFp8 : k.gemmEfficiencyFp8;
+        if (!s.fp8BlockScaled && gpu.gemmEfficiencyFp8Fast > 0)
+            s.forwardGemmRate = gpu.gemmEfficiencyFp8Fast / fp8Ceiling;
         if (framework == Framework::Fsdp)   // torchao's float8 casts each GEMM input itself
             s.fp8NormFusion = Fp8Fusion::None;
     }
@@ -240,9 +252,13 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
                                                  {h, h / t},             // attention output (row parallel, then reduce-scatter)
                                                  {gates * f / t, h},     // MLP up (+ gate)
                                                  {h, f / t}};            // MLP down
+    // [TE-ACC] The forward GEMMs may accumulate faster than the gradient GEMMs.
+    KernelSpec forwardSpec = spec;
+    forwardSpec.gemmEfficiency *= spec.forwardGemmRate;
+    forwardSpec.ridgeFlopsPerByte *= spec.forwardGemmRate;
     for (int i = 0; i < LayerTimes::kLayerGemms; ++i) {
         const Shape &g = gemms[i];
-        lt.forwardOf[i] = gemmSeconds(T, g.N, g.K, spec);
+        lt.forwardOf[i] = gemmSeconds(T, g.N, g.K, forwardSpec);
         lt.backwardDataOf[i] = gemmSeconds(T, g.K, g.N, spec);
         lt.backwardWeightOf[i] = gemmSeconds(g.K, g.N, T, spec, 1, wgradOutputBytes);
         lt.gemmForward += lt.forwardOf[i];

@@ -138,6 +138,10 @@ struct KernelSpec
     // The GEMM rate of the recipe relative to the per-tensor FP8 GEMM (already in gemmEfficiency):
     // 1, or a block-scaled GEMM's measured share (KernelDefaults::mxfp8GemmRate, ...Emulated).
     double fp8GemmRate = 1;
+    // [TE-ACC] The forward (fprop) GEMMs' rate over gemmEfficiency: per-tensor FP8 recipes run
+    // them with fast accumulation (Gpu::gemmEfficiencyFp8Fast / gemmEfficiencyFp8), the input- and
+    // weight-gradient GEMMs with the split accumulator the FP8 ceiling was measured with; 1 else.
+    double forwardGemmRate = 1;
     // Whether the norms quantize their own output under this recipe [TE]: delayed scaling writes
     // FP8 from the norm, current scaling fuses the amax into it, MXFP8 and block scaling quantize
     // separately (MXFP8's fused norm only when cuDNN's norm is forced); None under FSDP, whose FP8

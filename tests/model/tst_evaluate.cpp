@@ -273,6 +273,36 @@ private slots:
         QCOMPARE(kernelSpec(own, Precision::Bf16).gemmEfficiency, k.gemmEfficiency * 0.9);
     }
 
+    // [TE-ACC] Per-tensor FP8 recipes run the forward GEMM with fast accumulation, the gradient
+    // GEMMs with the split accumulator the FP8 ceiling was measured with: on a GPU that gives a
+    // fast-accumulation figure, forward GEMMs speed up by its ratio (long K: the full ratio),
+    // gradient GEMMs do not; block recipes and 16-bit precision keep one rate.
+    void fp8ForwardGemmsAccumulateFast()
+    {
+        Gpu hopper = base().cluster.gpu;   // H100's peaks
+        hopper.gemmEfficiencyFp8 = 0.709;
+        Gpu fast = hopper;
+        fast.gemmEfficiencyFp8Fast = 0.738;
+        const Workload w = fixtures::llama3_405bOn16kH100().workload;   // MLP down: K = 53248
+        for (Fp8Recipe recipe : {Fp8Recipe::Delayed, Fp8Recipe::Tensorwise}) {
+            const KernelSpec split = kernelSpec(hopper, Precision::Fp8, recipe), accumulated = kernelSpec(fast, Precision::Fp8, recipe);
+            QCOMPARE(split.forwardGemmRate, 1.0);
+            QCOMPARE(accumulated.forwardGemmRate, 0.738 / 0.709);
+            const LayerTimes a = layerTimes(w, Precision::Fp8, 8192, 1, 1, false, split);
+            const LayerTimes b = layerTimes(w, Precision::Fp8, 8192, 1, 1, false, accumulated);
+            QCOMPARE(b.gemmBackwardData, a.gemmBackwardData);
+            QCOMPARE(b.gemmBackwardWeight, a.gemmBackwardWeight);
+            // The MLP down GEMM's long K is all main loop: its time falls by the ratio, less the fixed 3 us.
+            const double fixed = kernelDefaults().gemmFixedSeconds;
+            QVERIFY(std::abs((a.forwardOf[LayerTimes::kMlpDown] - fixed) / (b.forwardOf[LayerTimes::kMlpDown] - fixed) / (0.738 / 0.709) - 1) < 0.01);
+            QVERIFY(b.gemmForward < a.gemmForward / 1.03);
+        }
+        fast.mxfp8 = true;
+        QCOMPARE(kernelSpec(fast, Precision::Fp8, Fp8Recipe::Mxfp8).forwardGemmRate, 1.0);
+        QCOMPARE(kernelSpec(fast, Precision::Fp8, Fp8Recipe::Blockwise).forwardGemmRate, 1.0);
+        QCOMPARE(kernelSpec(fast, Precision::Bf16).forwardGemmRate, 1.0);
+    }
+
     // The input embedding's gradient is dense: every micro-batch the first stage writes a
     // [V/t, h] gradient, which Megatron adds to its fp32 main gradient (12 B per element) and other
     // frameworks to the 16-bit .grad (8 B). It is weight-gradient work of the first stage only.

@@ -36,22 +36,25 @@ struct Bound
 const std::map<QString, Bound> kBounds = {
     {QStringLiteral("megatron"), {0.05, 0.10}},       // SC21 Table 1, hardware TFLOP/s (A100): 4.0% / 8.5% (the issue's 5% / 10% met)
     {QStringLiteral("mlm"), {0.115, 0.31}},           // Megatron-LM H100 table, model TFLOP/s: 11.2% / 30.6% (32B: README "Validation")
-    {QStringLiteral("nemo2407"), {0.05, 0.115}},     // NeMo 24.07 FP8 (delayed scaling), tokens/s: 4.7% / 10.9% (the issue's 5% / 15% met)
+    // NeMo 24.07 FP8 (delayed scaling), tokens/s: 5.6% / 10.1% (4.7% before the forward GEMMs' fast
+    // accumulation [TE-ACC], which made the GPT-3 and 340B rows better and the Llama rows, already
+    // 4-6% fast, worse); the shared copies the issue judges: 4.3% / 10.1% (its 5% / 15% met).
+    {QStringLiteral("nemo2407"), {0.057, 0.115}},
     {QStringLiteral("titan#memory"), {0.065, 0.15}},  // torchtitan peak memory (max reserved): 6.1% / 14.2%
-    // Megatron-Bridge H100/B200, FP8 current scaling (tensorwise) and B200 MXFP8, tokens/s: 6.6% / 14.5%
-    // (H100 -6.2% to +8.7%; B200 +5.3% to +11.3% tensorwise, +7.0% to +14.5% MXFP8).
+    // Megatron-Bridge H100/B200, FP8 current scaling (tensorwise) and B200 MXFP8, tokens/s: 6.4% / 14.5%
+    // (H100 -5.6% to +9.5%; B200 +5.3% to +11.3% tensorwise, +7.0% to +14.5% MXFP8).
     {QStringLiteral("mbridge"), {0.07, 0.15}},
-    // NVIDIA DGX Cloud benchmarking (NeMo 24.12-25.04), step time: 3.4% / 24.3%. H100 BF16/FP8 within
-    // -2.2% to +6.7%; GB200 9-15% (BF16) and 19-24% (FP8) too fast (README "Validation").
-    {QStringLiteral("dgxc"), {0.045, 0.25}},
+    // NVIDIA DGX Cloud benchmarking (NeMo 24.12-25.04), step time: 3.3% / 21.5%. H100 BF16/FP8 within
+    // -2.9% to +6.2%; GB200 7-13% (BF16) and 17-22% (FP8) too fast (README "Validation").
+    {QStringLiteral("dgxc"), {0.04, 0.22}},
     // Korthikanti et al. 2022 Table 5 (A100, full recompute against SP + selective), iteration time:
     // 175B-1T within 1-4%; 22B's one micro-batch of 4 (Calculon's reading) -4.6% / -10.2%.
     {QStringLiteral("seqsel"), {0.04, 0.105}},
-    // MLPerf Training (NVIDIA; University of Florida's B200 runs; Cisco's H100 runs), step time: 6.2% /
-    // 28.7%. H100 405B within 2.0%, B200 GPT-3 -1.8%, B200 8B on 8-256 GPUs -9.1% to +4.7%; H100 GPT-3
-    // +13-14% too slow (MLPerf-tuned software), GB200 and B200 405B 10-12% too fast, Cisco's H100 8B
-    // -10.8% (TP1) and -28.7% (TP2), not understood (README "Validation").
-    {QStringLiteral("mlperf"), {0.065, 0.29}},
+    // MLPerf Training (NVIDIA; University of Florida's B200 runs; Cisco's H100 runs), step time: 5.4% /
+    // 29.1%. H100 405B within 1.2%, B200 GPT-3 -1.8%, B200 8B on 8-256 GPUs -9.1% to +4.7%; H100 GPT-3
+    // +12-13% too slow (MLPerf-tuned software), GB200 405B 9-10% and B200 405B 10% too fast, Cisco's
+    // H100 8B -11.3% (TP1) and -29.1% (TP2), not understood (README "Validation").
+    {QStringLiteral("mlperf"), {0.06, 0.295}},
     // IBM/PyTorch fms-fsdp (PyTorch FSDP + torch.compile, A100 and H100), tokens/s: 3.5% / 12.8% (A100
     // FULL_SHARD 34B/70B -12%: README "Validation").
     {QStringLiteral("fms"), {0.04, 0.13}},
@@ -212,6 +215,56 @@ private slots:
         }
     }
 
+    // [cuDNN-SDPA] cuDNN's fused attention measured on GB200, GB300 (cuDNN 9.22) and H200 (9.19) with
+    // Llama 3.1's grouped-query heads (64 query, 8 key/value, head dim 128) by cudnn-frontend's
+    // training benchmark (tests/data/kernels/cudnn-sdpa-llama31.csv), forward and backward combined,
+    // against the presets' attention ceilings at the burst clock the benchmark ran at. GB200 and
+    // GB300 took their figure from this table (16K, no mask); the other lengths and the causal
+    // runs test the sequence ramp and the causal model. H200's ceiling is FlashAttention-3's
+    // (the H100 preset's), which this later cuDNN outruns.
+    void cudnnAttentionAgainstMeasuredKernels()
+    {
+        QFile f(QFINDTESTDATA("../data/kernels/cudnn-sdpa-llama31.csv"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        f.readLine();
+        int rows = 0;
+        while (!f.atEnd()) {
+            const QList<QByteArray> c = f.readLine().trimmed().split(',');
+            if (c.size() != 10)
+                continue;
+            ++rows;
+            const QByteArray gpuName = c[0];
+            const int seq = c[2].toInt(), batch = c[4].toInt(), heads = c[5].toInt(), kvHeads = c[6].toInt(), headDim = c[7].toInt();
+            const bool causal = c[3] == "1";
+            const double measured = 3.5 / (1 / c[8].toDouble() + 2.5 / c[9].toDouble());   // fwd + bwd (2.5 x the FLOPs)
+            ScenarioError error;
+            const QByteArray json = QByteArray(R"({"format": "trainscope-scenario/1", "workload": {"layers": 1, "hidden": HIDDEN,
+                "heads": HEADS, "kv_heads": KV, "vocab": 32000, "seq_len": 8192}, "training": {"global_batch": 8},
+                "cluster": {"gpu": "GPU", "gpus": 8}, "plan": {"tp": 1, "pp": 1, "dp": 8}})")
+                                        .replace("HIDDEN", QByteArray::number(heads * headDim))
+                                        .replace("HEADS", QByteArray::number(heads))
+                                        .replace("KV", QByteArray::number(kvHeads))
+                                        .replace("GPU", gpuName);
+            const auto loaded = parseScenario(json, &error);
+            QVERIFY2(loaded, qPrintable(error.text()));
+            Gpu gpu = loaded->scenario.cluster.gpu;
+            gpu.sustainedFraction = 1.0;   // the benchmark times 10 calls at the boost clock
+            Workload w = loaded->scenario.workload;
+            w.seqLen = seq;
+            w.causal = causal;
+            const double tokens = double(batch) * seq;
+            const LayerTimes t = layerTimes(w, Precision::Bf16, tokens, 1, 1, false, kernelSpec(gpu, Precision::Bf16));
+            const double forwardFlops = 4.0 * batch * heads * double(seq) * seq * headDim * (causal ? 0.5 : 1);
+            const double model = 3.5 * forwardFlops / (t.attentionForward + t.attentionBackward) / 1e12;
+            qInfo("%-6s cuDNN %s %5d %-10s model %5.0f TFLOP/s, measured %5.0f (%+.0f%%)", gpuName.constData(), c[1].constData(), seq,
+                  causal ? "causal" : "non-causal", model, measured, 100 * (model / measured - 1));
+            // From 4K on, within 12% for the GPUs whose figure this is; H200's is another kernel's.
+            if (seq >= 4096)
+                QVERIFY2(std::abs(model / measured - 1) < (gpuName == "h200" ? 0.15 : 0.12), qPrintable(QString::number(model / measured)));
+        }
+        QCOMPARE(rows, 30);
+    }
+
     // [TE-GEMM] The quantization each FP8 recipe adds to a layer's 12 GEMMs, measured by
     // TransformerEngine on H200 NVL and B300 (tests/data/kernels/te-gemm-profiling.csv), against
     // the cast traffic of model/kernels.cpp: the benchmark quantizes both operands of every call,
@@ -248,6 +301,11 @@ private slots:
         QCOMPARE(h200.name, std::string("h200"));
         const Gpu b300 = presetGpu("b300");
         QCOMPARE(b300.name, std::string("b300"));
+        // [TE-ACC] Hopper's presets carry the fast-accumulation FP8 figure their forward GEMMs run
+        // at; Blackwell's do not (it accumulates in FP32 either way).
+        QVERIFY(h200.gemmEfficiencyFp8Fast > h200.gemmEfficiencyFp8);
+        QVERIFY(presetGpu("h100-sxm").gemmEfficiencyFp8Fast > presetGpu("h100-sxm").gemmEfficiencyFp8);
+        QCOMPARE(b300.gemmEfficiencyFp8Fast, 0.0);
         struct Case { const char *gpu; const Gpu *preset; Fp8Recipe recipe; const char *name; const char *kernel; };
         const Case cases[] = {{"h200nvl", &h200, Fp8Recipe::Delayed, "delayed", "current"},
                               {"h200nvl", &h200, Fp8Recipe::Tensorwise, "current", "current"},
