@@ -33,6 +33,9 @@
 //          block recipes split-accumulate all three. torchao's Float8LinearConfig does the same
 //          (use_fast_accum for the output GEMM only). torch._scaled_mm, which measured the FP8 MAMF
 //          figures, defaults to the split accumulator.
+//  [cuDNN-SDPA] NVIDIA/cudnn-frontend benchmark/sdpa_benchmark_training @3929da2: cuDNN's training
+//          SDPA on H200 (9.19), GB200 and GB300 (9.22), Llama 3.1's GQA heads, BF16, 2K-32K, causal
+//          and not (tests/data/kernels/cudnn-sdpa-llama31.csv).
 //  [CUTLASS] Hopper warp-specialized GEMM default CTA tile 128x256x64; cuBLAS picks tile shapes
 //          and split-K per problem, so several tiles are tried and the best one kept.
 #include "kernels.h"
@@ -276,9 +279,10 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
     double softmaxBytesPerToken = 0;
     if (w.attention != Attention::Materialized) {
         // Block work of one sequence and head on this rank, in (B x B) tiles: the useful tiles,
-        // the diagonal tiles run in full under causal masking, and a fixed cost per Q-block launch
-        // (fit to the sequence-length ramp of [FA3] Fig. 5: 292 -> 616 TFLOP/s causal, 512 -> 16k).
-        const double B = k.attentionBlock;
+        // the diagonal tiles run in full under causal masking, and a fixed cost per Q block
+        // (launch and pipeline fill), B and that cost fit to cuDNN's measured sequence ramp and
+        // causal penalty ([cuDNN-SDPA]).
+        const double B = w.attention == Attention::Flash2 ? k.attentionBlockFa2 : k.attentionBlock;
         const double nQ = std::ceil(s / B);
         const double units = w.causal ? nQ * nQ / (2.0 * cp) + nQ * 0.5 / cp + nQ * k.attentionCtaOverheadBlocks
                                       : nQ * nQ / cp + nQ * k.attentionCtaOverheadBlocks;

@@ -34,8 +34,13 @@ struct KernelDefaults
     // (tests/data/kernels: H100 BF16, B200 BF16 and FP8) where outputs do not fill the GPU, with
     // the split-K partials above: 3 us (2-4 us across the three tables).
     double gemmFixedSeconds = 3e-6;
-    int attentionBlock = 128;             // FlashAttention Q/K block (FA2/FA3 hdim 128)
-    double attentionCtaOverheadBlocks = 1.5;  // per Q block, in K-block units (fit to FA3 Fig. 5/6 vs seq)
+    // [cuDNN-SDPA] Query rows one CTA of the fused kernel frameworks run (cuDNN through Transformer
+    // Engine) works through: two 128-row tiles. cudnn-frontend's measured sequence ramp and causal
+    // penalty on H200, GB200 and GB300 (2K-32K, 30 points; tests/data/kernels) fit 256 with the
+    // overhead below (log-error 0.065, against 0.226 at 128); FlashAttention-2 works on 128.
+    int attentionBlock = 256;
+    int attentionBlockFa2 = 128;
+    double attentionCtaOverheadBlocks = 1.5;  // per Q block, in block units: the CTA's launch and pipeline fill
     double attentionBackwardRatio = 2.5;  // FA backward / forward FLOPs (5 matmuls vs 2, Dao 2023 Sec. 4)
     double hbmEfficiency = 0.85;          // streaming kernels reach ~85% of nominal HBM bandwidth
     double backwardTrafficRatio = 2.0;    // elementwise backward reads saved input + grad, writes grad
