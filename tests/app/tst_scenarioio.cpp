@@ -204,6 +204,7 @@ private slots:
         loaded->scenario.training.fp8Recipe = Fp8Recipe::Mxfp8;
         loaded->scenario.cluster.gpu.mxfp8 = true;
         loaded->scenario.cluster.gpu.sustainedFraction = 0.7;
+        loaded->scenario.cluster.gpu.gemmEfficiencyFp8Fast = 0.75;
         const auto again = parseScenario(QJsonDocument(scenarioToJson(loaded->scenario, loaded->name, loaded->description)).toJson(), &error);
         QVERIFY2(again, qPrintable(error.text()));
         QVERIFY(again->scenario.plan.rankOrder == loaded->scenario.plan.rankOrder);
@@ -224,6 +225,7 @@ private slots:
         QCOMPARE(again->scenario.training.fp8Recipe, Fp8Recipe::Mxfp8);
         QCOMPARE(again->scenario.cluster.gpu.mxfp8, true);
         QCOMPARE(again->scenario.cluster.gpu.sustainedFraction, 0.7);
+        QCOMPARE(again->scenario.cluster.gpu.gemmEfficiencyFp8Fast, 0.75);
         QVERIFY(scenarioToJson(again->scenario, {}, {}).value(QLatin1String("plan")).toObject().value(QLatin1String("bucket")) == QLatin1String("auto"));
     }
 

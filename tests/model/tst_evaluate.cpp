@@ -179,6 +179,7 @@ private slots:
         QTest::newRow("gemm tile sms") << Edit([](Scenario &s) { s.cluster.gpu.smCount = 132; s.cluster.gpu.gemmTileSms = 5; }) << "cluster.gpu.gemm_tile_sms" << "dividing sm_count";
         QTest::newRow("fp8 copies") << Edit([](Scenario &s) { s.cluster.gpu.fp8Copies = 3; }) << "cluster.gpu.fp8_copies" << "no transposed copy";
         QTest::newRow("sustained fraction") << Edit([](Scenario &s) { s.cluster.gpu.sustainedFraction = -0.2; }) << "cluster.gpu.sustained_fraction" << "fraction";
+        QTest::newRow("fast-accumulation FP8 efficiency") << Edit([](Scenario &s) { s.cluster.gpu.gemmEfficiencyFp8Fast = 1.2; }) << "cluster.gpu.gemm_efficiency_fp8_fast" << "fraction";
         QTest::newRow("gpus per node") << Edit([](Scenario &s) { s.cluster.gpusPerNode = 7; }) << "cluster.gpus" << "multiple of gpus_per_node";
         QTest::newRow("cp") << Edit([](Scenario &s) { s.workload.seqLen = 2047; s.plan.cp = 2; s.plan.dp = 2; }) << "plan.cp" << "divide seq_len";
         QTest::newRow("tokens") << Edit([](Scenario &s) { s.training.tokens = -1; }) << "training.tokens" << "positive";
