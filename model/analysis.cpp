@@ -144,6 +144,7 @@ Analysis analyse(const Scenario &scenario, const AnalysisOptions &options)
 {
     Analysis a;
     a.scenario = scenario;
+    const KernelTimesReuse reuse;   // the variants and scaling points share the plan's kernel shapes
     a.evaluation = evaluate(scenario);
     a.degrees = validDegrees(scenario);
     for (int i = 0; i < a.evaluation.warningCount; ++i)

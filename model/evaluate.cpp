@@ -97,8 +97,14 @@ std::vector<int> divisorsOf(int n)
     return out;
 }
 
+// The plan search reads only whether a plan runs, so its candidates skip formatting the message
+// (most of the time an infeasible plan costs) and keep the field (evaluateCandidate).
+thread_local bool tMessages = true;
+
 Problem problem(std::string field, const char *format, double a = 0, double b = 0, double c = 0)
 {
+    if (!tMessages)
+        return {std::move(field), {}};
     char text[320];
     std::snprintf(text, sizeof text, format, a, b, c);
     return {std::move(field), text};
@@ -625,7 +631,89 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings);
 } // namespace
 
 Evaluation evaluate(const Scenario &sc) { return evaluateImpl(sc, true); }
+struct KernelTimesReuse::Cache
+{
+    // Every input of layerTimes and headTimes besides the workload and GPU, which the cache holds.
+    struct Key
+    {
+        double tokens;
+        int tp, cp;
+        bool sp, eager;
+        double wgradOutputBytes;
+        Precision precision;
+        Fp8Recipe recipe;
+        Framework framework;
+        CrossEntropy crossEntropy;
+        bool operator==(const Key &) const = default;
+    };
+    Workload workload;
+    Gpu gpu;
+    std::vector<std::pair<Key, std::pair<LayerTimes, HeadTimes>>> entries;
+    size_t last = 0;   // the entry met last: a search tries the variants of one shape in a row
+};
+
+namespace {
+thread_local KernelTimesReuse::Cache *tKernelTimes = nullptr;
+} // namespace
+
+// A scope inside another (a sweep inside an analysis) keeps the outer one's times.
+KernelTimesReuse::KernelTimesReuse() : m_cache(tKernelTimes ? nullptr : new Cache)
+{
+    if (m_cache)
+        tKernelTimes = m_cache;
+}
+KernelTimesReuse::~KernelTimesReuse()
+{
+    if (m_cache) {
+        tKernelTimes = nullptr;
+        delete m_cache;
+    }
+}
+
+namespace {
+std::pair<LayerTimes, HeadTimes> kernelTimesOf(const Scenario &sc, Framework fw, CrossEntropy crossEntropy, double tokens,
+                                               const KernelSpec &spec, double wgradOutputBytes, bool eager,
+                                               const LossTraffic &loss)
+{
+    const Workload &w = sc.workload;
+    const Training &tr = sc.training;
+    const int t = sc.plan.tp, c = sc.plan.cp;
+    const bool sp = sc.plan.sequenceParallel;
+    const auto compute = [&] {
+        return std::pair{layerTimes(w, tr.precision, tokens, t, c, sp, spec, wgradOutputBytes, eager),
+                         headTimes(w, tokens, t, spec, loss, wgradOutputBytes)};
+    };
+    KernelTimesReuse::Cache *cache = tKernelTimes;
+    if (!cache)
+        return compute();
+    if (!(cache->workload == w) || !(cache->gpu == sc.cluster.gpu)) {
+        cache->workload = w;
+        cache->gpu = sc.cluster.gpu;
+        cache->entries.clear();
+    }
+    const KernelTimesReuse::Cache::Key key{tokens, t, c, sp, eager, wgradOutputBytes, tr.precision, tr.fp8Recipe, fw, crossEntropy};
+    if (cache->last < cache->entries.size() && cache->entries[cache->last].first == key)
+        return cache->entries[cache->last].second;
+    for (size_t i = 0; i < cache->entries.size(); ++i)
+        if (cache->entries[i].first == key) {
+            cache->last = i;
+            return cache->entries[i].second;
+        }
+    cache->last = cache->entries.size();
+    cache->entries.emplace_back(key, compute());
+    return cache->entries.back().second;
+}
+} // namespace
+
 Evaluation evaluateForSearch(const Scenario &sc) { return evaluateImpl(sc, false); }
+
+Evaluation evaluateCandidate(const Scenario &sc)
+{
+    tMessages = false;
+    Evaluation e = evaluateImpl(sc, false);
+    tMessages = true;
+    return e;
+}
 
 namespace {
 Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
@@ -671,11 +759,10 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     // Megatron-LM accumulates weight gradients into fp32 main gradients inside the GEMM.
     const double wgradOutputBytes = fw == Framework::Megatron && tr.precision != Precision::Fp32 ? 8.0 : 2.0;
     e.kernels = resolveKernels(tr.kernels, fw);
-    const LayerTimes lt = layerTimes(w, tr.precision, tokensPerGpu, t, c, sp, spec, wgradOutputBytes,
-                                     e.kernels == Kernels::Eager);
     const CrossEntropy crossEntropy = resolveCrossEntropy(tr.crossEntropy, fw);
     const LossTraffic lossTraffic = lossTrafficOf(crossEntropy);
-    const HeadTimes head = headTimes(w, tokensPerGpu, t, spec, lossTraffic, wgradOutputBytes);
+    const auto [lt, head] = kernelTimesOf(sc, fw, crossEntropy, tokensPerGpu, spec, wgradOutputBytes, e.kernels == Kernels::Eager,
+                                          lossTraffic);
     e.kernelEfficiency = counts.layerMatrixFlopsPerToken * tokensPerGpu / t / (lt.gemmForward * peakMatrix);
     e.layerGemmSeconds = lt.gemmForward + lt.gemmBackwardData + lt.gemmBackwardWeight;
     e.layerAttentionSeconds = lt.attentionForward + lt.attentionBackward;

@@ -18,6 +18,26 @@ Evaluation evaluate(const Scenario &scenario);
 /// The same numbers without warnings: for callers that only read figures (plan search, sweeps,
 /// variants, bisection), where the warnings' evaluated fixes would be wasted work.
 Evaluation evaluateForSearch(const Scenario &scenario);
+/// The same for the plan search's candidates, which only ask whether a plan runs: an infeasible
+/// one names its field but carries no message.
+Evaluation evaluateCandidate(const Scenario &scenario);
+
+/// While one lives, evaluations on its thread reuse the layer and LM-head kernel times of the
+/// shapes they have met: a plan search's candidates share a few (TP, CP, micro-batch, framework),
+/// so each is computed once per search instead of once per plan. The times are keyed by every
+/// input they depend on and dropped when the workload or GPU changes; the figures are identical.
+class KernelTimesReuse
+{
+public:
+    KernelTimesReuse();
+    ~KernelTimesReuse();
+    KernelTimesReuse(const KernelTimesReuse &) = delete;
+    KernelTimesReuse &operator=(const KernelTimesReuse &) = delete;
+    struct Cache;   // evaluate.cpp
+
+private:
+    Cache *m_cache;   // null when an outer scope on this thread holds one
+};
 
 /// Message, recommendation and a stable code for a warning, with its numbers filled in.
 WarningText describe(const Warning &warning, const Scenario &scenario);

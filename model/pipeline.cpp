@@ -353,10 +353,11 @@ bool stageBoundaryLeavesNode(int stage, int p, int stagesPerNode)
 
 int boundariesLeavingNode(int p, int stagesPerNode)
 {
-    int leaving = 0;
-    for (int stage = 0; stage + 1 < p; ++stage)
-        leaving += stageBoundaryLeavesNode(stage, p, stagesPerNode);
-    return leaving;
+    // stageBoundaryLeavesNode over the p - 1 boundaries: every one when each stage has its own
+    // nodes, none when a node holds the pipeline, else every stagesPerNode-th.
+    if (p <= 1 || stagesPerNode >= p)
+        return 0;
+    return stagesPerNode <= 1 ? p - 1 : (p - 1) / stagesPerNode;
 }
 
 double pipelineP2pExposedSeconds(Schedule schedule, int p, int v, long long m, const StageTimes &t, const BoundaryMix &mix)

@@ -111,6 +111,7 @@ PlanMap planMap(const Scenario &s, const PlanMapRequest &request)
         if (map.ys[i] == cy)
             map.currentY = int(i);
     map.cells.resize(map.xs.size() * map.ys.size());
+    const KernelTimesReuse reuse;   // the cells share the shapes of one axis or the other
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
     for (size_t iy = 0; iy < map.ys.size(); ++iy) {
         for (size_t ix = 0; ix < map.xs.size(); ++ix) {

@@ -92,12 +92,13 @@ PlanSearchResult searchPlans(const Scenario &base, const PlanSearchOptions &opti
     const double currentSeconds = result.currentFeasible ? result.current.trainSeconds : 0.0;
 
     auto worker = [&] {
+        const KernelTimesReuse reuse;   // the candidates share a few kernel shapes
         std::vector<PlanCandidate> local;
         long long evaluated = 0, feasible = 0, fitting = 0, fasterThanCurrent = 0;
         // Evaluates one plan and ranks it; returns its memory per GPU (0 when it cannot run).
         auto consider = [&](const Scenario &s) -> double {
             ++evaluated;
-            const Evaluation e = evaluateForSearch(s);
+            const Evaluation e = evaluateCandidate(s);
             if (!e.feasible)
                 return 0.0;
             ++feasible;

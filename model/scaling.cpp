@@ -30,6 +30,7 @@ std::vector<int> gpuCountsBetween(int first, int last)
 std::vector<ScalingPoint> scalingSweep(const Scenario &base, const std::vector<int> &gpuCounts, ScalingMode mode)
 {
     std::vector<ScalingPoint> out;
+    const KernelTimesReuse reuse;   // the points keep the per-GPU shapes (weak) or share them (strong)
     const int modelParallel = base.plan.tp * base.plan.pp * base.plan.cp;
     const long long perReplicaBatch = base.plan.dp > 0 ? base.training.globalBatch / base.plan.dp : 0;
     double referenceThroughputPerGpu = 0;
@@ -73,6 +74,7 @@ std::vector<ScalingPoint> scalingSweep(const Scenario &base, const std::vector<i
 BandwidthRequirement requiredBandwidth(const Scenario &scenario, double target)
 {
     BandwidthRequirement r;
+    const KernelTimesReuse reuse;   // the bisection moves a link's bandwidth only
     const bool inter = scenario.cluster.gpus > scenario.cluster.gpusPerNode;
     r.tier = inter ? "inter_node" : "intra_node";
     const Link &link = inter ? scenario.cluster.interNode : scenario.cluster.intraNode;

@@ -43,6 +43,14 @@ private slots:
         QVERIFY(!stageBoundaryLeavesNode(3, 8, 8));   // all eight in one node
         QVERIFY(stageBoundaryLeavesNode(0, 8, 1));    // one stage a node
         QVERIFY(!stageBoundaryLeavesNode(0, 1, 1));   // no pipeline
+        // The count the evaluation and Explain use is the per-boundary rule summed (wrap excluded).
+        for (int p = 1; p <= 80; ++p)
+            for (int perNode = 0; perNode <= 90; ++perNode) {
+                int leaving = 0;
+                for (int b = 0; b + 1 < p; ++b)
+                    leaving += stageBoundaryLeavesNode(b, p, perNode);
+                QCOMPARE(boundariesLeavingNode(p, perNode), leaving);
+            }
     }
 
     // 1F1B with network boundaries between nodes of 2, 4 or 8 stages and NVLink inside: the closed

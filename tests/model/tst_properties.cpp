@@ -215,6 +215,38 @@ private slots:
         QCOMPARE(feasible, kValidPlans);
     }
 
+    // KernelTimesReuse only saves work: inside one scope, random scenarios (other workloads,
+    // GPUs, precisions, frameworks and shapes one after another, each also with half its
+    // micro-batch, and the whole list twice) give the very figures they give alone.
+    void reusedKernelTimesChangeNothing()
+    {
+        std::mt19937_64 rng(20261126);
+        std::vector<Scenario> scenarios;
+        for (int i = 0; i < 200; ++i) {
+            scenarios.push_back(randomValidScenario(rng));
+            if (scenarios.back().training.microBatch > 1) {
+                Scenario half = scenarios.back();
+                half.training.microBatch /= 2;
+                scenarios.push_back(half);
+            }
+        }
+        std::vector<Evaluation> alone;
+        for (const Scenario &s : scenarios)
+            alone.push_back(evaluate(s));
+        const KernelTimesReuse reuse;
+        for (int pass = 0; pass < 2; ++pass)
+            for (size_t i = 0; i < scenarios.size(); ++i) {
+                const KernelTimesReuse nested;   // borrows the outer scope's times
+                const Evaluation e = evaluate(scenarios[i]);
+                QCOMPARE(e.feasible, alone[i].feasible);
+                QCOMPARE(e.breakdown.stepSeconds, alone[i].breakdown.stepSeconds);
+                QCOMPARE(e.layerGemmSeconds, alone[i].layerGemmSeconds);
+                QCOMPARE(e.layerAttentionSeconds, alone[i].layerAttentionSeconds);
+                QCOMPARE(e.layerElementwiseSeconds, alone[i].layerElementwiseSeconds);
+                QCOMPARE(e.memory.totalBytes, alone[i].memory.totalBytes);
+            }
+    }
+
     void randomInvalidInputsGiveReasons()
     {
         std::mt19937_64 rng(7);
