@@ -339,6 +339,11 @@ void ParameterPanel::setScenario(const Scenario &s, const ValidDegrees &degrees,
     m_sliders.value(Field::Bucket)->setEnabled(s.plan.bucketBytes >= 0);
     m_bucketAuto->setChecked(s.plan.bucketBytes < 0);
     m_sliders.value(Field::VirtualStages)->setEnabled(s.plan.schedule == Schedule::Interleaved);
+    // Inputs that apply only under another one stay as set but greyed out until it does.
+    const bool fp8 = s.training.precision == Precision::Fp8;
+    m_combos.value(Field::Fp8Recipe)->setEnabled(fp8);
+    m_toggles.value(Field::Fp8Params)->setEnabled(fp8);
+    m_sliders.value(Field::RecomputeLayers)->setEnabled(s.training.recompute == Recompute::Full);
 
     auto selectPreset = [this](const QString &kind, const std::string &name) {
         QComboBox *combo = m_presetCombos.value(kind);

@@ -171,6 +171,27 @@ private slots:
         QVERIFY(gpus->itemData(gpus->findData(QStringLiteral("h100-sxm")), Qt::ToolTipRole).toString().contains(QLatin1String("H100 runs")));
     }
 
+    // Inputs that apply only under another one are greyed out until it does, and keep their value.
+    void dependentInputsFollowTheirCondition()
+    {
+        MainWindow w;
+        QComboBox *recipe = nullptr;
+        for (QComboBox *c : w.panel()->findChildren<QComboBox *>())
+            if (c->findText(QStringLiteral("MXFP8 (Blackwell)")) >= 0)
+                recipe = c;
+        QVERIFY(recipe);
+        QCOMPARE(w.document()->scenario().training.precision, Precision::Bf16);
+        QVERIFY(!recipe->isEnabled());
+        w.editField(Field::Precision, double(int(Precision::Fp8)));
+        QCOMPARE(w.document()->scenario().training.precision, Precision::Fp8);
+        QVERIFY(recipe->isEnabled());
+        w.editField(Field::Fp8Recipe, double(int(Fp8Recipe::Tensorwise)));
+        w.editField(Field::Precision, double(int(Precision::Bf16)));
+        QVERIFY(!recipe->isEnabled());
+        QCOMPARE(w.document()->scenario().training.fp8Recipe, Fp8Recipe::Tensorwise);   // kept
+        QCOMPARE(recipe->currentIndex(), int(Fp8Recipe::Tensorwise));
+    }
+
     void everySliderDrivesTheModel_data()
     {
         QTest::addColumn<QString>("label");
