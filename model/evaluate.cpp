@@ -631,6 +631,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings);
 } // namespace
 
 Evaluation evaluate(const Scenario &sc) { return evaluateImpl(sc, true); }
+
 struct KernelTimesReuse::Cache
 {
     // Every input of layerTimes and headTimes besides the workload and GPU, which the cache holds.
@@ -709,10 +710,12 @@ Evaluation evaluateForSearch(const Scenario &sc) { return evaluateImpl(sc, false
 
 Evaluation evaluateCandidate(const Scenario &sc)
 {
-    tMessages = false;
-    Evaluation e = evaluateImpl(sc, false);
-    tMessages = true;
-    return e;
+    struct Quiet
+    {
+        Quiet() { tMessages = false; }
+        ~Quiet() { tMessages = true; }
+    } quiet;
+    return evaluateImpl(sc, false);
 }
 
 namespace {

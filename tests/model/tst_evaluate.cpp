@@ -201,6 +201,13 @@ private slots:
         QVERIFY(!e.feasible);
         QCOMPARE(QString::fromStdString(e.problem.field), field);
         QVERIFY2(QString::fromStdString(e.problem.message).contains(fragment), e.problem.message.c_str());
+        // The plan search's candidates name the same field without the message; the next full
+        // evaluation on this thread has it again.
+        const Evaluation candidate = evaluateCandidate(s);
+        QVERIFY(!candidate.feasible);
+        QCOMPARE(QString::fromStdString(candidate.problem.field), field);
+        QVERIFY(candidate.problem.message.empty());
+        QCOMPARE(evaluate(s).problem.message, e.problem.message);
     }
 
     // Each warning fires on its case, and applying its change removes it (or relieves it).
