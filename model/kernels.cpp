@@ -33,6 +33,8 @@
 //          block recipes split-accumulate all three. torchao's Float8LinearConfig does the same
 //          (use_fast_accum for the output GEMM only). torch._scaled_mm, which measured the FP8 MAMF
 //          figures, defaults to the split accumulator.
+//  [cuDNN-NORM] NVIDIA/cudnn-frontend benchmark/norms/results/{h200,gb200,gb300} @3929da2: cuDNN's
+//          fused RMSNorm/LayerNorm forward and backward for 15 models' shapes (tests/data/kernels).
 //  [cuDNN-SDPA] NVIDIA/cudnn-frontend benchmark/sdpa_benchmark_training @3929da2: cuDNN's training
 //          SDPA on H200 (9.19), GB200 and GB300 (9.22), Llama 3.1's GQA heads, BF16, 2K-32K, causal
 //          and not (tests/data/kernels/cudnn-sdpa-llama31.csv).

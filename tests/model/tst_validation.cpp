@@ -263,6 +263,48 @@ private slots:
         QCOMPARE(rows, 30);
     }
 
+    // [cuDNN-NORM] The share of nominal HBM bandwidth streaming kernels reach
+    // (KernelDefaults::hbmEfficiency): cuDNN's fused RMSNorm and LayerNorm, forward and backward, on
+    // H200, GB200 and GB300 for 15 models' shapes each (tests/data/kernels/cudnn-norms.csv). Per GPU
+    // and pass, time = bytes / bandwidth + a fixed time, fit by least squares over the shapes.
+    void streamingKernelsReachTheHbmShare()
+    {
+        QFile f(QFINDTESTDATA("../data/kernels/cudnn-norms.csv"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        f.readLine();
+        std::map<std::pair<QString, int>, std::vector<std::pair<double, double>>> samples;   // (gpu, pass) -> (bytes, seconds)
+        while (!f.atEnd()) {
+            const QList<QByteArray> c = f.readLine().trimmed().split(',');
+            if (c.size() != 9)
+                continue;
+            for (int pass = 0; pass < 2; ++pass) {
+                const double seconds = c[5 + pass].toDouble() * 1e-3;
+                samples[{QString::fromLatin1(c[0]), pass}].push_back({c[7 + pass].toDouble() * 1e9 * seconds, seconds});
+            }
+        }
+        QCOMPARE(int(samples.size()), 6);
+        const std::map<QString, double> nominal = {{QStringLiteral("h200"), 4.8e12}, {QStringLiteral("gb200"), 8e12},
+                                                   {QStringLiteral("gb300"), 8e12}};
+        for (const auto &[key, points] : samples) {
+            QCOMPARE(int(points.size()), 15);
+            double mb = 0, mt = 0;
+            for (const auto &[bytes, seconds] : points) {
+                mb += bytes / points.size();
+                mt += seconds / points.size();
+            }
+            double sxx = 0, sxy = 0;
+            for (const auto &[bytes, seconds] : points) {
+                sxx += (bytes - mb) * (bytes - mb);
+                sxy += (bytes - mb) * (seconds - mt);
+            }
+            const double bandwidth = sxx / sxy, fixed = mt - mb / bandwidth;
+            const double share = bandwidth / nominal.at(key.first);
+            qInfo("%-6s %s: %.2f TB/s = %.3f of nominal (model %.2f), fixed %.1f us", qPrintable(key.first), key.second ? "backward" : "forward ",
+                  bandwidth / 1e12, share, kernelDefaults().hbmEfficiency, fixed * 1e6);
+            QVERIFY2(std::abs(share / kernelDefaults().hbmEfficiency - 1) < 0.08, qPrintable(QString::number(share)));
+        }
+    }
+
     // [TE-GEMM] The quantization each FP8 recipe adds to a layer's 12 GEMMs, measured by
     // TransformerEngine on H200 NVL and B300 (tests/data/kernels/te-gemm-profiling.csv), against
     // the cast traffic of model/kernels.cpp: the benchmark quantizes both operands of every call,
