@@ -97,8 +97,7 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                        "m x (F + B) on the slowest stage; per layer: each GEMM 2MNK / (peak x ceiling x sustained x "
                        "tile/wave quantization x K/(K + K0)) + split-K partials / HBM + "
                            + sec(kernelDefaults().gemmFixedSeconds) + " fixed per kernel, attention block work / (peak x attention efficiency x "
-                       "sustained) with n = s/B blocks of B = " + std::to_string(w.attention == Attention::Flash2 ? kernelDefaults().attentionBlockFa2
-                                                                                                           : kernelDefaults().attentionBlock)
+                       "sustained) with n = s/B blocks of B = " + std::to_string(attentionBlockRows(w.attention))
                            + " query rows per head and micro-batch sequence: n^2/2 + n/2 causal (n^2 not) + "
                            + num(kernelDefaults().attentionCtaOverheadBlocks) + " n of launch and fill, 4 B^2 d FLOPs each; "
                        "norms/activations/casts bytes / HBM; the first stage adds its dense embedding gradient "

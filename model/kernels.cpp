@@ -53,16 +53,23 @@ const KernelDefaults &kernelDefaults()
     return defaults;
 }
 
+int attentionBlockRows(Attention attention)
+{
+    const KernelDefaults &k = kernelDefaults();
+    return attention == Attention::Flash2 ? k.attentionBlockFa2 : k.attentionBlock;
+}
+
 KernelSpec kernelSpec(const Gpu &gpu, Precision precision, Fp8Recipe recipe, Framework framework)
 {
     const KernelDefaults &k = kernelDefaults();
     KernelSpec s;
     s.peakFlops16 = gpu.peakFlops16;
     const double ceiling16 = gpu.gemmEfficiency > 0 ? gpu.gemmEfficiency : k.gemmEfficiency;
+    const double ceiling8 = gpu.gemmEfficiencyFp8 > 0 ? gpu.gemmEfficiencyFp8 : k.gemmEfficiencyFp8;   // split accumulator
     switch (precision) {
     case Precision::Fp8:
         s.peakFlops = gpu.peakFlops8;
-        s.gemmEfficiency = gpu.gemmEfficiencyFp8 > 0 ? gpu.gemmEfficiencyFp8 : k.gemmEfficiencyFp8;
+        s.gemmEfficiency = ceiling8;
         break;
     case Precision::Fp32:
         // FP32 training runs GEMMs as TF32 where allowed; same best-shape fraction as 16-bit (assumed).
@@ -124,9 +131,8 @@ KernelSpec kernelSpec(const Gpu &gpu, Precision precision, Fp8Recipe recipe, Fra
         s.gemmEfficiency *= s.fp8GemmRate;
         // [TE-ACC] Per-tensor recipes (delayed, tensorwise) run the forward GEMM with fast
         // accumulation; block recipes split-accumulate every GEMM.
-        const double fp8Ceiling = gpu.gemmEfficiencyFp8 > 0 ? gpu.gemmEfficiencyFp8 : k.gemmEfficiencyFp8;
         if (!s.fp8BlockScaled && gpu.gemmEfficiencyFp8Fast > 0)
-            s.forwardGemmRate = gpu.gemmEfficiencyFp8Fast / fp8Ceiling;
+            s.forwardGemmRate = gpu.gemmEfficiencyFp8Fast / ceiling8;
         if (framework == Framework::Fsdp)   // torchao's float8 casts each GEMM input itself
             s.fp8NormFusion = Fp8Fusion::None;
     }
@@ -284,7 +290,7 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
         // the diagonal tiles run in full under causal masking, and a fixed cost per Q block
         // (launch and pipeline fill), B and that cost fit to cuDNN's measured sequence ramp and
         // causal penalty ([cuDNN-SDPA]).
-        const double B = w.attention == Attention::Flash2 ? k.attentionBlockFa2 : k.attentionBlock;
+        const double B = attentionBlockRows(w.attention);
         const double nQ = std::ceil(s / B);
         const double units = w.causal ? nQ * nQ / (2.0 * cp) + nQ * 0.5 / cp + nQ * k.attentionCtaOverheadBlocks
                                       : nQ * nQ / cp + nQ * k.attentionCtaOverheadBlocks;

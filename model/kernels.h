@@ -162,6 +162,10 @@ struct KernelSpec
     // bytes / 2) units of K in its main loop.
     double ridgeFlopsPerByte = 0;
 };
+/// Query rows per attention block of the kernel `attention` runs (KernelDefaults::attentionBlock,
+/// attentionBlockFa2).
+int attentionBlockRows(Attention attention);
+
 /// framework: the resolved one; FSDP's FP8 is torchao's, without Transformer Engine's fused norms.
 KernelSpec kernelSpec(const Gpu &gpu, Precision precision, Fp8Recipe recipe = Fp8Recipe::Delayed,
                       Framework framework = Framework::Megatron);

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "pipelinetimelineview.h"
 
-#include <QLocale>
-
 #include "animationclock.h"
 #include "formatting.h"
 #include "theme.h"
@@ -190,7 +188,7 @@ void PipelineTimelineView::setSimulation(const PipelineSimulation &simulation, d
         chunks = std::max(chunks, e.chunk + 1);
         m_hasW = m_hasW || e.op == PipelineOp::WeightGrad;
     }
-    m_interleaved = chunks > 1;
+    m_microBatches = microBatches;
     m_chunks = std::max(1, chunks);
     m_boundaries = hasData() ? eventStartTimes(m_sim) : std::vector<double>{};
     m_inFlight = hasData() ? inFlightProfile(m_sim, 0) : std::vector<InFlightPoint>{};
@@ -306,16 +304,11 @@ void PipelineTimelineView::renderChrome(QPainter &p) const
     p.setRenderHint(QPainter::Antialiasing, false);
 
     // Header: title, the bubble measured on this drawing against the closed form, legend.
-    int microBatches = 0, chunks = 0;
-    for (const PipelineEvent &e : m_sim.events) {
-        microBatches = std::max(microBatches, e.microBatch + 1);
-        chunks = std::max(chunks, e.chunk + 1);
-    }
-    QString title = tr("%1 stages × %2 micro-batches").arg(m_stages).arg(microBatches);
+    QString title = tr("%1 stages × %2 micro-batches").arg(m_stages).arg(m_microBatches);
     if (!m_name.isEmpty())
         title = tr("%1: %2").arg(m_name, title);
-    if (m_interleaved)
-        title += tr(" × %1 chunks").arg(chunks);
+    if (m_chunks > 1)
+        title += tr(" × %1 chunks").arg(m_chunks);
     p.setPen(text);
     p.setFont(scaledFont(1, true));
     p.drawText(QRectF(l.header.left(), l.header.top(), l.header.width(), line), Qt::AlignLeft | Qt::AlignVCenter, title);
@@ -429,7 +422,7 @@ void PipelineTimelineView::renderContent(QPainter &p, bool outlined) const
             p.setBrush(fill);
             p.drawRect(r);
         }
-        const QString label = blockLabel(e, m_interleaved);
+        const QString label = blockLabel(e, m_chunks > 1);
         if (r.width() >= labelMetrics.horizontalAdvance(label) + 4 && r.height() >= 0.9 * labelMetrics.height()) {
             p.setPen(outlined ? palette().color(QPalette::Text) : theme::textOn(fill));
             p.drawText(r, Qt::AlignCenter, label);
@@ -518,7 +511,7 @@ void PipelineTimelineView::mouseMoveEvent(QMouseEvent *event)
         return;
     }
     QString text = tr("Stage %1, micro-batch %2").arg(e->stage + 1).arg(e->microBatch + 1);
-    if (m_interleaved)
+    if (m_chunks > 1)
         text += tr(", chunk %1").arg(e->chunk + 1);
     text += QLatin1Char('\n') + opName(e->op) + QLatin1Char('\n')
             + tr("Start %1, end %2").arg(fmt::seconds(e->startSeconds), fmt::seconds(e->endSeconds)) + QLatin1Char('\n')

@@ -102,12 +102,12 @@ private:
     double m_closedForm = 0;
     QString m_name;
     int m_stages = 0;
-    bool m_interleaved = false;
     bool m_hasW = false;
     bool m_drawArrows = false;
     std::vector<double> m_boundaries;
     std::vector<InFlightPoint> m_inFlight;          // stage 1
     int m_peakInFlight = 0;
+    int m_microBatches = 0;
     int m_chunks = 1;   // model chunks per stage (v): in-flight counts are chunks of 1/v of the stage
     std::vector<std::vector<std::pair<double, double>>> m_idle;   // per stage
     std::vector<Handoff> m_handoffs;

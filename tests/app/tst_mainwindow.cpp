@@ -63,6 +63,16 @@ QuantitySlider *sliderFor(MainWindow &w, const QString &label)
     return nullptr;
 }
 
+// The parameter panel's combo box that `is` picks out (by an item it holds), or null.
+template<typename Predicate>
+QComboBox *panelCombo(MainWindow &w, Predicate is)
+{
+    for (QComboBox *c : w.panel()->findChildren<QComboBox *>())
+        if (is(c))
+            return c;
+    return nullptr;
+}
+
 QString cardValue(MainWindow &w, const QString &id)
 {
     for (HeadlineCard *c : w.cards()->cards())
@@ -161,10 +171,7 @@ private slots:
     void gpuPickerShowsMeasuredAccuracy()
     {
         MainWindow w;
-        QComboBox *gpus = nullptr;
-        for (QComboBox *c : w.panel()->findChildren<QComboBox *>())
-            if (c->findData(QStringLiteral("b200")) >= 0)
-                gpus = c;
+        QComboBox *gpus = panelCombo(w, [](QComboBox *c) { return c->findData(QStringLiteral("b200")) >= 0; });
         QVERIFY(gpus);
         const QString b200 = gpus->itemData(gpus->findData(QStringLiteral("b200")), Qt::ToolTipRole).toString();
         QVERIFY2(b200.contains(QLatin1String("upper bound")), qPrintable(b200));
@@ -175,10 +182,7 @@ private slots:
     void dependentInputsFollowTheirCondition()
     {
         MainWindow w;
-        QComboBox *recipe = nullptr;
-        for (QComboBox *c : w.panel()->findChildren<QComboBox *>())
-            if (c->findText(QStringLiteral("MXFP8 (Blackwell)")) >= 0)
-                recipe = c;
+        QComboBox *recipe = panelCombo(w, [](QComboBox *c) { return c->findText(QStringLiteral("MXFP8 (Blackwell)")) >= 0; });
         QVERIFY(recipe);
         QCOMPARE(w.document()->scenario().training.precision, Precision::Bf16);
         QVERIFY(!recipe->isEnabled());
