@@ -1140,6 +1140,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     //    foreach_reduce; Megatron's distributed-optimizer instances the same per bucket).
     const int dpRanks = d * c;   // gradients are reduced over DP x CP
     double dpTotal = 0, dpExposed = 0;
+    double dpLead = 0, dpPerMicro = 0, dpTail = 0;   // where the exposed part sits (Evaluation::dpLeadSeconds)
     if (dpRanks > 1) {
         const double G = e.gradientBytesPerGpu;
         const long long buckets = bucketBytesEff > 0
@@ -1169,16 +1170,18 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             e.dpProtocol = ar.protocol;
             e.dpBucketSeconds = ar.seconds;
             dpTotal = double(buckets) * ar.seconds;
-            if (pl.zeroStage >= 1)
-                dpTotal += double(buckets) * collectiveTime(Collective::AllGather, Algorithm::Auto, paramBytes, dpGroup, fabric).seconds;
-            dpExposed = dpTotal;
+            if (pl.zeroStage >= 1) {
+                e.dpGatherSeconds = double(buckets) * collectiveTime(Collective::AllGather, Algorithm::Auto, paramBytes, dpGroup, fabric).seconds;
+                dpTotal += e.dpGatherSeconds;
+            }
+            dpExposed = dpTail = dpTotal;
         } else if (pl.zeroStage == 0) {
             const CollectiveTime ct = collectiveTime(Collective::AllReduce, Algorithm::Auto, bucketBytes, dpGroup, fabric);
             e.dpAlgorithm = ct.algorithm;
             e.dpProtocol = ct.protocol;
             e.dpBucketSeconds = ct.seconds;
             dpTotal = double(buckets) * ct.seconds;
-            dpExposed = bucketed(ct.seconds, backwardWindow);
+            dpExposed = dpTail = bucketed(ct.seconds, backwardWindow);
         } else {
             const int shards = std::min(shardRanks, dpRanks);
             const int replicas = dpRanks / shards;
@@ -1211,27 +1214,47 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             const double microWindow = computeFc + computeBc;
             const double perMicro = (reducePerMicro ? rsStep : 0.0) + gathersPerMicro * agStep;
             dpTotal = double(m) * perMicro + (reducePerMicro ? 0.0 : rsStep) + (gathersPerMicro ? 0.0 : agStep);
-            if (!pl.overlapDp) {
+            e.dpGatherSeconds = agStep;
+            e.dpGathersPerMicro = gathersPerMicro;
+            e.dpReducePerMicroSeconds = reducePerMicro ? rsStep : 0.0;
+            if (!pl.overlapDp) {   // each micro-batch waits for its own gathers and reduction
+                dpPerMicro = double(m) * perMicro;
+                dpTail = dpTotal - dpPerMicro;
                 dpExposed = dpTotal;
             } else {
                 // Per micro-batch traffic hides behind that micro-batch's compute; the first gather
                 // and the last reduction bucket cannot.
                 const double pipelinedPerMicro = (reducePerMicro ? double(buckets) * reduceBucket : 0.0) + gathersPerMicro * agStep;
-                dpExposed = double(m) * std::max(0.0, pipelinedPerMicro - microWindow) + (gathersPerMicro ? ag.seconds : 0.0);
-                dpExposed += (reducePerMicro ? reduceBucket : bucketed(reduceBucket, backwardWindow)) + reduceTail;
+                dpPerMicro = double(m) * std::max(0.0, pipelinedPerMicro - microWindow);
+                dpLead = gathersPerMicro ? ag.seconds : 0.0;
+                dpTail = (reducePerMicro ? reduceBucket : bucketed(reduceBucket, backwardWindow)) + reduceTail;
                 if (!gathersPerMicro) {   // one gather per step: Megatron and FSDP+PP prefetch it under the first forward
-                    const bool prefetched = fw != Framework::DeepSpeed;
-                    dpExposed += prefetched ? std::max(ag.seconds, agStep - computeFc) : agStep;
+                    e.dpGatherPrefetched = fw != Framework::DeepSpeed;
+                    if (e.dpGatherPrefetched)
+                        dpLead += std::max(ag.seconds, agStep - computeFc);
+                    else   // DeepSpeed gathers the updated parameters after the optimizer step
+                        dpTail += agStep;
                 }
-                dpExposed = std::min(dpExposed, dpTotal);
+                dpExposed = dpLead + dpPerMicro + dpTail;
+                if (dpExposed > dpTotal) {   // no more exposed than there is traffic
+                    const double scale = dpTotal / dpExposed;
+                    dpLead *= scale, dpPerMicro *= scale, dpTail *= scale;
+                    dpExposed = dpTotal;
+                }
             }
         }
         // Hidden collectives hold NCCL's SMs while the compute they hide behind runs on the rest.
         e.dpInterferenceSeconds = std::max(0.0, dpTotal - dpExposed) * ncclComputeShare(spec);
         dpExposed += e.dpInterferenceSeconds;
-        e.dpInterferenceSeconds /= pl.localSgdInterval;
-        dpTotal /= pl.localSgdInterval;
-        dpExposed /= pl.localSgdInterval;
+        const double interval = pl.localSgdInterval;
+        e.dpInterferenceSeconds /= interval;
+        dpTotal /= interval;
+        dpExposed /= interval;
+        e.dpLeadSeconds = dpLead / interval;
+        e.dpPerMicroExposedSeconds = dpPerMicro / interval;
+        e.dpTailSeconds = dpTail / interval;
+        e.dpGatherSeconds /= interval;
+        e.dpReducePerMicroSeconds /= interval;
     }
 
     // ---- Stragglers: a synchronous step waits for the slowest of N (Blom's approximation of

@@ -143,6 +143,16 @@ struct Evaluation
     double stageBackwardTpSeconds = 0;  // ... inside stageBackwardSeconds
     double dpOverlapWindowSeconds = 0;  // backward compute of the last micro-batch, which buckets overlap
     double dpInterferenceSeconds = 0;   // compute slowed by hidden DP collectives holding SMs (in dp exposed)
+    // Where the exposed DP sync sits in the step (their sum + interference = dp exposed), and the
+    // traffic the step timeline draws: parameter gathers at the step's start, per micro-batch
+    // traffic (FSDP, ZeRO-2/3) inside each micro-batch, the rest after the last backward.
+    double dpLeadSeconds = 0;           // before the first forward can start (the first gather)
+    double dpPerMicroExposedSeconds = 0;   // per micro-batch traffic longer than its compute, whole step
+    double dpTailSeconds = 0;           // after the last backward (the last buckets, unhidden traffic)
+    double dpGatherSeconds = 0;         // one gather of the stage's parameters (ZeRO >= 1, FSDP), else 0
+    int dpGathersPerMicro = 0;          // 0: once per step; 1: before each forward; 2: and each backward
+    bool dpGatherPrefetched = false;    // the per-step gather runs under the first forward (Megatron, FSDP + PP)
+    double dpReducePerMicroSeconds = 0; // gradient reduction after each micro-batch's backward (ZeRO-2, FSDP)
     double stageWeightGradSeconds = 0;  // the W part of backward (zero-bubble schedules)
     double p2pSecondsPerTransfer = 0;   // at the slowest boundary
     // A boundary inside a node and one across nodes; a node holds ppStagesPerNode consecutive

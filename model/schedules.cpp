@@ -278,6 +278,7 @@ StepTimeline stepTimeline(const Scenario &sc, const Evaluation &e)
         return out;
     }
     const Plan &pl = sc.plan;
+    const Breakdown &b = e.breakdown;
     const int p = pl.pp;
     const int v = pl.schedule == Schedule::Interleaved ? pl.virtualStages : 1;
     const long long m = e.microBatches;
@@ -285,81 +286,125 @@ StepTimeline stepTimeline(const Scenario &sc, const Evaluation &e)
         out.error = "too many micro-batches to draw (" + std::to_string(m) + ")";
         return out;
     }
-    const std::vector<StageTimes> stages = pipelineStageTimes(sc, e);
+    // The stages as the step runs them, where the evaluation puts the exposed DP sync: per
+    // micro-batch traffic that outlasts its micro-batch's compute waits before its forward, and
+    // compute beside hidden DP collectives runs on the SMs NCCL leaves (dpInterferenceSeconds,
+    // spread over the compute it slows).
+    // Without overlap a micro-batch waits for its gathers before its forward (and, ZeRO-3, its
+    // backward) and for its reduction after its backward; with overlap only what outlasts the
+    // compute waits, before the forward.
+    const double gather = e.dpGatherSeconds, reducePerMicro = e.dpReducePerMicroSeconds;
+    const bool serialPerMicro = !pl.overlapDp && e.dpPerMicroExposedSeconds > 0;
+    const double forwardWait = serialPerMicro ? (e.dpGathersPerMicro >= 1 ? gather : 0.0)
+                               : m > 0       ? e.dpPerMicroExposedSeconds / double(m)
+                                             : 0.0;
+    const double backwardGatherWait = serialPerMicro && e.dpGathersPerMicro >= 2 ? gather : 0.0;
+    const double backwardReduceWait = serialPerMicro ? reducePerMicro : 0.0;
+    std::vector<StageTimes> stages = pipelineStageTimes(sc, e);
+    {
+        const StageTimes &first = stages.front();
+        const double busy = double(m) * (first.forwardSeconds + first.backwardSeconds);
+        const double stretch = busy > 0 ? 1 + e.dpInterferenceSeconds / busy : 1.0;
+        for (StageTimes &st : stages) {
+            st.forwardSeconds = st.forwardSeconds * stretch + forwardWait;
+            st.backwardSeconds = st.backwardSeconds * stretch + backwardGatherWait + backwardReduceWait;
+            st.weightGradSeconds *= stretch;
+        }
+    }
     const PipelineSimulation sim = simulatePipeline(pl.schedule, p, int(m), v, stages);
     if (!sim.ok) {
         out.error = sim.error;
         return out;
     }
+    // The first gather (of the step's parameters, or of the first micro-batch's) comes before
+    // the first forward.
+    const double lead = e.dpLeadSeconds;
     const int layers = std::max(1, stageLayerCounts(sc.workload.layers, pl).front() / v);
-    double firstBackward = -1, lastBackwardStart = 0, lastBackwardEnd = 0;
+    double firstBackward = -1, lastBackwardEnd = lead;
     for (const PipelineEvent &ev : sim.events) {
         if (ev.stage != 0)
             continue;
-        const char *letter = ev.op == PipelineOp::Forward ? "F" : ev.op == PipelineOp::Backward ? "B" : "W";
+        const double start = lead + ev.startSeconds, end = lead + ev.endSeconds;
+        const bool forward = ev.op == PipelineOp::Forward, backward = ev.op == PipelineOp::Backward;
+        const char *letter = forward ? "F" : backward ? "B" : "W";
         // Micro-batches numbered from 1, as the Pipeline tab numbers them.
         const std::string number = std::to_string(ev.microBatch + 1);
-        out.intervals.push_back({Stream::Compute, letter + number, ev.microBatch, ev.startSeconds,
-                                 ev.endSeconds});
+        // The compute itself, inside the waits for DP traffic the op's time includes.
+        const double computeStart = start + (forward ? forwardWait : backward ? backwardGatherWait : 0.0);
+        const double computeEnd = end - (backward ? backwardReduceWait : 0.0);
+        out.intervals.push_back({Stream::Compute, letter + number, ev.microBatch, computeStart, computeEnd});
         // Exposed TP/CP collectives sit inside each layer of the op: one slice per layer at its end.
         const double tp = ev.op == PipelineOp::Forward ? layers * e.perLayer.forwardCommSeconds
                           : ev.op == PipelineOp::Backward ? layers * e.perLayer.backwardCommSeconds : 0.0;
         if (tp > 0) {
-            const double layerSpan = (ev.endSeconds - ev.startSeconds) / layers, slice = tp / layers;
+            const double layerSpan = (computeEnd - computeStart) / layers, slice = tp / layers;
             for (int l = 1; l <= layers; ++l)
-                out.intervals.push_back({Stream::TpComm, "TP", ev.microBatch, ev.startSeconds + l * layerSpan - slice,
-                                         ev.startSeconds + l * layerSpan});
+                out.intervals.push_back({Stream::TpComm, "TP", ev.microBatch, computeStart + l * layerSpan - slice,
+                                         computeStart + l * layerSpan});
         }
         // The first stage sends to the second and receives from it over their own boundary.
         const double hop = stages.front().p2pSeconds;
         if (p > 1 && ev.op == PipelineOp::Forward)
-            out.intervals.push_back({Stream::PpP2p, "send F" + number, ev.microBatch, ev.endSeconds,
-                                     ev.endSeconds + hop});
+            out.intervals.push_back({Stream::PpP2p, "send F" + number, ev.microBatch, end, end + hop});
         if (p > 1 && ev.op == PipelineOp::Backward)
-            out.intervals.push_back({Stream::PpP2p, "recv B" + number, ev.microBatch,
-                                     std::max(0.0, ev.startSeconds - hop), ev.startSeconds});
+            out.intervals.push_back({Stream::PpP2p, "recv B" + number, ev.microBatch, std::max(0.0, start - hop), start});
+        // FSDP and ZeRO-3 gather the parameters for each micro-batch's forward (and backward); ZeRO-2
+        // and FSDP reduce its gradients behind its backward, the last buckets trailing it.
+        if (forward && e.dpGathersPerMicro >= 1 && gather > 0) {
+            const double gatherStart = serialPerMicro ? start : std::max(0.0, start - lead);
+            out.intervals.push_back({Stream::DpComm, "gather F" + number, ev.microBatch, gatherStart, gatherStart + gather});
+        }
+        if (backward && e.dpGathersPerMicro >= 2 && gather > 0)
+            out.intervals.push_back({Stream::DpComm, "gather B" + number, ev.microBatch, start, start + gather});
+        if (backward && reducePerMicro > 0) {
+            const double reduceEnd = serialPerMicro ? end : end + e.dpTailSeconds;
+            out.intervals.push_back({Stream::DpComm, "reduce B" + number, ev.microBatch, reduceEnd - reducePerMicro, reduceEnd});
+        }
         if (ev.op == PipelineOp::Backward) {
             if (firstBackward < 0)
-                firstBackward = ev.startSeconds;
-            if (ev.endSeconds >= lastBackwardEnd) {
-                lastBackwardEnd = ev.endSeconds;
-                lastBackwardStart = ev.startSeconds;
-            }
+                firstBackward = start;
+            lastBackwardEnd = std::max(lastBackwardEnd, end);
         }
     }
-    const double pipelineEnd = sim.makespanSeconds;
-    // Gradient sync: buckets become ready through the last backward and go one after another;
-    // without overlap they start after the pipeline has drained.
-    double dpStart = pipelineEnd, dpEnd = pipelineEnd;
-    const Breakdown &b = e.breakdown;
-    if (b.dpCommSeconds > 0) {
+    const double pipelineEnd = lead + sim.makespanSeconds;
+    // Once-per-step traffic: the parameter gather, under the first forward when prefetched (else
+    // after the reduction), and the gradient buckets, which leave dpTailSeconds exposed after the
+    // pipeline drains.
+    const double stepGather = e.dpGathersPerMicro == 0 ? gather : 0.0;
+    const double perMicroTraffic = e.dpGathersPerMicro * gather + reducePerMicro;
+    const double stepReduce = std::max(0.0, b.dpCommSeconds - stepGather - double(m) * perMicroTraffic);
+    const double dpEnd = pipelineEnd + e.dpTailSeconds;
+    if (stepGather > 0 && e.dpGatherPrefetched)
+        out.intervals.push_back({Stream::DpComm, "parameter gather", -1, 0, stepGather});
+    const double reduceEnd = stepGather > 0 && !e.dpGatherPrefetched ? dpEnd - stepGather : dpEnd;
+    double dpStart = reduceEnd - stepReduce;
+    if (stepReduce > 0) {
         const int buckets = std::max(1, e.dpBuckets);
         const int drawn = std::min(buckets, kMaxTimelineBuckets);
-        const double perDrawn = b.dpCommSeconds / drawn;
-        const double window = std::min(e.dpOverlapWindowSeconds, lastBackwardEnd - lastBackwardStart);
-        double free = pl.overlapDp ? 0.0 : pipelineEnd;
-        dpStart = -1;
+        const double perDrawn = stepReduce / drawn;
         for (int i = 0; i < drawn; ++i) {
-            const double ready = pl.overlapDp ? lastBackwardEnd - window + window * (i + 1) / drawn : pipelineEnd;
-            const double start = std::max(ready, free);
-            free = start + perDrawn;
-            if (dpStart < 0)
-                dpStart = start;
             const std::string label = drawn == buckets ? "bucket " + std::to_string(i + 1)
                                                        : "buckets " + std::to_string(i * buckets / drawn + 1) + "-"
                                                              + std::to_string((i + 1) * buckets / drawn);
-            out.intervals.push_back({Stream::DpComm, label, -1, start, free});
+            out.intervals.push_back({Stream::DpComm, label, -1, dpStart + i * perDrawn, dpStart + (i + 1) * perDrawn});
         }
-        dpEnd = std::max(free, pipelineEnd);
+    } else if (reducePerMicro > 0) {   // the last micro-batch's reduction
+        dpStart = serialPerMicro ? lastBackwardEnd - reducePerMicro : lastBackwardEnd + e.dpTailSeconds - reducePerMicro;
     }
-    const double optStart = std::max(dpEnd, pipelineEnd);
+    if (stepGather > 0 && !e.dpGatherPrefetched)
+        out.intervals.push_back({Stream::DpComm, "parameter gather", -1, reduceEnd, dpEnd});
+    const double optStart = dpEnd;
     if (b.optimizerSeconds > 0)
         out.intervals.push_back({Stream::Optimizer, "optimizer", -1, optStart, optStart + b.optimizerSeconds});
     out.stepSeconds = optStart + b.optimizerSeconds;
+    // ZeRO and FSDP reduce-scatter the gradients (each rank keeps its shard); DDP all-reduces them.
+    const bool sharded = pl.zeroStage >= 1 || e.framework == Framework::Fsdp;
+    const bool synced = b.dpCommSeconds > 0;
     out.phases = {{"Shard data", 0, 0},
-                  {"Forward", 0, std::max(0.0, firstBackward)},
-                  {"Backward", std::max(0.0, firstBackward), lastBackwardEnd},
-                  {"All-reduce", b.dpCommSeconds > 0 ? dpStart : pipelineEnd, dpEnd},
+                  {"Forward", lead, std::max(lead, firstBackward)},
+                  {"Backward", std::max(lead, firstBackward), lastBackwardEnd},
+                  {sharded ? "Reduce-scatter" : "All-reduce", synced ? std::min(std::max(0.0, dpStart), pipelineEnd) : pipelineEnd,
+                   synced ? dpEnd : pipelineEnd},
                   {"Optimizer step", optStart, out.stepSeconds}};
     return out;
 }

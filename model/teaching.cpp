@@ -85,6 +85,8 @@ StepTimelinePair stepTimelinePair(const Scenario &sc, const Evaluation &e)
     out.overlapped = stepTimeline(on, on == sc ? e : evaluateForSearch(on));
     out.serial = stepTimeline(off, off == sc ? e : evaluateForSearch(off));
     out.savedSeconds = out.serial.stepSeconds - out.overlapped.stepSeconds;
+    out.currentIsOverlapped = sc.plan.overlapDp;
+    out.evaluatedSeconds = e.breakdown.stepSeconds - e.breakdown.stragglerSeconds;
     return out;
 }
 

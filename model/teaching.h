@@ -57,6 +57,10 @@ struct StepTimelinePair
     StepTimeline overlapped;   // plan.overlap_dp on
     StepTimeline serial;       // off
     double savedSeconds = 0;   // serial - overlapped
+    // The scenario's own plan: which of the two it is, and its step as the evaluation gives it
+    // (closed forms, stragglers left out), which the replayed schedule can differ from.
+    bool currentIsOverlapped = true;
+    double evaluatedSeconds = 0;
 };
 StepTimelinePair stepTimelinePair(const Scenario &scenario, const Evaluation &evaluation);
 

@@ -158,6 +158,50 @@ private slots:
             QCOMPARE(int(tl.phases.size()), 5);
         }
     }
+
+    // Without a pipeline the timeline's step is the evaluation's for every way a framework syncs:
+    // the per-step parameter gather before the first forward (Megatron) or after the reduction
+    // (DeepSpeed, or no overlap), per micro-batch gathers and reductions (FSDP, ZeRO-2/3), and the
+    // compute the hidden collectives slow.
+    void stepTimelinePlacesEveryDpSync()
+    {
+        Scenario s = fixtures::gpt13bOn64H100();
+        s.plan.pp = 1;
+        s.plan.dp = 8;
+        int checked = 0, withLead = 0, perMicro = 0;
+        for (Framework fw : {Framework::Megatron, Framework::DeepSpeed, Framework::Fsdp})
+            for (int zero : {0, 1, 2, 3})
+                for (bool overlap : {true, false}) {
+                    s.plan.framework = fw;
+                    s.plan.zeroStage = zero;
+                    s.plan.overlapDp = overlap;
+                    const Evaluation e = evaluate(s);
+                    if (!e.feasible)
+                        continue;
+                    const StepTimeline tl = stepTimeline(s, e);
+                    QVERIFY2(tl.error.empty(), tl.error.c_str());
+                    const double expected = e.breakdown.stepSeconds - e.breakdown.stragglerSeconds;
+                    QVERIFY2(qAbs(tl.stepSeconds - expected) <= 1e-9 * expected,
+                             qPrintable(QStringLiteral("framework %1 zero %2 overlap %3: timeline %4 s, evaluation %5 s")
+                                            .arg(int(fw)).arg(zero).arg(overlap).arg(tl.stepSeconds).arg(expected)));
+                    // The first forward starts after the exposed first gather, and after its
+                    // micro-batch's wait for DP traffic, if any.
+                    double firstForward = 1e30;
+                    for (const StreamInterval &i : tl.intervals)
+                        if (i.stream == Stream::Compute)
+                            firstForward = std::min(firstForward, i.startSeconds);
+                    const double wait = !overlap ? (e.dpGathersPerMicro >= 1 ? e.dpGatherSeconds : 0.0)
+                                                 : e.dpPerMicroExposedSeconds / double(e.microBatches);
+                    QVERIFY(qAbs(firstForward - e.dpLeadSeconds - wait) <= 1e-12 * expected);
+                    QCOMPARE(tl.phases[3].name, std::string(zero >= 1 || fw == Framework::Fsdp ? "Reduce-scatter" : "All-reduce"));
+                    withLead += e.dpLeadSeconds > 0;
+                    perMicro += e.dpReducePerMicroSeconds > 0 || e.dpGathersPerMicro > 0;
+                    ++checked;
+                }
+        QVERIFY(checked >= 12);
+        QVERIFY(withLead > 0);
+        QVERIFY(perMicro > 0);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestSchedules)

@@ -11,6 +11,7 @@
 #include "evaluate.h"
 #include "kernels.h"
 #include "scenarioio.h"
+#include "schedules.h"
 
 #include <QDir>
 #include <QFile>
@@ -110,6 +111,42 @@ class TestValidation : public QObject
 {
     Q_OBJECT
 private slots:
+    // The Step timeline replays each run's step from the evaluation's per-stage times and puts its
+    // DP sync where the evaluation does (the first gather before the first forward, per micro-batch
+    // waits, the last buckets after the drain, the compute hidden syncs slow). Without a pipeline
+    // nothing else is left to differ: the same step to rounding. With one, the replayed fill, drain
+    // and transfers differ from the closed forms by a few percent (tst_pipeline bounds those).
+    void stepTimelineReplaysEveryRun()
+    {
+        const QStringList names = QDir(dataDir() + QStringLiteral("/scenarios")).entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
+        QVERIFY(names.size() > 100);
+        int replayed = 0;
+        for (const QString &file : names) {
+            QString why;
+            const auto loaded = load(file.chopped(5), &why);
+            QVERIFY2(loaded, qPrintable(file + QStringLiteral(": ") + why));
+            const Evaluation e = evaluate(loaded->scenario);
+            if (!e.feasible)
+                continue;
+            const StepTimeline tl = stepTimeline(loaded->scenario, e);
+            QVERIFY2(tl.error.empty(), qPrintable(file + QStringLiteral(": ") + QString::fromStdString(tl.error)));
+            const double expected = e.breakdown.stepSeconds - e.breakdown.stragglerSeconds;
+            const double rel = tl.stepSeconds / expected - 1;
+            const double bound = loaded->scenario.plan.pp == 1 ? 1e-9 : 0.04;
+            QVERIFY2(std::abs(rel) <= bound, qPrintable(QStringLiteral("%1: timeline %2 s, evaluation %3 s (%4%)")
+                                                            .arg(file).arg(tl.stepSeconds).arg(expected).arg(100 * rel, 0, 'f', 2)));
+            // Every DP collective of the step is drawn, none twice.
+            double drawnDp = 0;
+            for (const StreamInterval &i : tl.intervals)
+                if (i.stream == Stream::DpComm)
+                    drawnDp += i.endSeconds - i.startSeconds;
+            QVERIFY2(std::abs(drawnDp - e.breakdown.dpCommSeconds) <= 1e-9 + 1e-6 * e.breakdown.dpCommSeconds,
+                     qPrintable(QStringLiteral("%1: DP drawn %2 s, evaluation %3 s").arg(file).arg(drawnDp).arg(e.breakdown.dpCommSeconds)));
+            ++replayed;
+        }
+        QVERIFY(replayed > 100);
+    }
+
     void publishedRuns()
     {
         QFile f(dataDir() + QStringLiteral("/expected.json"));
