@@ -199,8 +199,26 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                        std::string(kSC21) + ", Sec. 4.1 (scatter/gather); simulated schedule in model/pipeline.cpp"});
     }
     if (d * c > 1) {
-        std::string formula = pl.zeroStage == 3 ? "m x buckets x (2 all-gather + reduce-scatter) (3 psi per micro-batch)"
-                                                : "buckets x T_bucket; exposed = max(T_bucket, n T_bucket - (n-1)/n x B_last)";
+        // As evaluate() syncs: per micro-batch (FSDP, ZeRO-2/3), once per step behind the last
+        // backward (DDP, ZeRO-1), or after it (DeepSpeed's pipeline engine, no overlap).
+        const bool perMicro = e.dpGathersPerMicro > 0 || e.dpReducePerMicroSeconds > 0;
+        const bool deepSpeedPipeline = e.framework == Framework::DeepSpeed && pl.pp > 1;
+        std::string formula =
+            deepSpeedPipeline ? "after the last backward, nothing hidden (DeepSpeed's pipeline engine): buckets x T_bucket "
+                                "(all-reduce) + the parameter all-gather G (ZeRO-1)"
+            : perMicro ? "per micro-batch: gathers x G + R (G a parameter all-gather, R the gradient reduce-scatter), hidden "
+                       "behind that micro-batch's F+B; exposed = m x max(0, gathers x G + R - (F+B)) + the first gather "
+                       "bucket + the last reduce bucket"
+            : pl.zeroStage == 0 ? "buckets x T_bucket (all-reduce); exposed = max(T_bucket, n T_bucket - (n-1)/n x B_last)"
+                                : "buckets x T_bucket (reduce-scatter), exposed = max(T_bucket, n T_bucket - (n-1)/n x B_last); "
+                                  "+ one parameter all-gather G per step, exposed max(T_gather bucket, G - F_first) before "
+                                  "the first forward where it is prefetched (Megatron, FSDP with PP), all of it else";
+        if (deepSpeedPipeline)
+            ;
+        else if (pl.overlapDp)
+            formula += "; + hidden traffic x the SMs NCCL holds (compute slowed)";
+        else
+            formula = "not overlapped: all of it exposed (" + formula + ")";
         const bool hybrid = pl.zeroStage >= 1 && pl.shardGroup > 0 && pl.shardGroup < d * c;
         if (hybrid)
             formula += "; HSDP: each bucket's reduced shard all-reduced across the replicas on its own stream, "
@@ -214,12 +232,19 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                                            + " replicas"
                                      : std::to_string(d * c) + " ranks")
                            + ", " + bytes(e.gradientBytesPerGpu) + " of gradients"
-                           + (pl.overlapDp ? ", overlapped with the last backward" : ", not overlapped"),
-                       sec(b.dpCommExposedSeconds) + " exposed of " + sec(b.dpCommSeconds)
+                           + (e.dpGatherSeconds > 0 ? ", G = " + sec(e.dpGatherSeconds)
+                                                          + (e.dpGathersPerMicro == 2   ? " twice per micro-batch"
+                                                             : e.dpGathersPerMicro == 1 ? " per micro-batch"
+                                                                                        : " per step")
+                                                    : std::string())
+                           + (e.dpReducePerMicroSeconds > 0 ? ", R = " + sec(e.dpReducePerMicroSeconds) + " per micro-batch" : std::string())
+                           + (pl.overlapDp ? "" : ", not overlapped"),
+                       sec(b.dpCommExposedSeconds) + " exposed of " + sec(b.dpCommSeconds) + ": " + sec(e.dpLeadSeconds)
+                           + " before the first forward + " + sec(e.dpPerMicroExposedSeconds) + " waited inside micro-batches + "
+                           + sec(e.dpTailSeconds) + " after the last backward"
                            + (e.dpInterferenceSeconds > 0
-                                  ? " (of which " + sec(e.dpInterferenceSeconds) + " is compute slowed while NCCL holds "
-                                        + pct(ncclComputeShare(ks))
-                                        + " of the SMs)"
+                                  ? " + " + sec(e.dpInterferenceSeconds) + " compute slowed while NCCL holds "
+                                        + pct(ncclComputeShare(ks)) + " of the SMs"
                                   : std::string()),
                        std::string("Li et al. 2020 (PyTorch DDP), arXiv:2006.15704; ") + kZeRO + "; " + kNCCL
                            + (hybrid ? "; HSDP: PyTorch FSDP _runtime_utils.py _reduce_grad (all_reduce on the inter-node group)" : "")

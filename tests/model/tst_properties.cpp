@@ -165,6 +165,15 @@ private slots:
             QVERIFY(std::abs(sum - b.stepSeconds) <= 1e-9 * b.stepSeconds);
             QVERIFY(b.tpCommExposedSeconds <= b.tpCommSeconds * (1 + 1e-12));
             QVERIFY(b.dpCommExposedSeconds <= b.dpCommSeconds * (1 + 1e-12) + 1e-15);
+            // The exposed DP sync is where the evaluation says it is (the Step timeline draws it there).
+            QVERIFY(finiteNonNegative(e.dpLeadSeconds) && finiteNonNegative(e.dpPerMicroExposedSeconds)
+                    && finiteNonNegative(e.dpTailSeconds) && finiteNonNegative(e.dpInterferenceSeconds));
+            QVERIFY2(std::abs(e.dpLeadSeconds + e.dpPerMicroExposedSeconds + e.dpTailSeconds + e.dpInterferenceSeconds
+                              - b.dpCommExposedSeconds)
+                         <= 1e-9 * b.dpCommExposedSeconds + 1e-15,
+                     qPrintable(QStringLiteral("plan %1: dp exposed %2 = lead %3 + waits %4 + tail %5 + interference %6")
+                                    .arg(i).arg(b.dpCommExposedSeconds).arg(e.dpLeadSeconds).arg(e.dpPerMicroExposedSeconds)
+                                    .arg(e.dpTailSeconds).arg(e.dpInterferenceSeconds)));
             QVERIFY(b.cpCommExposedSeconds <= b.cpCommSeconds * (1 + 1e-12) + 1e-15);
             QVERIFY2(b.ppP2pExposedSeconds <= b.ppP2pSeconds * (1 + 1e-12) + 1e-15,
                      qPrintable(QStringLiteral("plan %1: p2p exposed %2 of %3").arg(i).arg(b.ppP2pExposedSeconds).arg(b.ppP2pSeconds)));
