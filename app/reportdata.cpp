@@ -158,7 +158,11 @@ QJsonObject evaluationToJson(const Scenario &sc, const Evaluation &e, const QStr
     o.insert(QStringLiteral("data_parallel"), QJsonObject{{QStringLiteral("buckets"), e.dpBuckets},
                                                           {QStringLiteral("bucket_s"), e.dpBucketSeconds},
                                                           {QStringLiteral("algorithm"), QLatin1String(nameOf(e.dpAlgorithm))},
-                                                          {QStringLiteral("protocol"), QLatin1String(nameOf(e.dpProtocol))}});
+                                                          {QStringLiteral("protocol"), QLatin1String(nameOf(e.dpProtocol))},
+                                                          {QStringLiteral("exposed_before_forward_s"), e.dpLeadSeconds},
+                                                          {QStringLiteral("exposed_in_micro_batches_s"), e.dpPerMicroExposedSeconds},
+                                                          {QStringLiteral("exposed_after_backward_s"), e.dpTailSeconds},
+                                                          {QStringLiteral("compute_slowed_s"), e.dpInterferenceSeconds}});
     QJsonObject requirements{{QStringLiteral("tier"), QString::fromStdString(x.bandwidthForCommLeCompute.tier)},
                              {QStringLiteral("reachable"), x.bandwidthForCommLeCompute.reachable}};
     if (x.bandwidthForCommLeCompute.reachable)

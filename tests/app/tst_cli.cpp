@@ -78,6 +78,16 @@ private slots:
         // the three lighter stages cost a little less.
         const double bubble = o.value(QLatin1String("pp_bubble_fraction")).toDouble();
         QVERIFY2(bubble < 3.0 / 35 && bubble > 0.9 * 3.0 / 35, qPrintable(QString::number(bubble)));
+        // Where the exposed gradient sync sits: its four parts add up to dp_comm_exposed_s.
+        const QJsonObject dp = o.value(QLatin1String("data_parallel")).toObject();
+        double parts = 0;
+        for (const char *key : {"exposed_before_forward_s", "exposed_in_micro_batches_s", "exposed_after_backward_s", "compute_slowed_s"}) {
+            QVERIFY2(dp.value(QLatin1String(key)).isDouble(), key);
+            parts += dp.value(QLatin1String(key)).toDouble();
+        }
+        const double exposed = o.value(QLatin1String("dp_comm_exposed_s")).toDouble();
+        QVERIFY(exposed > 0);
+        QVERIFY2(qAbs(parts - exposed) <= 1e-9 * exposed, qPrintable(QStringLiteral("%1 vs %2").arg(parts).arg(exposed)));
     }
 
     // Output keys are a contract: every key `eval` writes, nested ones too, and every warning code
