@@ -1149,7 +1149,6 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         const double bucketBytes = G / double(buckets);
         e.dpBuckets = int(std::min<long long>(buckets, 1 << 30));
         const double backwardWindow = computeBc;   // last micro-batch's backward on this stage
-        e.dpOverlapWindowSeconds = backwardWindow;
         // Bucket i is ready at i/n of the window; buckets go one after another:
         // finish = max(W/n + n T, W + T)  =>  exposed = max(T, n T - (n-1)/n W).
         auto bucketed = [&](double perBucket, double window) {

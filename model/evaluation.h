@@ -141,7 +141,6 @@ struct Evaluation
     double stageBackwardSeconds = 0;    // includes recompute
     double stageForwardTpSeconds = 0;   // exposed TP (and CP) communication inside stageForwardSeconds
     double stageBackwardTpSeconds = 0;  // ... inside stageBackwardSeconds
-    double dpOverlapWindowSeconds = 0;  // backward compute of the last micro-batch, which buckets overlap
     double dpInterferenceSeconds = 0;   // compute slowed by hidden DP collectives holding SMs (in dp exposed)
     // Where the exposed DP sync sits in the step (their sum + interference = dp exposed), and the
     // traffic the step timeline draws: parameter gathers at the step's start, per micro-batch

@@ -213,12 +213,9 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                                 : "buckets x T_bucket (reduce-scatter), exposed = max(T_bucket, n T_bucket - (n-1)/n x B_last); "
                                   "+ one parameter all-gather G per step, exposed max(T_gather bucket, G - F_first) before "
                                   "the first forward where it is prefetched (Megatron, FSDP with PP), all of it else";
-        if (deepSpeedPipeline)
-            ;
-        else if (pl.overlapDp)
-            formula += "; + hidden traffic x the SMs NCCL holds (compute slowed)";
-        else
-            formula = "not overlapped: all of it exposed (" + formula + ")";
+        if (!deepSpeedPipeline)
+            formula = pl.overlapDp ? formula + "; + hidden traffic x the SMs NCCL holds (compute slowed)"
+                                   : "not overlapped: all of it exposed (" + formula + ")";
         const bool hybrid = pl.zeroStage >= 1 && pl.shardGroup > 0 && pl.shardGroup < d * c;
         if (hybrid)
             formula += "; HSDP: each bucket's reduced shard all-reduced across the replicas on its own stream, "

@@ -286,13 +286,11 @@ StepTimeline stepTimeline(const Scenario &sc, const Evaluation &e)
         out.error = "too many micro-batches to draw (" + std::to_string(m) + ")";
         return out;
     }
-    // The stages as the step runs them, where the evaluation puts the exposed DP sync: per
-    // micro-batch traffic that outlasts its micro-batch's compute waits before its forward, and
-    // compute beside hidden DP collectives runs on the SMs NCCL leaves (dpInterferenceSeconds,
-    // spread over the compute it slows).
-    // Without overlap a micro-batch waits for its gathers before its forward (and, ZeRO-3, its
-    // backward) and for its reduction after its backward; with overlap only what outlasts the
-    // compute waits, before the forward.
+    // The stages as the step runs them, with the DP sync where the evaluation puts it. With
+    // overlap, per micro-batch traffic that outlasts its micro-batch's compute waits before the
+    // forward; without, a micro-batch waits for its gathers before its forward (and, ZeRO-3, its
+    // backward) and for its reduction after its backward. Compute beside hidden DP collectives
+    // runs on the SMs NCCL leaves (dpInterferenceSeconds, spread over all of it).
     const double gather = e.dpGatherSeconds, reducePerMicro = e.dpReducePerMicroSeconds;
     const bool serialPerMicro = !pl.overlapDp && e.dpPerMicroExposedSeconds > 0;
     const double forwardWait = serialPerMicro ? (e.dpGathersPerMicro >= 1 ? gather : 0.0)
