@@ -936,9 +936,9 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         if (last)
             params += (p > 1 && w.tiedEmbeddings ? double(w.vocab) * h : counts.headParams) + 2 * h;
         const double paramsPerGpu = params / t;
-        // The stage with the most compute sets the steady state (chosen without the exposed
-        // TP/CP time, which is the same per layer everywhere, so that faster links never move it).
-        const double computeOnly = L * (layerForward + layerBackward) + (last ? head.forward + head.backward : 0.0);
+        // The slowest stage, exposed TP/CP time included, sets the steady state. A given compute
+        // time is spread over the layers (below): there the stage with most layers.
+        const double computeOnly = tr.computeSecondsOverride > 0 ? L : F + B;
         if (computeOnly > criticalBusy) {
             criticalBusy = computeOnly;
             critical = i;

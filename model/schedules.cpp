@@ -300,8 +300,8 @@ StepTimeline stepTimeline(const Scenario &sc, const Evaluation &e)
     const double backwardReduceWait = serialPerMicro ? reducePerMicro : 0.0;
     std::vector<StageTimes> stages = pipelineStageTimes(sc, e);
     {
-        const StageTimes &first = stages.front();
-        const double busy = double(m) * (first.forwardSeconds + first.backwardSeconds);
+        // The evaluation adds the slowed compute to the critical stage's busy time.
+        const double busy = double(m) * (e.stageForwardSeconds + e.stageBackwardSeconds);
         const double stretch = busy > 0 ? 1 + e.dpInterferenceSeconds / busy : 1.0;
         for (StageTimes &st : stages) {
             st.forwardSeconds = st.forwardSeconds * stretch + forwardWait;
