@@ -193,7 +193,9 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                                          + " per transfer there, " + sec(e.p2pIntraSecondsPerTransfer) + " inside";
         out.push_back({"pp_p2p_exposed_s", "Pipeline point-to-point",
                        "per transfer alpha + b s h x bytes / (t c beta), over NVLink between stages on one node and the network between nodes; "
-                       "total (2 m v + 2 (p - 1)) transfers at the slowest boundary; fill and drain (and 1F1B's steady state) exposed",
+                       "total (2 m v + 2 (p - 1)) transfers at the slowest boundary; fill and drain exposed, and in the steady state "
+                       "1F1B's round trip per micro-batch, an interleaved chunk's wait once its chain of chunk ops and transfers "
+                       "outlasts the chunks stage 1 holds (Little's law)",
                        "boundary " + bytes(e.ppBoundaryBytes) + ", " + boundaries,
                        sec(b.ppP2pExposedSeconds) + " exposed of " + sec(b.ppP2pSeconds),
                        std::string(kSC21) + ", Sec. 4.1 (scatter/gather); simulated schedule in model/pipeline.cpp"});

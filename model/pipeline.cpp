@@ -377,8 +377,20 @@ double pipelineP2pExposedSeconds(Schedule schedule, int p, int v, long long m, c
     switch (schedule) {
     case Schedule::GPipe:
         return 2.0 * (p - 1) * chain;                      // fill and drain cross p-1 boundaries each way
-    case Schedule::Interleaved:
-        return 2.0 * (double(std::max(1, v)) * p - 1) * chain;   // v(p-1) boundaries plus v-1 wrap-arounds, each way
+    case Schedule::Interleaved: {
+        // Fill and drain: v(p-1) boundaries plus v-1 wrap-arounds, each way. The steady state
+        // hides the transfers until the chain behind a chunk outlasts the time stage 1 holds it
+        // (Little's law over chunks in flight): chunk c of a micro-batch is done on stage 1 only
+        // after (v - c) p forward and as many backward chunk ops and 2((v - c) p - 1) transfers,
+        // (v + 1) p / 2 of each on average, while stage 1 holds 2(p - 1) + (v - 1) p + 1 chunks
+        // (Megatron's warm-up plus one). A chunk leaves every (F + B) / v when compute-bound.
+        const double vv = std::max(1, v), chunkSeconds = (t.forwardSeconds + t.backwardSeconds) / vv;
+        const double chainSeconds = (vv + 1) / 2 * p * chunkSeconds + ((vv + 1) * p - 2) * d;
+        const double held = std::min(double(m) * vv, 2.0 * (p - 1) + (vv - 1) * p + 1);
+        const double wait = std::max(0.0, chainSeconds / held - chunkSeconds);
+        // No more waiting than there is transfer time (every transfer at the slowest boundary).
+        return std::min(2.0 * (vv * p - 1) * chain + double(m) * vv * wait, (2.0 * double(m) * vv + 2.0 * (p - 1)) * d);
+    }
     case Schedule::OneFOneB:
     case Schedule::ZeroBubbleH1:
         // 1F1B alternates F and B, so each steady-state cycle waits on a round trip to the next

@@ -227,11 +227,11 @@ private slots:
 
     // The Step timeline replays random plans to the evaluation's step: exactly without a pipeline
     // (the DP sync drawn where the evaluation puts it). With one, the event simulation is the
-    // ground truth the closed forms approximate; where a stage transfer takes under a tenth of a
-    // chunk's compute they stay within 35% of it (GPipe 5%, interleaved 7%, 1F1B 16% on uneven
-    // splits, ZB-H1 32% with much exposed TP time; README "The model"). The evaluation once took
-    // the stage with most compute, not most time, as the slowest and a given compute time's
-    // stage without regard to its layers: 1.8-2.2x short on such plans.
+    // ground truth the closed forms approximate. Over these plans they are never more than 10%
+    // short of it for GPipe, 1F1B and interleaved (ZB-H1 32%, with much exposed TP time), and
+    // at most 45% long, where transfers approach the compute (README "Pipelines"). The evaluation
+    // once paced the pipeline by the stage with most compute, not most time (up to 2.2x short),
+    // and hid an interleaved pipeline's transfers however slow the link (4.6x short).
     void stepTimelineReplaysRandomPlans()
     {
         std::mt19937_64 rng(20261126);
@@ -245,18 +245,16 @@ private slots:
             QVERIFY2(tl.error.empty(), tl.error.c_str());
             const double expected = e.breakdown.stepSeconds - e.breakdown.stragglerSeconds;
             const double rel = tl.stepSeconds / expected - 1;
-            const double chunkSeconds = (e.stageForwardSeconds + e.stageBackwardSeconds) / std::max(1, s.plan.virtualStages);
-            const bool p2pSmall = e.p2pSecondsPerTransfer <= 0.1 * chunkSeconds;
-            if (s.plan.pp == 1 || p2pSmall)
-                QVERIFY2(std::abs(rel) <= (s.plan.pp == 1 ? 1e-9 : 0.35),
-                         qPrintable(QStringLiteral("plan %1: timeline %2 s, evaluation %3 s (pp %4, schedule %5, m %6)")
+            const bool zeroBubble = s.plan.schedule == Schedule::ZeroBubbleH1;
+            const bool ok = s.plan.pp == 1 ? std::abs(rel) <= 1e-9 : rel >= -0.45 && rel <= (zeroBubble ? 0.35 : 0.10);
+            QVERIFY2(ok, qPrintable(QStringLiteral("plan %1: timeline %2 s, evaluation %3 s (pp %4, schedule %5, m %6, p2p %7 s)")
                                         .arg(i).arg(tl.stepSeconds).arg(expected).arg(s.plan.pp).arg(int(s.plan.schedule))
-                                        .arg(e.microBatches)));
+                                        .arg(e.microBatches).arg(e.p2pSecondsPerTransfer)));
             ++replayed;
-            piped += s.plan.pp > 1 && p2pSmall;
+            piped += s.plan.pp > 1;
         }
         QVERIFY(replayed > 1000);
-        QVERIFY(piped > 100);
+        QVERIFY(piped > 300);
     }
 
     // KernelTimesReuse only saves work: inside one scope, random scenarios (other workloads,
