@@ -228,7 +228,7 @@ private slots:
     // The Step timeline replays random plans to the evaluation's step: exactly without a pipeline
     // (the DP sync drawn where the evaluation puts it). With one, the event simulation is the
     // ground truth the closed forms approximate. Over these plans they are never more than 10%
-    // short of it for GPipe, 1F1B and interleaved (ZB-H1 32%: on uneven stages with a small W the
+    // short of it for GPipe, 1F1B and interleaved (ZB-H1 29%: on uneven stages with a small W the
     // simulation's greedy zero-bubble order does worse than 1F1B), and
     // at most 45% long, where transfers approach the compute (README "Pipelines"). The evaluation
     // once paced the pipeline by the stage with most compute, not most time (up to 2.2x short),
@@ -247,7 +247,7 @@ private slots:
             const double expected = e.breakdown.stepSeconds - e.breakdown.stragglerSeconds;
             const double rel = tl.stepSeconds / expected - 1;
             const bool zeroBubble = s.plan.schedule == Schedule::ZeroBubbleH1;
-            const bool ok = s.plan.pp == 1 ? std::abs(rel) <= 1e-9 : rel >= -0.45 && rel <= (zeroBubble ? 0.35 : 0.10);
+            const bool ok = s.plan.pp == 1 ? std::abs(rel) <= 1e-9 : rel >= -0.45 && rel <= (zeroBubble ? 0.30 : 0.10);
             QVERIFY2(ok, qPrintable(QStringLiteral("plan %1: timeline %2 s, evaluation %3 s (pp %4, schedule %5, m %6, p2p %7 s)")
                                         .arg(i).arg(tl.stepSeconds).arg(expected).arg(s.plan.pp).arg(int(s.plan.schedule))
                                         .arg(e.microBatches).arg(e.p2pSecondsPerTransfer)));
