@@ -938,9 +938,9 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         const double paramsPerGpu = params / t;
         // The slowest stage, exposed TP/CP time included, sets the steady state. A given compute
         // time is spread over the layers (below): there the stage with most layers.
-        const double computeOnly = tr.computeSecondsOverride > 0 ? L : F + B;
-        if (computeOnly > criticalBusy) {
-            criticalBusy = computeOnly;
+        const double stageBusy = tr.computeSecondsOverride > 0 ? L : F + B;
+        if (stageBusy > criticalBusy) {
+            criticalBusy = stageBusy;
             critical = i;
             stageFc = F;
             stageBc = B;
