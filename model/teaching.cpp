@@ -85,7 +85,8 @@ StepTimelinePair stepTimelinePair(const Scenario &sc, const Evaluation &e)
     out.overlapped = stepTimeline(on, on == sc ? e : evaluateForSearch(on));
     out.serial = stepTimeline(off, off == sc ? e : evaluateForSearch(off));
     out.savedSeconds = out.serial.stepSeconds - out.overlapped.stepSeconds;
-    out.currentIsOverlapped = sc.plan.overlapDp;
+    const StepTimeline &current = sc.plan.overlapDp ? out.overlapped : out.serial;
+    out.replayedSeconds = current.error.empty() ? current.stepSeconds : 0.0;
     out.evaluatedSeconds = e.breakdown.stepSeconds - e.breakdown.stragglerSeconds;
     return out;
 }

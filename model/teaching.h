@@ -57,9 +57,9 @@ struct StepTimelinePair
     StepTimeline overlapped;   // plan.overlap_dp on
     StepTimeline serial;       // off
     double savedSeconds = 0;   // serial - overlapped
-    // The scenario's own plan: which of the two it is, and its step as the evaluation gives it
-    // (closed forms, stragglers left out), which the replayed schedule can differ from.
-    bool currentIsOverlapped = true;
+    // The scenario's own plan: its replayed step (0 when it could not be drawn) and its step as
+    // the evaluation gives it (closed forms, stragglers left out), which the replay can differ from.
+    double replayedSeconds = 0;
     double evaluatedSeconds = 0;
 };
 StepTimelinePair stepTimelinePair(const Scenario &scenario, const Evaluation &evaluation);

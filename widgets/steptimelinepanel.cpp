@@ -7,7 +7,6 @@
 #include "steptimelineview.h"
 
 #include <QLabel>
-#include <QLocale>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -54,14 +53,13 @@ void StepTimelinePanel::rebuild()
                                    : QString::fromStdString(a.error);
     // Replayed event by event, a pipeline's fill, drain and transfers come out a little apart from
     // the closed forms the other tabs show: say so rather than show two step times unexplained.
-    const StepTimeline &current = pair.currentIsOverlapped ? a : pair.serial;
-    if (current.error.empty() && pair.evaluatedSeconds > 0) {
-        const double rel = current.stepSeconds / pair.evaluatedSeconds - 1;
+    if (pair.replayedSeconds > 0 && pair.evaluatedSeconds > 0) {
+        const double rel = pair.replayedSeconds / pair.evaluatedSeconds - 1;
         if (std::abs(rel) >= 0.0005)
             note += QLatin1Char(' ')
-                    + tr("Replayed event by event, this plan's step is %1, %2% %3 the Plan tab's %4, whose closed forms "
+                    + tr("Replayed event by event, this plan's step is %1, %2 %3 the Plan tab's %4, whose closed forms "
                          "approximate the pipeline's fill, drain and stage transfers.")
-                          .arg(fmt::seconds(current.stepSeconds), QLocale().toString(100 * std::abs(rel), 'f', 1),
+                          .arg(fmt::seconds(pair.replayedSeconds), fmt::percent(std::abs(rel)),
                                rel < 0 ? tr("under") : tr("over"), fmt::seconds(pair.evaluatedSeconds));
     }
     m_note->setText(note);
