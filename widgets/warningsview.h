@@ -6,6 +6,8 @@
 
 class QVBoxLayout;
 class QLabel;
+class QFrame;
+class QPushButton;
 
 namespace ts {
 
@@ -32,10 +34,23 @@ signals:
     void applyRequested(int index);
 
 private:
+    // One warning's row: its colour marker, text and button, kept while the warnings keep their
+    // codes so that a slider drag that only moves a figure in a message updates text in place.
+    struct Row
+    {
+        QFrame *frame = nullptr;
+        QFrame *marker = nullptr;
+        QLabel *text = nullptr;
+        QPushButton *apply = nullptr;
+    };
+    Row addRow(int index);
+    void fillRow(const Row &row, const WarningItem &w);
+
     QVBoxLayout *m_list;
     QLabel *m_empty;
     int m_count = 0;
     QList<WarningItem> m_shown;
+    QList<Row> m_rows;
 };
 
 } // namespace ts

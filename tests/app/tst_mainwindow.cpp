@@ -434,6 +434,50 @@ private slots:
         QCOMPARE(w.document()->undoStack()->count(), 1);
     }
 
+    // A drag that only moves the figures in the warnings' text updates their rows in place
+    // (the same labels and buttons); other warnings rebuild them; Apply still reports its row.
+    void warningRowsUpdateInPlace()
+    {
+        WarningsView view;
+        const WarningItem dp{QStringLiteral("gradient_sync_exposed"), QStringLiteral("Gradient sync exposed for 27.6% of the step."),
+                             QStringLiteral("Overlap it."), true, false};
+        const WarningItem tp{QStringLiteral("tp_comm_exposed"), QStringLiteral("TP in the open for 11.5% of the step."),
+                             QStringLiteral("Turn TP overlap on."), false, false};
+        view.setWarnings({dp, tp});
+        QCOMPARE(view.count(), 2);
+        const QList<QLabel *> labelsBefore = view.findChildren<QLabel *>();
+        const QList<QPushButton *> buttonsBefore = view.findChildren<QPushButton *>();
+        QCOMPARE(buttonsBefore.size(), 2);
+
+        WarningItem dpMoved = dp, tpMoved = tp;
+        dpMoved.message = QStringLiteral("Gradient sync exposed for 26.9% of the step.");
+        tpMoved.canApply = true;
+        view.setWarnings({dpMoved, tpMoved});
+        QCOMPARE(view.findChildren<QLabel *>(), labelsBefore);     // the same widgets
+        QCOMPARE(view.findChildren<QPushButton *>(), buttonsBefore);
+        bool sawNewText = false;
+        for (const QLabel *label : view.findChildren<QLabel *>())
+            sawNewText = sawNewText || label->text().contains(QStringLiteral("26.9%"));
+        QVERIFY(sawNewText);
+        QVERIFY(buttonsBefore[1]->isEnabled());   // the second row's button follows its warning
+        QSignalSpy applied(&view, &WarningsView::applyRequested);
+        buttonsBefore[1]->click();
+        QCOMPARE(applied.size(), 1);
+        QCOMPARE(applied.first().first().toInt(), 1);
+
+        WarningItem error = tp;
+        error.code = QStringLiteral("does_not_fit_memory");
+        error.error = true;
+        view.setWarnings({error});   // other codes: rebuilt
+        QCOMPARE(view.count(), 1);
+        const QList<QPushButton *> rebuilt = view.findChildren<QPushButton *>();
+        QCOMPARE(rebuilt.size(), 1);
+        QCOMPARE(rebuilt.first()->text(), QStringLiteral("Repair"));
+        view.setWarnings({});
+        QCOMPARE(view.count(), 0);
+        QVERIFY(view.findChildren<QPushButton *>().isEmpty());
+    }
+
     void autosaveAfterEdits()
     {
         MainWindow w;
