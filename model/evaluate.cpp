@@ -918,7 +918,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         / spec.hbmBytesPerSecond;
     double stageFc = 0, stageBc = 0, stageW = 0;
     int critical = 0;
-    double maxStageParamsPerGpu = 0, criticalBusy = -1, maxStageMatrixShare = 0;
+    double maxStageParamsPerGpu = 0, criticalBusySeconds = -1, criticalStageLayers = -1, maxStageMatrixShare = 0;
     MemoryBreakdown best;
     best.totalBytes = -1;
     for (int i = 0; i < p; ++i) {
@@ -938,9 +938,10 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         const double paramsPerGpu = params / t;
         // The slowest stage, exposed TP/CP time included, sets the steady state. A given compute
         // time is spread over the layers (below): there the stage with most layers.
-        const double stageBusy = tr.computeSecondsOverride > 0 ? L : F + B;
-        if (stageBusy > criticalBusy) {
-            criticalBusy = stageBusy;
+        const bool slowest = tr.computeSecondsOverride > 0 ? L > criticalStageLayers : F + B > criticalBusySeconds;
+        if (slowest) {
+            criticalBusySeconds = F + B;
+            criticalStageLayers = L;
             critical = i;
             stageFc = F;
             stageBc = B;

@@ -28,7 +28,7 @@ class WarningsView : public QWidget
 public:
     explicit WarningsView(QWidget *parent = nullptr);
     void setWarnings(const QList<WarningItem> &warnings);
-    int count() const { return m_count; }
+    int count() const { return int(m_shown.size()); }
 
 signals:
     void applyRequested(int index);
@@ -48,7 +48,6 @@ private:
 
     QVBoxLayout *m_list;
     QLabel *m_empty;
-    int m_count = 0;
     QList<WarningItem> m_shown;
     QList<Row> m_rows;
 };
