@@ -100,6 +100,17 @@ private slots:
         many.nicBytesPerSecond = 11.25e9;
         many.inter.bytesPerSecond = 45e9;
         QVERIFY(qAbs(collectiveTime(Collective::AllReduce, Algorithm::Ring, Protocol::Simple, S, {16, 8}, many).busBytesPerSecond / 360e9 - 1) < 0.01);
+        // NICs faster than NVLink's effective 369 GB/s (8 x 49.1 GB/s, the public 2-node log's
+        // 392.7): a channel enters and leaves each node through NICs, so NVLink carries 7/8 of a
+        // GPU's ring sends and binds only at 369 x 8/7 = 422 GB/s; the NICs bind.
+        Fabric fast = f;
+        fast.nicBytesPerSecond = 49.1e9;
+        fast.inter.bytesPerSecond = 49.1e9;
+        QVERIFY(qAbs(collectiveTime(Collective::AllReduce, Algorithm::Ring, Protocol::Simple, S, {16, 8}, fast).busBytesPerSecond / 392.8e9 - 1) < 0.01);
+        fast.nicBytesPerSecond = fast.inter.bytesPerSecond = 60e9;   // 480 GB/s of NICs: NVLink's 422 binds
+        QVERIFY(qAbs(collectiveTime(Collective::AllReduce, Algorithm::Ring, Protocol::Simple, S, {16, 8}, fast).busBytesPerSecond / (369e9 * 8 / 7) - 1) < 0.01);
+        // Inside one node every hop is NVLink.
+        QVERIFY(qAbs(collectiveTime(Collective::AllReduce, Algorithm::Ring, Protocol::Simple, S, {8, 8}, fast).busBytesPerSecond / 369e9 - 1) < 0.01);
     }
 
     // The textbook two-level all-reduce pipelines its phases: a large message is bounded by the
