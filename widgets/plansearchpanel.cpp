@@ -51,8 +51,12 @@ PlanSearchPanel::PlanSearchPanel(QWidget *parent)
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_search);
     buttons->addWidget(m_cancel);
+    // The progress bar shows only while a search runs: an empty bar before the first search reads
+    // as a text field.
     buttons->addWidget(m_progress, 1);
+    buttons->addStretch(0);
     buttons->addWidget(m_apply);
+    m_progress->hide();
     // The selected plan's step beside the current plan's.
     auto *split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_table);
@@ -128,6 +132,7 @@ void PlanSearchPanel::startSearch()
     m_cancel->setEnabled(true);
     m_progress->setRange(0, 1000);
     m_progress->setValue(0);
+    m_progress->show();
     m_summary->setText(tr("Searching…"));
     const Job job = m_jobSource();
     auto cancel = m_cancelFlag;
@@ -159,6 +164,7 @@ void PlanSearchPanel::finish(const PlanSearchResult &result)
     m_search->setEnabled(true);
     m_cancel->setEnabled(false);
     m_progress->setValue(1000);
+    m_progress->hide();
     if (m_stale) {   // searched for a scenario that has changed since
         m_stale = false;
         emit searchFinished();

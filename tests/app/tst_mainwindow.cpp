@@ -27,6 +27,7 @@
 #include "warningsview.h"
 
 #include <QComboBox>
+#include <QProgressBar>
 #include <QSet>
 #include <QVBoxLayout>
 #include <QMenuBar>
@@ -591,8 +592,13 @@ private slots:
         MainWindow w;
         w.mainTabs()->setCurrentWidget(w.planSearchPanel());   // default: Llama 3 70B on 1024 H100
         QSignalSpy finished(w.planSearchPanel(), &PlanSearchPanel::searchFinished);
+        // The progress bar shows only while the search runs (an idle empty bar reads as a text field).
+        auto *progress = w.planSearchPanel()->findChild<QProgressBar *>();
+        QVERIFY(progress && progress->isHidden());
         w.planSearchPanel()->startSearch();
+        QVERIFY(!progress->isHidden());
         QVERIFY(finished.wait(20000));
+        QVERIFY(progress->isHidden());
         PlanTableModel *plans = w.planSearchPanel()->model();
         QVERIFY(plans->rowCount() > 1);
         // The current plan is listed at its rank; the best plan is not it (the default is not optimal).
