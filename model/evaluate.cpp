@@ -901,7 +901,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const StateBytesPerParam sb = stateBytesPerParam(fw, tr.precision, pl.zeroStage, shardRanks, p > 1,
                                                    gradientReduceElementBytes(pl.framework, tr.precision, pl.gradReduce, p),
                                                    tr.optimizerStates);
-    const ActivationLayout layout = activationLayout(fw, tr.precision, t, sp);
+    const ActivationLayout layout = activationLayout(fw, tr.precision, t, sp, e.kernels == Kernels::Eager);
     const double actPerTokenLayer = layerActivationBytesPerToken(w, fw, tr.recompute, layout) * activationElementBytes(tr.precision) / 2;
     const double actKeptPerTokenLayer = layerActivationBytesPerToken(w, fw, Recompute::None, layout) * activationElementBytes(tr.precision) / 2;
     const double actFullPerTokenLayer = layerFullActivationBytesPerToken(w, layout) * activationElementBytes(tr.precision) / 2;

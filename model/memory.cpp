@@ -103,9 +103,10 @@ double keptBytes(const Widths &x, bool fp8Inputs)
 
 } // namespace
 
-ActivationLayout activationLayout(Framework framework, Precision precision, int tp, bool sequenceParallel)
+ActivationLayout activationLayout(Framework framework, Precision precision, int tp, bool sequenceParallel, bool eager)
 {
     ActivationLayout l;
+    l.eager = eager;
     l.tp = tp;
     l.sequenceParallel = sequenceParallel;
     l.fp8Inputs = precision == Precision::Fp8 && framework != Framework::Fsdp;
@@ -117,6 +118,17 @@ double layerFullActivationBytesPerToken(const Workload &w, const ActivationLayou
 {
     const Widths x = widthsOf(w, l);
     double bytes = keptBytes(x, l.fp8Inputs);
+    if (l.eager) {
+        // Hugging Face LlamaRMSNorm / torchtitan RMSNorm as written: x.float() (4 B) and the
+        // normalized type_as(x) (2 B) are kept for the backward where a fused kernel keeps the
+        // 16-bit input (2 B): +4 B per element, two norms a layer. SwiGLU as
+        // w2(silu(w1 x) * w3 x): the SiLU output is kept for the product, +2 B per FFN element.
+        // LayerNorm (F.layer_norm) and GELU are native kernels and keep what fused ones do.
+        if (resolveNorm(w) == NormKind::RmsNorm)
+            bytes += 2 * 4 * x.r;
+        if (w.mlp == MlpKind::SwiGlu)
+            bytes += 2 * x.f;
+    }
     if (w.attention == Attention::Materialized) {
         // [K22]: scores 2, dropout mask 1, dropout output 2 per head and key; two 1-byte dropout masks.
         bytes += 5.0 * std::max(1.0, double(w.heads) / l.tp) * w.seqLen + 2 * x.r;

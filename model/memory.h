@@ -61,10 +61,14 @@ struct ActivationLayout
     /// input, as PyTorch DTensor TP and AsyncTP do; Megatron/TE keep the local shard and gather
     /// again in backward.
     bool gatheredGemmInputs = false;
+    /// PyTorch eager ops as Hugging Face and torchtitan write them keep more than fused kernels:
+    /// an RMSNorm keeps its fp32 upcast input and its normalized 16-bit output (beside the
+    /// weighted output the next GEMM keeps), and SwiGLU keeps the SiLU output for the product.
+    bool eager = false;
 };
 /// The layout a framework uses: [TE] FP8 inputs for every framework but FSDP (torchao's
 /// Float8Linear saves the 16-bit input and casts again); gathered inputs for FSDP (torchtitan).
-ActivationLayout activationLayout(Framework framework, Precision precision, int tp, bool sequenceParallel);
+ActivationLayout activationLayout(Framework framework, Precision precision, int tp, bool sequenceParallel, bool eager = false);
 
 /// Activation bytes one layer keeps per token on one GPU until its backward, counted in 16-bit
 /// elements (the caller scales fp32 runs).

@@ -7,6 +7,7 @@
 #include "schedules.h"
 #include "fixtures.h"
 #include "kernels.h"
+#include "memory.h"
 #include "shape.h"
 #include "units.h"
 
@@ -721,6 +722,50 @@ private slots:
         QVERIFY(auto_.breakdown.computeSeconds > compiled.breakdown.computeSeconds);
         QVERIFY(auto_.layerElementwiseSeconds > 2 * compiled.layerElementwiseSeconds);
         QCOMPARE(auto_.layerGemmSeconds, compiled.layerGemmSeconds);
+    }
+
+    // Eager ops keep more for the backward than fused kernels (Hugging Face LlamaRMSNorm and
+    // LlamaMLP, torchtitan as written): an RMSNorm +4 B per element of its input (the fp32 upcast
+    // and the normalized 16-bit copy against the fused kernel's 16-bit input), two a layer, and
+    // SwiGLU +2 B per FFN element (the SiLU output). LayerNorm and GeLU run as native kernels.
+    void eagerOpsKeepTheirUpcastsAndSiluOutput()
+    {
+        Workload llama = base().workload;
+        llama.mlp = MlpKind::SwiGlu;
+        llama.kvHeads = 8;
+        llama.ffnHidden = 14336;
+        const double h = llama.hidden, f = llama.ffnHidden;
+        for (int tp : {1, 4}) {
+            const ActivationLayout fused = activationLayout(Framework::Fsdp, Precision::Bf16, tp, tp > 1, false);
+            const ActivationLayout eager = activationLayout(Framework::Fsdp, Precision::Bf16, tp, tp > 1, true);
+            const double extra = (2 * 4 * h + 2 * f) / tp;   // sequence parallel: norms on h / t
+            QCOMPARE(layerFullActivationBytesPerToken(llama, eager) - layerFullActivationBytesPerToken(llama, fused), extra);
+            QCOMPARE(layerActivationBytesPerToken(llama, Framework::Fsdp, Recompute::None, eager)
+                         - layerActivationBytesPerToken(llama, Framework::Fsdp, Recompute::None, fused),
+                     extra);
+            // Full recompute keeps the layer input only, whatever the kernels.
+            QCOMPARE(layerActivationBytesPerToken(llama, Framework::Fsdp, Recompute::Full, eager),
+                     layerActivationBytesPerToken(llama, Framework::Fsdp, Recompute::Full, fused));
+        }
+        Workload gpt = base().workload;   // LayerNorm and GeLU
+        QCOMPARE(layerFullActivationBytesPerToken(gpt, activationLayout(Framework::Fsdp, Precision::Bf16, 1, false, true)),
+                 layerFullActivationBytesPerToken(gpt, activationLayout(Framework::Fsdp, Precision::Bf16, 1, false, false)));
+        // Through the evaluation: an FSDP plan without recompute keeps more eager than compiled.
+        Scenario s = base();
+        s.workload = llama;
+        s.plan = {};
+        s.plan.dp = s.cluster.gpus;
+        s.plan.zeroStage = 3;
+        s.plan.framework = Framework::Fsdp;
+        s.training.recompute = Recompute::None;
+        s.training.globalBatch = s.cluster.gpus;
+        const Evaluation eagerRun = evaluate(s);
+        s.training.kernels = Kernels::Fused;
+        const Evaluation compiledRun = evaluate(s);
+        QVERIFY2(eagerRun.feasible && compiledRun.feasible, eagerRun.problem.message.c_str());
+        const double perLayerToken = 2 * 4 * h + 2 * f;
+        const double tokens = double(s.workload.seqLen) * s.training.microBatch;
+        QVERIFY(eagerRun.memory.activationsBytes - compiledRun.memory.activationsBytes >= perLayerToken * tokens * llama.layers * 0.999);
     }
 
     // Megatron's block recompute: the first N layers of each model chunk are recomputed, the rest
