@@ -107,6 +107,7 @@ ActivationLayout activationLayout(Framework framework, Precision precision, int 
 {
     ActivationLayout l;
     l.eager = eager;
+    l.eagerNormExtraBytes = precision == Precision::Fp32 ? 2.0 : 4.0;
     l.tp = tp;
     l.sequenceParallel = sequenceParallel;
     l.fp8Inputs = precision == Precision::Fp8 && framework != Framework::Fsdp;
@@ -125,7 +126,7 @@ double layerFullActivationBytesPerToken(const Workload &w, const ActivationLayou
         // w2(silu(w1 x) * w3 x): the SiLU output is kept for the product, +2 B per FFN element.
         // LayerNorm (F.layer_norm) and GELU are native kernels and keep what fused ones do.
         if (resolveNorm(w) == NormKind::RmsNorm)
-            bytes += 2 * 4 * x.r;
+            bytes += 2 * l.eagerNormExtraBytes * x.r;
         if (w.mlp == MlpKind::SwiGlu)
             bytes += 2 * x.f;
     }

@@ -65,6 +65,10 @@ struct ActivationLayout
     /// an RMSNorm keeps its fp32 upcast input and its normalized 16-bit output (beside the
     /// weighted output the next GEMM keeps), and SwiGLU keeps the SiLU output for the product.
     bool eager = false;
+    /// What an eager RMSNorm keeps beyond a fused one per input element, in the 16-bit units the
+    /// caller scales: 4 (an fp32 upcast and a normalized copy); 2 in fp32 training, whose upcast
+    /// is the input itself and whose normalized copy the caller's scaling makes 4 bytes.
+    double eagerNormExtraBytes = 4;
 };
 /// The layout a framework uses: [TE] FP8 inputs for every framework but FSDP (torchao's
 /// Float8Linear saves the 16-bit input and casts again); gathered inputs for FSDP (torchtitan).

@@ -747,6 +747,11 @@ private slots:
             QCOMPARE(layerActivationBytesPerToken(llama, Framework::Fsdp, Recompute::Full, eager),
                      layerActivationBytesPerToken(llama, Framework::Fsdp, Recompute::Full, fused));
         }
+        // fp32 training: x.float() is the input itself, so only the normalized copy is extra (4 B
+        // per element after the caller's x2 for fp32 elements).
+        QCOMPARE(layerFullActivationBytesPerToken(llama, activationLayout(Framework::Fsdp, Precision::Fp32, 1, false, true))
+                     - layerFullActivationBytesPerToken(llama, activationLayout(Framework::Fsdp, Precision::Fp32, 1, false, false)),
+                 2 * 2 * h + 2 * f);
         Workload gpt = base().workload;   // LayerNorm and GeLU
         QCOMPARE(layerFullActivationBytesPerToken(gpt, activationLayout(Framework::Fsdp, Precision::Bf16, 1, false, true)),
                  layerFullActivationBytesPerToken(gpt, activationLayout(Framework::Fsdp, Precision::Bf16, 1, false, false)));
