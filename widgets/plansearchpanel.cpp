@@ -163,7 +163,6 @@ void PlanSearchPanel::finish(const PlanSearchResult &result)
     m_thread = nullptr;
     m_search->setEnabled(true);
     m_cancel->setEnabled(false);
-    m_progress->setValue(1000);
     m_progress->hide();
     if (m_stale) {   // searched for a scenario that has changed since
         m_stale = false;
