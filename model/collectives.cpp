@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "collectives.h"
+#include "memo.h"
 
 #include <algorithm>
 #include <bit>
@@ -584,20 +585,79 @@ constexpr Protocol kAllProtocols[] = {Protocol::Simple, Protocol::LL128, Protoco
 
 } // namespace
 
+namespace {
+// The arguments of collectiveTime as the memo's key: every field of the group and the fabric, in
+// whole 64-bit words. `protocol` 3 is "all of them".
+struct CollectiveKey
+{
+    std::uint64_t kinds = 0;   // collective, algorithm, protocol, straddles, intra-node fabric, NVLS, SHARP, TCP
+    double bytes = 0;
+    std::uint64_t group = 0;   // ranks, ranks per node
+    double interBytesPerSecond = 0, intraBytesPerSecond = 0, intraLatencySeconds = 0, interLatencySeconds = 0;
+    double nicBytesPerSecond = 0;
+    std::uint64_t topology = 0;   // NICs and GPUs per node
+    double nvlsEfficiency = 0, llMaxBusBytesPerSecond = 0;
+};
+// A field added to Group or Fabric must be added to the key above (and this size updated).
+static_assert(sizeof(Group) == 12 && sizeof(Fabric) == 72, "CollectiveKey must hold every field of Group and Fabric");
+
+CollectiveKey collectiveKey(Collective c, Algorithm a, int protocol, double S, const Group &g, const Fabric &f)
+{
+    const auto u = [](auto v) { return std::uint64_t(unsigned(v)); };
+    return {u(c) << 16 | u(a) << 8 | u(protocol) | u(g.straddles) << 24 | u(f.intraFabric) << 32 | u(f.nvls) << 40
+                | u(f.inNetworkReduction) << 41 | u(f.tcp) << 42,
+            S,
+            u(g.ranks) << 32 | u(g.ranksPerNode),
+            f.inter.bytesPerSecond,
+            f.intra.bytesPerSecond,
+            f.intra.latencySeconds,
+            f.inter.latencySeconds,
+            f.nicBytesPerSecond,
+            u(f.nicsPerNode) << 32 | u(f.gpusPerNode),
+            f.nvlsEfficiency,
+            f.llMaxBusBytesPerSecond};
+}
+
+// An evaluation times about 8 collectives (TP, pipeline, data-parallel, context-parallel), which
+// a plan search's plans and a slider drag's steps mostly share. The slot is picked by what varies
+// between them: the kinds, the size, the group and the two tiers' bandwidths.
+using CollectiveMemo = detail::Memo<CollectiveKey, CollectiveTime, 128, 5>;
+CollectiveMemo &collectiveMemo()
+{
+    thread_local CollectiveMemo memo;
+    return memo;
+}
+
+CollectiveTime memoized(Collective c, Algorithm algorithm, int protocol, double S, const Group &group, const Fabric &fabric)
+{
+    const CollectiveKey key = collectiveKey(c, algorithm, protocol, S, group, fabric);
+    CollectiveMemo &memo = collectiveMemo();
+    if (const CollectiveTime *t = memo.find(key))
+        return *t;
+    const Algorithm one[] = {algorithm};
+    const Protocol only[] = {Protocol(protocol)};
+    const CollectiveTime t = fastest(c, algorithm == Algorithm::Auto ? std::span<const Algorithm>(kNcclAlgorithms) : std::span<const Algorithm>(one),
+                                     protocol == 3 ? std::span<const Protocol>(kAllProtocols) : std::span<const Protocol>(only), S, group,
+                                     fabric);
+    memo.store(key, t);
+    return t;
+}
+} // namespace
+
 CollectiveTime collectiveTime(Collective c, Algorithm algorithm, Protocol protocol, double S, const Group &group,
                               const Fabric &fabric)
 {
-    const Algorithm one[] = {algorithm};
-    const Protocol only[] = {protocol};
-    return fastest(c, algorithm == Algorithm::Auto ? std::span<const Algorithm>(kNcclAlgorithms) : std::span<const Algorithm>(one),
-                   only, S, group, fabric);
+    return memoized(c, algorithm, int(protocol), S, group, fabric);
 }
 
 CollectiveTime collectiveTime(Collective c, Algorithm algorithm, double S, const Group &group, const Fabric &fabric)
 {
-    const Algorithm one[] = {algorithm};
-    return fastest(c, algorithm == Algorithm::Auto ? std::span<const Algorithm>(kNcclAlgorithms) : std::span<const Algorithm>(one),
-                   kAllProtocols, S, group, fabric);
+    return memoized(c, algorithm, 3, S, group, fabric);
+}
+
+void clearCollectiveMemo()
+{
+    collectiveMemo().clear();
 }
 
 RingSchedule ringAllReduceSchedule(int n, double bytes, const Tier &tier)

@@ -98,6 +98,9 @@ CollectiveTime collectiveTime(Collective collective, Algorithm algorithm, double
 /// has it, else that algorithm alone.
 CollectiveTime collectiveTime(Collective collective, Algorithm algorithm, Protocol protocol, double bytes,
                               const Group &group, const Fabric &fabric);
+/// Both are memoized per thread on all their arguments (memo.h); this empties this thread's memo
+/// (trainscope-bench's cold figure; tests).
+void clearCollectiveMemo();
 
 enum class RingPhase { ReduceScatter, AllGather };
 

@@ -5,6 +5,7 @@
 
 #include <QTest>
 
+#include <functional>
 #include <map>
 #include <set>
 
@@ -32,6 +33,65 @@ class TestCollectives : public QObject
 {
     Q_OBJECT
 private slots:
+    // The per-thread memo (memo.h) only saves work: arguments that differ from others in any one
+    // field of the group or fabric, timed right after those others, give what they give fresh. A
+    // field missing from the memo's key would return the others' time here.
+    void memoizedTimesEqualFreshOnes()
+    {
+        const Fabric base = h100();
+        std::vector<std::function<void(Group &, Fabric &)>> changes = {
+            [](Group &, Fabric &) {},
+            [](Group &g, Fabric &) { g.ranks = 16; },
+            [](Group &g, Fabric &) { g.ranksPerNode = 1; },
+            [](Group &g, Fabric &) { g.straddles = true; },
+            [](Group &, Fabric &f) { f.intra.bytesPerSecond /= 3; },
+            [](Group &, Fabric &f) { f.intra.latencySeconds *= 20; },
+            [](Group &, Fabric &f) { f.inter.bytesPerSecond /= 4; },
+            [](Group &, Fabric &f) { f.inter.latencySeconds *= 20; },
+            [](Group &, Fabric &f) { f.nicBytesPerSecond /= 4; },
+            [](Group &, Fabric &f) { f.nicsPerNode = 2; },
+            [](Group &, Fabric &f) { f.gpusPerNode = 4; },
+            [](Group &, Fabric &f) { f.intraFabric = IntraFabric::Pcie; },
+            [](Group &, Fabric &f) { f.nvls = false; },
+            [](Group &, Fabric &f) { f.inNetworkReduction = true; },
+            [](Group &, Fabric &f) { f.tcp = true; },
+            [](Group &, Fabric &f) { f.nvlsEfficiency = 0.5; },
+            [](Group &, Fabric &f) { f.llMaxBusBytesPerSecond = 20e9; },
+        };
+        const auto same = [](const CollectiveTime &a, const CollectiveTime &b) {
+            return a.seconds == b.seconds && a.algBytesPerSecond == b.algBytesPerSecond && a.busBytesPerSecond == b.busBytesPerSecond
+                   && a.algorithm == b.algorithm && a.protocol == b.protocol && a.latencySteps == b.latencySteps
+                   && a.latencySeconds == b.latencySeconds && a.applicable == b.applicable && a.interNode == b.interNode;
+        };
+        int differing = 0;
+        for (const Group start : {Group{32, 8}, Group{8, 8}})
+        for (const Collective c : kAllCollectives)
+            for (const Algorithm a : {Algorithm::Auto, Algorithm::Ring, Algorithm::Tree, Algorithm::Nvls, Algorithm::InNetwork})
+                for (const double bytes : {4e3, 64e6})
+                    for (int proto = 0; proto <= 3; ++proto) {
+                        std::vector<CollectiveTime> fresh;
+                        for (const auto &change : changes) {
+                            Group g = start;
+                            Fabric f = base;
+                            change(g, f);
+                            clearCollectiveMemo();
+                            fresh.push_back(proto == 3 ? collectiveTime(c, a, bytes, g, f) : collectiveTime(c, a, Protocol(proto), bytes, g, f));
+                        }
+                        for (size_t i = 0; i < changes.size(); ++i) {
+                            // The unchanged arguments' time in the memo, then the changed ones'.
+                            clearCollectiveMemo();
+                            proto == 3 ? collectiveTime(c, a, bytes, start, base) : collectiveTime(c, a, Protocol(proto), bytes, start, base);
+                            Group g = start;
+                            Fabric f = base;
+                            changes[i](g, f);
+                            const CollectiveTime warm = proto == 3 ? collectiveTime(c, a, bytes, g, f) : collectiveTime(c, a, Protocol(proto), bytes, g, f);
+                            QVERIFY2(same(warm, fresh[i]), qPrintable(QStringLiteral("%1 %2 proto %3 change %4").arg(QString::fromLatin1(nameOf(c)), QString::fromLatin1(nameOf(a))).arg(proto).arg(i)));
+                            differing += i > 0 && !same(fresh[i], fresh[0]);
+                        }
+                    }
+        QVERIFY(differing > 1000);   // the changes do change the times the memo must tell apart
+    }
+
     void busBandwidthFactors_data()
     {
         QTest::addColumn<Collective>("collective");
