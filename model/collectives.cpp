@@ -587,7 +587,8 @@ constexpr Protocol kAllProtocols[] = {Protocol::Simple, Protocol::LL128, Protoco
 
 namespace {
 // The arguments of collectiveTime as the memo's key: every field of the group and the fabric, in
-// whole 64-bit words. `protocol` 3 is "all of them".
+// whole 64-bit words. `protocol` is a Protocol, or kEveryProtocol when NCCL's tuner picks it.
+constexpr int kEveryProtocol = 3;
 struct CollectiveKey
 {
     std::uint64_t kinds = 0;   // collective, algorithm, protocol, straddles, intra-node fabric, NVLS, SHARP, TCP
@@ -637,7 +638,7 @@ CollectiveTime memoized(Collective c, Algorithm algorithm, int protocol, double 
     const Algorithm one[] = {algorithm};
     const Protocol only[] = {Protocol(protocol)};
     const CollectiveTime t = fastest(c, algorithm == Algorithm::Auto ? std::span<const Algorithm>(kNcclAlgorithms) : std::span<const Algorithm>(one),
-                                     protocol == 3 ? std::span<const Protocol>(kAllProtocols) : std::span<const Protocol>(only), S, group,
+                                     protocol == kEveryProtocol ? std::span<const Protocol>(kAllProtocols) : std::span<const Protocol>(only), S, group,
                                      fabric);
     memo.store(key, t);
     return t;
@@ -652,7 +653,7 @@ CollectiveTime collectiveTime(Collective c, Algorithm algorithm, Protocol protoc
 
 CollectiveTime collectiveTime(Collective c, Algorithm algorithm, double S, const Group &group, const Fabric &fabric)
 {
-    return memoized(c, algorithm, 3, S, group, fabric);
+    return memoized(c, algorithm, kEveryProtocol, S, group, fabric);
 }
 
 void clearCollectiveMemo()

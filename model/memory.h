@@ -72,7 +72,7 @@ struct ActivationLayout
 };
 /// The layout a framework uses: [TE] FP8 inputs for every framework but FSDP (torchao's
 /// Float8Linear saves the 16-bit input and casts again); gathered inputs for FSDP (torchtitan).
-ActivationLayout activationLayout(Framework framework, Precision precision, int tp, bool sequenceParallel, bool eager = false);
+ActivationLayout activationLayout(Framework framework, Precision precision, int tp, bool sequenceParallel, bool eager);
 
 /// Activation bytes one layer keeps per token on one GPU until its backward, counted in 16-bit
 /// elements (the caller scales fp32 runs).
