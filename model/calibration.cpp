@@ -202,10 +202,15 @@ bool parseNcclLogs(const std::string &text, const std::string &source, std::vect
         size_t i = 3;
         if (i < t.size() && kRedops.count(t[i]))
             ++i;
-        if (i < t.size() && isInteger(t[i]) && t.size() - i > 4)
+        // What follows the root is time algbw busbw [#wrong], once or twice (out-of-place, in-place).
+        const auto measuredColumns = [](size_t n) { return n == 3 || n == 4 || n == 6 || n == 8; };
+        // A root column (modern tables, and old broadcast/reduce tables) is a whole number before
+        // those; the count decides, as nccl-tests prints a time of 10 ms or more as a whole number
+        // ("10340"), which old all_reduce tables (no root column) put in the same place.
+        if (i < t.size() && isInteger(t[i]) && !measuredColumns(t.size() - i) && measuredColumns(t.size() - i - 1))
             ++i;   // root
         const size_t rest = t.size() - i;
-        if (rest != 4 && rest != 8 && rest != 3 && rest != 6)
+        if (!measuredColumns(rest))
             return fail(number, "not a row of the nccl-tests table (size count type [redop root] time algbw busbw #wrong "
                                 "[time algbw busbw #wrong]): \"" + printable(line) + "\"");
         double size = 0, seconds = 0, bus = 0;

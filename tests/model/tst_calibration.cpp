@@ -259,6 +259,38 @@ private slots:
         QCOMPARE(logs.front().samples.front().seconds, 20.01e-6);   // as printed, two decimals
     }
 
+    // nccl-tests prints a time of 10 ms or more as a whole number. Tables before the root column
+    // (all_reduce: redop only; broadcast: root only) must not take that time for a root.
+    void wholeNumberTimesAreNotRoots()
+    {
+        const std::string oldAllReduce = "# nThread 1 nGpus 8 minBytes 1048576 maxBytes 4294967296 step: 2(factor)\n"
+                                         "#       size         count      type   redop     time   algbw   busbw  error     time   algbw   busbw  error\n"
+                                         "     1048576        262144     float     sum    35.12   29.86   52.25  0e+00    35.01   29.95   52.41  0e+00\n"
+                                         "  2147483648     536870912     float     sum    10340  207.68  363.44  0e+00    10336  207.77  363.60  0e+00\n"
+                                         "  4294967296    1073741824     float     sum    20611  208.38  364.67  0e+00    20602  208.47  364.83  0e+00\n";
+        std::vector<NcclLog> logs;
+        ParseError error;
+        QVERIFY2(parseNcclLogs(oldAllReduce, "all_reduce_perf.log", &logs, &error), error.message.c_str());
+        QCOMPARE(int(logs.size()), 1);
+        QCOMPARE(int(logs.front().samples.size()), 3);
+        QCOMPARE(logs.front().samples[1].seconds, 10340e-6);
+        QCOMPARE(logs.front().samples[2].busBytesPerSecond, 364.67e9);
+        const std::string modern = "# nThread 1 nGpus 8 minBytes 1048576 maxBytes 2147483648 step: 2(factor)\n"
+                                   "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
+                                   "     1048576        262144     float     sum      -1    35.12   29.86   52.25      0    35.01   29.95   52.41      0\n"
+                                   "  2147483648     536870912     float     sum      -1    10340  207.68  363.44      0    10336  207.77  363.60      0\n"
+                                   "  4294967296    1073741824     float     sum      -1    20611  208.38  364.67      0    20602  208.47  364.83      0\n";
+        QVERIFY2(parseNcclLogs(modern, "all_reduce_perf.log", &logs, &error), error.message.c_str());
+        QCOMPARE(logs.front().samples[1].seconds, 10340e-6);
+        const std::string oldBroadcast = "# nThread 1 nGpus 8 minBytes 1048576 maxBytes 2147483648 step: 2(factor)\n"
+                                         "#       size         count      type    root     time   algbw   busbw  error     time   algbw   busbw  error\n"
+                                         "     1048576        262144     float       0    30.02   34.93   34.93  0e+00    29.90   35.07   35.07  0e+00\n"
+                                         "  2147483648     536870912     float       0    10020  214.32  214.32  0e+00    10011  214.51  214.51  0e+00\n"
+                                         "  4294967296    1073741824     float       0    20010  214.64  214.64  0e+00    20002  214.73  214.73  0e+00\n";
+        QVERIFY2(parseNcclLogs(oldBroadcast, "broadcast_perf.log", &logs, &error), error.message.c_str());
+        QCOMPARE(logs.front().samples[1].seconds, 10020e-6);
+    }
+
     void severalCollectivesAreFittedEach()
     {
         std::string text = "# nThread 1 nGpus 8 minBytes 1024\n# Collective test starting: all_reduce_perf\n";
