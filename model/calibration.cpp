@@ -63,8 +63,8 @@ bool collectiveFromName(const std::string &name, Collective *c)
 
 namespace {
 
-// What the paste's launcher put before a line: `srun --label` ("12: ") or OpenMPI's
-// --tag-output ("[1,0]<stdout>:").
+// What the paste's launcher put before a line: `srun --label` ("12: "), OpenMPI's --tag-output
+// ("[1,0]<stdout>:"), MPICH's and Intel MPI's -prepend-rank ("[0] "), pdsh and clush ("node-a: ").
 std::string stripLauncherPrefix(const std::string &line)
 {
     size_t i = 0;
@@ -76,10 +76,17 @@ std::string stripLauncherPrefix(const std::string &line)
         const size_t colon = close == std::string::npos ? close : line.find(">:", close);
         if (colon != std::string::npos && colon < 40)
             return line.substr(colon + 2);
+        size_t k = j + 1;
+        while (k < line.size() && std::isdigit(static_cast<unsigned char>(line[k])))
+            ++k;
+        if (k > j + 1 && k < line.size() && line[k] == ']')
+            return line.substr(k + 1);
     }
-    while (j < line.size() && std::isdigit(static_cast<unsigned char>(line[j])))
+    // A rank or host name, then ": ". Not "node-a:123:123 [0] NCCL INFO" (no space after its colon).
+    while (j < line.size() && (std::isalnum(static_cast<unsigned char>(line[j])) || line[j] == '-' || line[j] == '.' || line[j] == '_'))
         ++j;
-    if (j > i && j < line.size() && line[j] == ':' && (j + 1 == line.size() || line[j + 1] == ' '))
+    if (j > i && j - i < 64 && std::isalnum(static_cast<unsigned char>(line[i])) && j < line.size() && line[j] == ':'
+        && (j + 1 == line.size() || line[j + 1] == ' '))
         return line.substr(j + 1);
     return line;
 }

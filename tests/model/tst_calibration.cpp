@@ -257,6 +257,17 @@ private slots:
         QCOMPARE(logs.front().ranks, 8);
         QCOMPARE(logs.front().hosts, 1);
         QCOMPARE(logs.front().samples.front().seconds, 20.01e-6);   // as printed, two decimals
+
+        // MPICH / Intel MPI -prepend-rank ("[0] ", also without the space), pdsh ("node-a: "),
+        // OpenMPI --tag-output: the same rows, the same fit.
+        for (const std::string prefix : {"[0] ", "[12]", "node-a: ", "gpu-07.cluster: ", "[1,0]<stdout>:"}) {
+            std::string tagged = "node-a:123:123 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n";
+            for (double b = 1024; b <= 64 * MiB; b *= 4)
+                tagged += prefix + row(b, 20 + b / 150e3);
+            QVERIFY2(parseNcclLogs(tagged, "paste.txt", &logs, &error, "all_reduce", {8, 8}), (prefix + ": " + error.message).c_str());
+            QCOMPARE(int(logs.front().samples.size()), 9);
+            QCOMPARE(logs.front().samples.back().bytes, 64 * MiB);
+        }
     }
 
     // nccl-tests prints a time of 10 ms or more as a whole number. Tables before the root column
