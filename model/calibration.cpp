@@ -79,8 +79,15 @@ std::string stripLauncherPrefix(const std::string &line)
         size_t k = j + 1;
         while (k < line.size() && std::isdigit(static_cast<unsigned char>(line[k])))
             ++k;
-        if (k > j + 1 && k < line.size() && line[k] == ']')
-            return line.substr(k + 1);
+        if (k > j + 1 && k < line.size() && line[k] == ']') {
+            // Intel MPI tags every chunk a rank writes, so the tag can recur inside a row
+            // ("... sum  -1[0]  1626.5 ..."): each recurrence becomes a space.
+            const std::string tag = line.substr(j, k + 1 - j);
+            std::string rest = line.substr(k + 1);
+            for (size_t at = rest.find(tag); at != std::string::npos; at = rest.find(tag, at + 1))
+                rest.replace(at, tag.size(), " ");
+            return rest;
+        }
     }
     // A rank or host name, then ": ". Not "node-a:123:123 [0] NCCL INFO" (no space after its colon).
     while (j < line.size() && (std::isalnum(static_cast<unsigned char>(line[j])) || line[j] == '-' || line[j] == '.' || line[j] == '_'))

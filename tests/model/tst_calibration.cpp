@@ -268,6 +268,14 @@ private slots:
             QCOMPARE(int(logs.front().samples.size()), 9);
             QCOMPARE(logs.front().samples.back().bytes, 64 * MiB);
         }
+        // As pasted in NVIDIA/nccl#1453: Intel MPI's tag before every chunk a rank printed.
+        const std::string chunked = "[0]      1048576        262144     float     sum      -1[0]    1626.5    0.64    1.24      0[0]    2302.3    0.46    0.87      0\n"
+                                    "[0]      2097152        524288     float     sum      -1[0]    2325.3    0.90    1.73      0[0]     416.7    5.03    9.65      0\n"
+                                    "[0]      4194304       1048576     float     sum      -1[0]     622.6    6.74   12.91      0[0]     625.8    6.70   12.85      0\n";
+        QVERIFY2(parseNcclLogs(chunked, "paste.txt", &logs, &error, "all_reduce", {16, 8}), error.message.c_str());
+        QCOMPARE(int(logs.front().samples.size()), 3);
+        QCOMPARE(logs.front().samples[1].seconds, 2325.3e-6);
+        QCOMPARE(logs.front().samples[2].busBytesPerSecond, 12.91e9);
     }
 
     // nccl-tests prints a time of 10 ms or more as a whole number. Tables before the root column
