@@ -168,7 +168,10 @@ bool parseNcclLogs(const std::string &text, const std::string &source, std::vect
                 if (value.rfind(a == Algorithm::Ring ? "Ring" : a == Algorithm::Tree ? "Tree" : "NVLS", 0) == 0)
                     algorithmSeen = a;
         }
-        if (t[0][0] == '#' || line.find("NCCL INFO") != std::string::npos || line.find("NCCL WARN") != std::string::npos
+        // A paste outside a code block loses the header's '#' (Markdown takes it for a heading):
+        // "nThread 1 nGpus 1 ..." and "Rank  0 Pid ... on host device 0" are header lines too.
+        const bool bareHeader = t[0] == "nThread" || (t[0] == "Rank" && t.size() >= 4);
+        if (t[0][0] == '#' || bareHeader || line.find("NCCL INFO") != std::string::npos || line.find("NCCL WARN") != std::string::npos
             || line.find("RCCL") != std::string::npos) {
             // Header lines: how many ranks, on which hosts.
             // Counts are read as doubles and bounded before they become ints: a garbled header
@@ -189,12 +192,13 @@ bool parseNcclLogs(const std::string &text, const std::string &source, std::vect
                         nThread = std::max(1, n);
                 }
             }
-            if (t.size() >= 5 && t[0] == "#" && t[1] == "Rank") {
-                const int rank = count(t[2]);
+            const size_t r = t[0] == "#" ? 1 : 0;   // "#  Rank  0 Group 0 Pid ...", or bare
+            if (t.size() >= r + 4 && t[r] == "Rank") {
+                const int rank = count(t[r + 1]);
                 if (rank < 0)
-                    return fail(number, "rank " + printable(t[2]) + " is not between 0 and " + std::to_string(kMaxRanks - 1)
+                    return fail(number, "rank " + printable(t[r + 1]) + " is not between 0 and " + std::to_string(kMaxRanks - 1)
                                             + ": \"" + printable(line) + "\"");
-                for (size_t i = 3; i + 1 < t.size(); ++i)
+                for (size_t i = r + 2; i + 1 < t.size(); ++i)
                     if (t[i] == "on") {
                         if (rank > maxRank)
                             ++ranksOnHost[t[i + 1]];

@@ -276,6 +276,20 @@ private slots:
         QCOMPARE(int(logs.front().samples.size()), 3);
         QCOMPARE(logs.front().samples[1].seconds, 2325.3e-6);
         QCOMPARE(logs.front().samples[2].busBytesPerSecond, 12.91e9);
+
+        // As pasted in NVIDIA/nccl#583, outside a code block: Markdown ate the header's '#'; the
+        // ranks and hosts still come from the header.
+        std::string bare = " nThread 1 nGpus 1 minBytes 32 maxBytes 8589934592 step: 2(factor) warmup iters: 5 iters: 20 validation: 1\n"
+                           " Using devices\n";
+        for (int rank = 0; rank < 16; ++rank)
+            bare += "   Rank  " + std::to_string(rank) + " Pid 18212" + std::to_string(rank) + " on node-" + std::to_string(rank / 8)
+                    + " device  " + std::to_string(rank % 8) + " [0x00] NVIDIA A100-SXM4-40GB\n";
+        bare += "       size         count    type   redop     time   algbw   busbw  error     time   algbw   busbw  error\n";
+        for (double b = 1024; b <= 64 * MiB; b *= 4)
+            bare += row(b, 20 + b / 150e3);
+        QVERIFY2(parseNcclLogs(bare, "all_reduce.txt", &logs, &error), error.message.c_str());
+        QCOMPARE(logs.front().ranks, 16);
+        QCOMPARE(logs.front().hosts, 2);
     }
 
     // nccl-tests prints a time of 10 ms or more as a whole number. Tables before the root column
