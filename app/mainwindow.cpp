@@ -241,11 +241,13 @@ void MainWindow::refreshCompare()
 {
     if (m_mainTabs->currentWidget() != m_compare)
         return;   // rebuilt when shown
-    auto compared = [](const PinnedScenario &p) { return ComparedScenario{p.name, p.evaluation, scenarioInputs(p.scenario)}; };
+    auto compared = [](const PinnedScenario &p) {
+        return ComparedScenario{p.name, p.evaluation, scenarioInputs(p.scenario), p.economics};
+    };
     QList<ComparedScenario> pinned;
     for (const PinnedScenario &p : m_pinned)
         pinned << compared(p);
-    m_compare->setScenarios(pinned, compared({tr("Current"), m_doc->scenario(), m_doc->evaluation()}));
+    m_compare->setScenarios(pinned, compared({tr("Current"), m_doc->scenario(), m_doc->evaluation(), m_doc->analysis().economics}));
 }
 
 bool MainWindow::pinCurrent()
@@ -256,7 +258,7 @@ bool MainWindow::pinCurrent()
     }
     const Plan &p = m_doc->scenario().plan;   // named by what tells pins apart: the plan
     const QString name = tr("%1: TP %2 PP %3 DP %4 on %5").arg(m_pinned.size() + 1).arg(p.tp).arg(p.pp).arg(p.dp).arg(m_doc->scenario().cluster.gpus);
-    m_pinned << PinnedScenario{name, m_doc->scenario(), m_doc->evaluation()};
+    m_pinned << PinnedScenario{name, m_doc->scenario(), m_doc->evaluation(), m_doc->analysis().economics};
     statusBar()->showMessage(tr("Pinned for comparison (%1 of %2)").arg(m_pinned.size()).arg(ComparePanel::kMaxPinned), 3000);
     refreshCompare();
     return true;

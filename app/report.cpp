@@ -325,45 +325,55 @@ bool writeReport(const QString &path, const ReportInput &in, QString *error)
         table += QStringLiteral("<th>%1</th></tr>").arg(tr("This plan"));
         // Each pinned figure with its difference to this plan, and the best of the row starred (as in
         // the Compare tab); `value` is null for rows that are not compared.
-        const auto rowOf = [&](const QString &label, auto text, double (*value)(const Evaluation &) = nullptr,
-                               bool lowerIsBetter = true) {
+        const PinnedScenario self{tr("This plan"), s, e, x};
+        const auto rowOf = [&](const QString &label, QString (*text)(const PinnedScenario &),
+                               double (*value)(const PinnedScenario &) = nullptr, bool lowerIsBetter = true) {
             table += QStringLiteral("<tr><td>%1</td>").arg(label);
-            double best = value && e.memory.fits ? value(e) : std::numeric_limits<double>::quiet_NaN();
+            double best = value && e.memory.fits ? value(self) : std::numeric_limits<double>::quiet_NaN();
             if (value)
                 for (const PinnedScenario &pin : in.compared)
                     if (pin.evaluation.feasible && pin.evaluation.memory.fits
-                        && (std::isnan(best) || (lowerIsBetter ? value(pin.evaluation) < best : value(pin.evaluation) > best)))
-                        best = value(pin.evaluation);
-            const auto cell = [&](const Scenario &sc, const Evaluation &ev, bool self) {
-                if (!ev.feasible)
+                        && (std::isnan(best) || (lowerIsBetter ? value(pin) < best : value(pin) > best)))
+                        best = value(pin);
+            const auto cell = [&](const PinnedScenario &p, bool isSelf) {
+                if (!p.evaluation.feasible)
                     return tr("infeasible");
-                QString t = text(sc, ev);
-                if (value && !self && value(e) != 0 && std::abs(value(ev) / value(e) - 1) >= 0.0005)
-                    t += QStringLiteral(" (%1%2)").arg(value(ev) > value(e) ? QStringLiteral("+") : QString(),
-                                                       fmt::percent(value(ev) / value(e) - 1));
-                if (value && ev.memory.fits && value(ev) == best)
+                QString t = text(p);
+                if (value && !isSelf && value(self) != 0 && std::abs(value(p) / value(self) - 1) >= 0.0005)
+                    t += QStringLiteral(" (%1%2)").arg(value(p) > value(self) ? QStringLiteral("+") : QString(),
+                                                       fmt::percent(value(p) / value(self) - 1));
+                if (value && p.evaluation.memory.fits && value(p) == best)
                     t = QStringLiteral("★ ") + t;
                 return t;
             };
             for (const PinnedScenario &pin : in.compared)
-                table += QStringLiteral("<td>%1</td>").arg(cell(pin.scenario, pin.evaluation, false).toHtmlEscaped());
-            table += QStringLiteral("<td><b>%1</b></td></tr>").arg(cell(s, e, true).toHtmlEscaped());
+                table += QStringLiteral("<td>%1</td>").arg(cell(pin, false).toHtmlEscaped());
+            table += QStringLiteral("<td><b>%1</b></td></tr>").arg(cell(self, true).toHtmlEscaped());
         };
-        rowOf(tr("Plan"), [](const Scenario &y, const Evaluation &) {
-            return QStringLiteral("TP %1 PP %2 DP %3 CP %4, %5, ZeRO-%6").arg(y.plan.tp).arg(y.plan.pp).arg(y.plan.dp).arg(y.plan.cp)
-                .arg(QLatin1String(nameOf(y.plan.schedule))).arg(y.plan.zeroStage);
+        // Time to train and GPU-hours as the headline gives them: with failures and checkpoints
+        // when the operations inputs are valid.
+        static const auto trainSeconds = [](const PinnedScenario &p) {
+            return p.economics.valid ? p.economics.goodput.trainSeconds : p.evaluation.trainSeconds;
+        };
+        static const auto gpuHours = [](const PinnedScenario &p) {
+            return p.economics.valid ? p.economics.cost.gpuHours : p.evaluation.gpuHours;
+        };
+        rowOf(tr("Plan"), [](const PinnedScenario &p) {
+            const Plan &y = p.scenario.plan;
+            return QStringLiteral("TP %1 PP %2 DP %3 CP %4, %5, ZeRO-%6").arg(y.tp).arg(y.pp).arg(y.dp).arg(y.cp)
+                .arg(QLatin1String(nameOf(y.schedule))).arg(y.zeroStage);
         });
-        rowOf(tr("GPUs"), [](const Scenario &y, const Evaluation &) { return QString::number(y.cluster.gpus); });
-        rowOf(tr("Step time"), [](const Scenario &, const Evaluation &y) { return fmt::seconds(y.breakdown.stepSeconds); },
-              [](const Evaluation &y) { return y.breakdown.stepSeconds; });
-        rowOf(tr("Time to train"), [](const Scenario &, const Evaluation &y) { return fmt::duration(y.trainSeconds); },
-              [](const Evaluation &y) { return y.trainSeconds; });
-        rowOf(tr("GPU-hours"), [](const Scenario &, const Evaluation &y) { return fmt::count(y.gpuHours); },
-              [](const Evaluation &y) { return y.gpuHours; });
-        rowOf(tr("MFU"), [](const Scenario &, const Evaluation &y) { return fmt::percent(y.mfu); },
-              [](const Evaluation &y) { return y.mfu; }, false);
-        rowOf(tr("Memory per GPU"), [](const Scenario &, const Evaluation &y) { return fmt::memory(y.memory.totalBytes); },
-              [](const Evaluation &y) { return y.memory.totalBytes; });
+        rowOf(tr("GPUs"), [](const PinnedScenario &p) { return QString::number(p.scenario.cluster.gpus); });
+        rowOf(tr("Step time"), [](const PinnedScenario &p) { return fmt::seconds(p.evaluation.breakdown.stepSeconds); },
+              [](const PinnedScenario &p) { return p.evaluation.breakdown.stepSeconds; });
+        rowOf(tr("Time to train"), [](const PinnedScenario &p) { return fmt::duration(trainSeconds(p)); },
+              [](const PinnedScenario &p) { return trainSeconds(p); });
+        rowOf(tr("GPU-hours"), [](const PinnedScenario &p) { return fmt::count(gpuHours(p)); },
+              [](const PinnedScenario &p) { return gpuHours(p); });
+        rowOf(tr("MFU"), [](const PinnedScenario &p) { return fmt::percent(p.evaluation.mfu); },
+              [](const PinnedScenario &p) { return p.evaluation.mfu; }, false);
+        rowOf(tr("Memory per GPU"), [](const PinnedScenario &p) { return fmt::memory(p.evaluation.memory.totalBytes); },
+              [](const PinnedScenario &p) { return p.evaluation.memory.totalBytes; });
         pages.html(table + QStringLiteral("</table>"));
     }
 

@@ -2,6 +2,7 @@
 // The capacity-plan report (PDF) and exports of views (PNG, SVG, PDF).
 #pragma once
 
+#include "economics.h"
 #include "evaluation.h"
 #include "chartdata.h"
 #include "inputs.h"
@@ -21,6 +22,7 @@ struct PinnedScenario
     QString name;
     Scenario scenario;
     Evaluation evaluation;
+    Economics economics;   // the analysis' cost and goodput, as the headline cards show them
 };
 
 struct ReportInput

@@ -268,6 +268,11 @@ QString evaluationText(const Scenario &sc, const Evaluation &e, const QString &n
                                                     + QStringLiteral(" of pipeline time, ") + fmt::percent(e.ppBubbleFractionOfIdeal)
                                                     + QStringLiteral(" of ideal)"));
     line(QStringLiteral("time to train"), fmt::duration(e.trainSeconds) + QStringLiteral(", ") + fmt::count(e.gpuHours) + QStringLiteral(" GPU-hours"));
+    // What the calendar shows (the app's headline card): failures, restarts and checkpoints added.
+    if (const Economics costs = economics(sc, e); costs.valid)
+        line(QStringLiteral("with failures and checkpoints"), fmt::duration(costs.goodput.trainSeconds) + QStringLiteral(", ")
+                                                                  + fmt::count(costs.cost.gpuHours) + QStringLiteral(" GPU-hours (goodput ")
+                                                                  + fmt::percent(costs.goodput.effectiveFraction) + QStringLiteral(")"));
     out += QStringLiteral("Sizes\n");
     line(QStringLiteral("parameters"), fmt::count(e.parameters));
     line(QStringLiteral("gradient bytes per GPU"), fmt::bytes(e.gradientBytesPerGpu));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "planmap.h"
 
+#include "economics.h"
 #include "evaluate.h"
 
 #include <algorithm>
@@ -116,7 +117,8 @@ PlanMap planMap(const Scenario &s, const PlanMapRequest &request)
     for (size_t iy = 0; iy < map.ys.size(); ++iy) {
         for (size_t ix = 0; ix < map.xs.size(); ++ix) {
             PlanMapCell &c = map.cells[iy * map.xs.size() + ix];
-            const Evaluation e = evaluateForSearch(planMapScenario(s, map, int(ix), int(iy)));
+            const Scenario cell = planMapScenario(s, map, int(ix), int(iy));
+            const Evaluation e = evaluateForSearch(cell);
             c.feasible = e.feasible;
             if (!e.feasible) {
                 c.problem = e.problem.message;
@@ -124,7 +126,12 @@ PlanMap planMap(const Scenario &s, const PlanMapRequest &request)
             }
             c.fits = e.memory.fits;
             switch (request.metric) {
-            case PlanMapMetric::TimeToTrain: c.value = e.trainSeconds; break;
+            case PlanMapMetric::TimeToTrain: {
+                // As the headline card: with failures and checkpoints, which grow with the GPUs.
+                const Economics x = economics(cell, e);
+                c.value = x.valid ? x.goodput.trainSeconds : e.trainSeconds;
+                break;
+            }
             case PlanMapMetric::Mfu: c.value = e.flopsApplicable ? e.mfu : 0.0; break;
             case PlanMapMetric::StepTime: c.value = e.breakdown.stepSeconds; break;
             case PlanMapMetric::MemoryPerGpu: c.value = e.memory.totalBytes; break;

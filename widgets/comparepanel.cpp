@@ -80,27 +80,37 @@ void ComparePanel::setScenarios(const QList<ComparedScenario> &pinned, const Com
     struct Figure
     {
         const char *name;
-        QString (*text)(const Evaluation &);
-        double (*value)(const Evaluation &);   // nullptr: not compared
+        QString (*text)(const ComparedScenario &);
+        double (*value)(const ComparedScenario &);   // nullptr: not compared
         bool lowerIsBetter;
     };
+    // Time to train and GPU-hours as the headline cards give them: with failures and checkpoints
+    // when the scenario's operations inputs are valid, else failure-free.
+    static const auto trainSeconds = [](const ComparedScenario &p) {
+        return p.economics.valid ? p.economics.goodput.trainSeconds : p.evaluation.trainSeconds;
+    };
+    static const auto gpuHours = [](const ComparedScenario &p) {
+        return p.economics.valid ? p.economics.cost.gpuHours : p.evaluation.gpuHours;
+    };
     static const Figure figures[] = {
-        {QT_TR_NOOP("Step time"), [](const Evaluation &e) { return fmt::seconds(e.breakdown.stepSeconds); },
-         [](const Evaluation &e) { return e.breakdown.stepSeconds; }, true},
-        {QT_TR_NOOP("Time to train"), [](const Evaluation &e) { return fmt::duration(e.trainSeconds); },
-         [](const Evaluation &e) { return e.trainSeconds; }, true},
-        {QT_TR_NOOP("GPU-hours"), [](const Evaluation &e) { return fmt::count(e.gpuHours); }, [](const Evaluation &e) { return e.gpuHours; },
+        {QT_TR_NOOP("Step time"), [](const ComparedScenario &p) { return fmt::seconds(p.evaluation.breakdown.stepSeconds); },
+         [](const ComparedScenario &p) { return p.evaluation.breakdown.stepSeconds; }, true},
+        {QT_TR_NOOP("Time to train"), [](const ComparedScenario &p) { return fmt::duration(trainSeconds(p)); },
+         [](const ComparedScenario &p) { return trainSeconds(p); }, true},
+        {QT_TR_NOOP("GPU-hours"), [](const ComparedScenario &p) { return fmt::count(gpuHours(p)); },
+         [](const ComparedScenario &p) { return gpuHours(p); }, true},
+        {QT_TR_NOOP("MFU"), [](const ComparedScenario &p) { return fmt::percent(p.evaluation.mfu); },
+         [](const ComparedScenario &p) { return p.evaluation.mfu; }, false},
+        {QT_TR_NOOP("Tokens/s"), [](const ComparedScenario &p) { return fmt::count(p.evaluation.tokensPerSecond); },
+         [](const ComparedScenario &p) { return p.evaluation.tokensPerSecond; }, false},
+        {QT_TR_NOOP("Communication"), [](const ComparedScenario &p) { return fmt::percent(p.evaluation.communicationFraction); },
+         [](const ComparedScenario &p) { return p.evaluation.communicationFraction; }, true},
+        {QT_TR_NOOP("Pipeline efficiency"), [](const ComparedScenario &p) { return fmt::percent(p.evaluation.pipelineEfficiency); },
+         [](const ComparedScenario &p) { return p.evaluation.pipelineEfficiency; }, false},
+        {QT_TR_NOOP("Memory per GPU"), [](const ComparedScenario &p) { return fmt::memory(p.evaluation.memory.totalBytes); },
+         [](const ComparedScenario &p) { return p.evaluation.memory.totalBytes; }, true},
+        {QT_TR_NOOP("Fits in HBM"), [](const ComparedScenario &p) { return p.evaluation.memory.fits ? tr("yes") : tr("no"); }, nullptr,
          true},
-        {QT_TR_NOOP("MFU"), [](const Evaluation &e) { return fmt::percent(e.mfu); }, [](const Evaluation &e) { return e.mfu; }, false},
-        {QT_TR_NOOP("Tokens/s"), [](const Evaluation &e) { return fmt::count(e.tokensPerSecond); },
-         [](const Evaluation &e) { return e.tokensPerSecond; }, false},
-        {QT_TR_NOOP("Communication"), [](const Evaluation &e) { return fmt::percent(e.communicationFraction); },
-         [](const Evaluation &e) { return e.communicationFraction; }, true},
-        {QT_TR_NOOP("Pipeline efficiency"), [](const Evaluation &e) { return fmt::percent(e.pipelineEfficiency); },
-         [](const Evaluation &e) { return e.pipelineEfficiency; }, false},
-        {QT_TR_NOOP("Memory per GPU"), [](const Evaluation &e) { return fmt::memory(e.memory.totalBytes); },
-         [](const Evaluation &e) { return e.memory.totalBytes; }, true},
-        {QT_TR_NOOP("Fits in HBM"), [](const Evaluation &e) { return e.memory.fits ? tr("yes") : tr("no"); }, nullptr, true},
     };
     QStringList headers;
     for (const ComparedScenario &p : all)
@@ -109,7 +119,7 @@ void ComparePanel::setScenarios(const QList<ComparedScenario> &pinned, const Com
     m_figures->setColumnCount(int(all.size()));
     m_figures->setRowCount(int(std::size(figures)));
     m_figures->setHorizontalHeaderLabels(headers);
-    const Evaluation &now = all.back().evaluation;
+    const ComparedScenario &now = all.back();
     for (int r = 0; r < int(std::size(figures)); ++r) {
         const Figure &f = figures[r];
         m_figures->setVerticalHeaderItem(r, new QTableWidgetItem(tr(f.name)));
@@ -119,19 +129,19 @@ void ComparePanel::setScenarios(const QList<ComparedScenario> &pinned, const Com
                 // Only plans that run and fit can win.
                 if (!all[c].evaluation.feasible || !all[c].evaluation.memory.fits)
                     continue;
-                const double v = f.value(all[c].evaluation);
-                if (best < 0 || (f.lowerIsBetter ? v < f.value(all[best].evaluation) : v > f.value(all[best].evaluation)))
+                const double v = f.value(all[c]);
+                if (best < 0 || (f.lowerIsBetter ? v < f.value(all[best]) : v > f.value(all[best])))
                     best = c;
             }
         for (int c = 0; c < all.size(); ++c) {
             const Evaluation &e = all[c].evaluation;
-            QString text = e.feasible ? f.text(e) : tr("infeasible");
-            const double change = f.value && e.feasible && now.feasible && f.value(now) != 0 ? f.value(e) / f.value(now) - 1 : 0.0;
+            QString text = e.feasible ? f.text(all[c]) : tr("infeasible");
+            const double change = f.value && e.feasible && now.evaluation.feasible && f.value(now) != 0 ? f.value(all[c]) / f.value(now) - 1 : 0.0;
             if (c + 1 < all.size() && std::abs(change) >= 0.0005)   // pinned: the difference to the current plan
                 text += QStringLiteral("  (%1%2)").arg(change > 0 ? QStringLiteral("+") : QString(), fmt::percent(change));
             // Every plan as good as the best (ties included) is marked; alone, nothing is compared.
             const bool isBest = all.size() > 1 && best >= 0 && e.feasible && e.memory.fits
-                                && std::abs(f.value(e) - f.value(all[best].evaluation)) <= 1e-9 * std::abs(f.value(all[best].evaluation));
+                                && std::abs(f.value(all[c]) - f.value(all[best])) <= 1e-9 * std::abs(f.value(all[best]));
             auto *item = new QTableWidgetItem(isBest ? QStringLiteral("★ ") + text : text);
             if (isBest) {
                 QFont bold = item->font();
@@ -157,6 +167,7 @@ void ComparePanel::setScenarios(const QList<ComparedScenario> &pinned, const Com
     m_inputs->setColumnCount(int(all.size()));
     m_inputs->setRowCount(int(differing.size()));
     m_inputs->setHorizontalHeaderLabels(headers);
+    m_inputs->setVisible(!differing.isEmpty());   // alone, or pinned copies of the same inputs: nothing differs
     for (int r = 0; r < differing.size(); ++r) {
         m_inputs->setVerticalHeaderItem(r, new QTableWidgetItem(differing[r]));
         for (int c = 0; c < flat.size(); ++c)

@@ -3,6 +3,7 @@
 // the inputs that differ.
 #pragma once
 
+#include "economics.h"
 #include "evaluation.h"
 
 #include <QList>
@@ -15,12 +16,15 @@ namespace ts {
 
 class StepTimeChart;
 
-/// One compared scenario: its name, evaluation, and inputs as "section.key" -> text.
+/// One compared scenario: its name, evaluation, inputs as "section.key" -> text, and the
+/// analysis' cost and goodput (when valid, the time to train and GPU-hours shown are theirs, with
+/// failures and checkpoints, as on the headline cards).
 struct ComparedScenario
 {
     QString name;
     Evaluation evaluation;
     QMap<QString, QString> inputs;
+    Economics economics;
 };
 
 class ComparePanel : public QWidget

@@ -9,12 +9,18 @@
 
 namespace ts {
 
+namespace {
+// The time to train the headline card shows: with failures and checkpoints when the scenario's
+// operations inputs allow (the search's GPU count is fixed, so this keeps the search's order).
+double calendarSeconds(const PlanCandidate &c) { return c.trainSecondsWithFailures > 0 ? c.trainSecondsWithFailures : c.trainSeconds; }
+} // namespace
+
 void PlanTableModel::setPlans(std::vector<PlanCandidate> plans, const PlanCandidate *current)
 {
     beginResetModel();
     m_plans = std::move(plans);
     m_currentRow = -1;
-    m_currentSeconds = current ? current->trainSeconds : 0.0;
+    m_currentSeconds = current ? calendarSeconds(*current) : 0.0;
     if (current) {
         // At its rank: after every plan that is faster (or as fast: the search found it first).
         const auto at = std::find_if(m_plans.begin(), m_plans.end(),
@@ -38,6 +44,7 @@ QVariant PlanTableModel::headerData(int section, Qt::Orientation orientation, in
         return tr(names[section]);
     if (role == Qt::ToolTipRole) {
         switch (section) {
+        case ColTrain: return tr("Time to train the token budget with failures and checkpoints, as the headline card gives it");
         case ColCost: return tr("Cost of the token budget with failures and checkpoints, at the scenario's price per GPU-hour");
         case ColDelta: return tr("Time to train relative to the current plan (negative: faster)");
         case ColFramework: return tr("The framework that runs the plan, whose memory layout and synchronisation the figures assume");
@@ -73,11 +80,11 @@ QVariant PlanTableModel::data(const QModelIndex &index, int role) const
         return c.fits ? tr("Your current plan") : tr("Your current plan: it does not fit in HBM with the plan margin");
     if (role != Qt::DisplayRole && !raw)
         return {};
-    const double delta = m_currentSeconds > 0 ? c.trainSeconds / m_currentSeconds - 1 : 0.0;
+    const double seconds = calendarSeconds(c);
+    const double delta = m_currentSeconds > 0 ? seconds / m_currentSeconds - 1 : 0.0;
     switch (index.column()) {
     case ColTrain:
-        return raw ? QVariant(c.trainSeconds) : QVariant(current ? tr("%1 (current)").arg(fmt::duration(c.trainSeconds))
-                                                                  : fmt::duration(c.trainSeconds));
+        return raw ? QVariant(seconds) : QVariant(current ? tr("%1 (current)").arg(fmt::duration(seconds)) : fmt::duration(seconds));
     case ColDelta:
         if (raw)
             return delta;

@@ -15,6 +15,7 @@
 #include "planview.h"
 #include "evaluate.h"
 #include "explanationview.h"
+#include "formatting.h"
 #include "headlinecards.h"
 #include "layoutboundary.h"
 #include "mainwindow.h"
@@ -603,6 +604,9 @@ private slots:
         QVERIFY(plans->rowCount() > 1);
         // The current plan is listed at its rank; the best plan is not it (the default is not optimal).
         QVERIFY(plans->currentRow() > 0);
+        // Its time to train is the headline card's: with failures and checkpoints.
+        QCOMPARE(plans->data(plans->index(plans->currentRow(), PlanTableModel::ColTrain), Qt::UserRole).toDouble(),
+                 w.document()->analysis().economics.goodput.trainSeconds);
         w.resize(1280, 720);
         w.show();
         w.planSearchPanel()->findChild<QTableView *>()->selectRow(0);
@@ -637,6 +641,20 @@ private slots:
         const QList<QTableWidget *> alone = w.comparePanel()->findChildren<QTableWidget *>();
         QVERIFY(std::any_of(alone.begin(), alone.end(), [](QTableWidget *t) { return t->columnCount() == 1 && t->rowCount() > 0; }));
         QVERIFY(!starred());
+        // Time to train and GPU-hours as the headline cards give them: with failures and checkpoints
+        // (the failure-free figures differ, so the comparison tells them apart).
+        const Economics &x = w.document()->analysis().economics;
+        QVERIFY(x.valid);
+        const auto figure = [&w](const QString &name) {
+            for (QTableWidget *t : w.comparePanel()->findChildren<QTableWidget *>())
+                for (int r = 0; r < t->rowCount(); ++r)
+                    if (t->verticalHeaderItem(r) && t->verticalHeaderItem(r)->text() == name && t->item(r, t->columnCount() - 1))
+                        return t->item(r, t->columnCount() - 1)->text();
+            return QString();
+        };
+        QCOMPARE(figure(QStringLiteral("Time to train")), fmt::duration(x.goodput.trainSeconds));
+        QCOMPARE(figure(QStringLiteral("GPU-hours")), fmt::count(x.cost.gpuHours));
+        QVERIFY(fmt::count(x.cost.gpuHours) != fmt::count(w.document()->evaluation().gpuHours));
         QVERIFY(w.pinCurrent());
         w.editField(Field::OverlapDp, 0);
         QVERIFY(w.pinCurrent());
