@@ -264,11 +264,14 @@ bool writeReport(const QString &path, const ReportInput &in, QString *error)
         const double ratio = b.trainSeconds / e.trainSeconds;
         const QString versus = ratio < 1 ? tr("%1 faster").arg(fmt::percent(1 - ratio)) : tr("%1 slower").arg(fmt::percent(ratio - 1));
         html += QStringLiteral("<p>%1</p>").arg(
-            tr("%13: TP %1, PP %2, DP %3, CP %4, micro-batch %5, %6, ZeRO %7, recompute %8: %9 to train without failures "
+            tr("%13: TP %1, PP %2, DP %3, CP %4, micro-batch %5, %6, ZeRO %7, recompute %8: %9 "
                "(%10 than this plan), %11 fits in memory. Ranked first of %12 plans that fit.")
                 .arg(bp.tp).arg(bp.pp).arg(bp.dp).arg(bp.cp).arg(b.scenario.training.microBatch)
                 .arg(fmt::schedule(bp), fmt::sharding(bp)).arg(QLatin1String(nameOf(b.scenario.training.recompute)))
-                .arg(fmt::duration(b.trainSeconds), versus,
+                // As the time to train above: with failures and checkpoints when they are known.
+                .arg(b.trainSecondsWithFailures > 0 ? tr("%1 to train with failures and checkpoints").arg(fmt::duration(b.trainSecondsWithFailures))
+                                                    : tr("%1 to train without failures").arg(fmt::duration(b.trainSeconds)),
+                     versus,
                      fmt::memory(b.memoryBytes), fmt::count(double(search.fitting)))
                 .arg(QString::fromStdString(formatFieldValue(Field::Framework, int(resolveFramework(bp)))))
                 .toHtmlEscaped());
