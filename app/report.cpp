@@ -353,14 +353,9 @@ bool writeReport(const QString &path, const ReportInput &in, QString *error)
                 table += QStringLiteral("<td>%1</td>").arg(cell(pin, false).toHtmlEscaped());
             table += QStringLiteral("<td><b>%1</b></td></tr>").arg(cell(self, true).toHtmlEscaped());
         };
-        // Time to train and GPU-hours as the headline gives them: with failures and checkpoints
-        // when the operations inputs are valid.
-        static const auto trainSeconds = [](const PinnedScenario &p) {
-            return p.economics.valid ? p.economics.goodput.trainSeconds : p.evaluation.trainSeconds;
-        };
-        static const auto gpuHours = [](const PinnedScenario &p) {
-            return p.economics.valid ? p.economics.cost.gpuHours : p.evaluation.gpuHours;
-        };
+        // Time to train and GPU-hours as the headline gives them.
+        static const auto trainSeconds = [](const PinnedScenario &p) { return calendarTrainSeconds(p.evaluation, p.economics); };
+        static const auto gpuHours = [](const PinnedScenario &p) { return calendarGpuHours(p.evaluation, p.economics); };
         rowOf(tr("Plan"), [](const PinnedScenario &p) {
             const Plan &y = p.scenario.plan;
             return QStringLiteral("TP %1 PP %2 DP %3 CP %4, %5, ZeRO-%6").arg(y.tp).arg(y.pp).arg(y.dp).arg(y.cp)

@@ -61,6 +61,11 @@ struct Economics
     Goodput goodput;
 };
 
+/// The time to train and GPU-hours a user plans a calendar with, as the headline shows them: with
+/// failures and checkpoints when the economics are valid, else the evaluation's failure-free ones.
+inline double calendarTrainSeconds(const Evaluation &e, const Economics &x) { return x.valid ? x.goodput.trainSeconds : e.trainSeconds; }
+inline double calendarGpuHours(const Evaluation &e, const Economics &x) { return x.valid ? x.cost.gpuHours : e.gpuHours; }
+
 /// Young's first-order optimum (Young 1974): tau = sqrt(2 delta M), with Daly's (2006) correction
 /// tau = sqrt(2 delta M) - delta when delta < M / 2, else M. delta: checkpoint write time; M: MTBF.
 double youngDalyIntervalSeconds(double checkpointSeconds, double mtbfSeconds);

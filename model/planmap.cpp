@@ -128,8 +128,7 @@ PlanMap planMap(const Scenario &s, const PlanMapRequest &request)
             switch (request.metric) {
             case PlanMapMetric::TimeToTrain: {
                 // As the headline card: with failures and checkpoints, which grow with the GPUs.
-                const Economics x = economics(cell, e);
-                c.value = x.valid ? x.goodput.trainSeconds : e.trainSeconds;
+                c.value = calendarTrainSeconds(e, economics(cell, e));
                 break;
             }
             case PlanMapMetric::Mfu: c.value = e.flopsApplicable ? e.mfu : 0.0; break;

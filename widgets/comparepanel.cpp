@@ -84,14 +84,9 @@ void ComparePanel::setScenarios(const QList<ComparedScenario> &pinned, const Com
         double (*value)(const ComparedScenario &);   // nullptr: not compared
         bool lowerIsBetter;
     };
-    // Time to train and GPU-hours as the headline cards give them: with failures and checkpoints
-    // when the scenario's operations inputs are valid, else failure-free.
-    static const auto trainSeconds = [](const ComparedScenario &p) {
-        return p.economics.valid ? p.economics.goodput.trainSeconds : p.evaluation.trainSeconds;
-    };
-    static const auto gpuHours = [](const ComparedScenario &p) {
-        return p.economics.valid ? p.economics.cost.gpuHours : p.evaluation.gpuHours;
-    };
+    // Time to train and GPU-hours as the headline cards give them.
+    static const auto trainSeconds = [](const ComparedScenario &p) { return calendarTrainSeconds(p.evaluation, p.economics); };
+    static const auto gpuHours = [](const ComparedScenario &p) { return calendarGpuHours(p.evaluation, p.economics); };
     static const Figure figures[] = {
         {QT_TR_NOOP("Step time"), [](const ComparedScenario &p) { return fmt::seconds(p.evaluation.breakdown.stepSeconds); },
          [](const ComparedScenario &p) { return p.evaluation.breakdown.stepSeconds; }, true},
