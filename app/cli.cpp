@@ -398,7 +398,7 @@ int runPlan(const Options &o, const LoadedScenario &loaded, QTextStream &out, QT
                    .arg(QStringLiteral("framework"), -9).arg(QStringLiteral("TP"), 4).arg(QStringLiteral("PP"), 4).arg(QStringLiteral("DP"), 6).arg(QStringLiteral("CP"), 4)
                    .arg(QStringLiteral("b"), 3).arg(QStringLiteral("schedule"), -16).arg(QStringLiteral("split"), -9)
                    .arg(QStringLiteral("overlap"), -7).arg(QStringLiteral("ZeRO"), 7).arg(QStringLiteral("recompute"), -10)
-                   .arg(QStringLiteral("step"), 10).arg(QStringLiteral("train / MFU / memory"), -30);
+                   .arg(QStringLiteral("step"), 10).arg(QStringLiteral("train (with failures) / MFU / memory"), -30);
         for (const PlanCandidate &c : r.best) {
             const Plan &p = c.scenario.plan;
             out << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9 %10 %11 %12 %13\n")
@@ -406,7 +406,9 @@ int runPlan(const Options &o, const LoadedScenario &loaded, QTextStream &out, QT
                        .arg(fmt::schedule(p), -16).arg(fmt::pipelineSplit(p), -9).arg(fmt::overlaps(p), -7)
                        .arg(fmt::sharding(p), 7).arg(QString::fromStdString(recomputeText(c.scenario.training)), -10)
                        .arg(fmt::seconds(c.breakdown.stepSeconds), 10)
-                       .arg(fmt::duration(c.trainSeconds) + QStringLiteral(" / ") + fmt::percent(c.mfu) + QStringLiteral(" / ")
+                       // As the app's plan table: the calendar time, failures and checkpoints included.
+                       .arg(fmt::duration(c.trainSecondsWithFailures > 0 ? c.trainSecondsWithFailures : c.trainSeconds)
+                            + QStringLiteral(" / ") + fmt::percent(c.mfu) + QStringLiteral(" / ")
                             + fmt::memory(c.memoryBytes));
         }
     }
