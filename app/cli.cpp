@@ -407,7 +407,7 @@ int runPlan(const Options &o, const LoadedScenario &loaded, QTextStream &out, QT
                        .arg(fmt::sharding(p), 7).arg(QString::fromStdString(recomputeText(c.scenario.training)), -10)
                        .arg(fmt::seconds(c.breakdown.stepSeconds), 10)
                        // As the app's plan table: the calendar time, failures and checkpoints included.
-                       .arg(fmt::duration(c.trainSecondsWithFailures > 0 ? c.trainSecondsWithFailures : c.trainSeconds)
+                       .arg(fmt::duration(c.calendarTrainSeconds())
                             + QStringLiteral(" / ") + fmt::percent(c.mfu) + QStringLiteral(" / ")
                             + fmt::memory(c.memoryBytes));
         }

@@ -261,7 +261,7 @@ bool writeReport(const QString &path, const ReportInput &in, QString *error)
     if (!search.best.empty() && (!e.memory.fits || search.best.front().trainSeconds < e.trainSeconds * (1 - 1e-6))) {
         const PlanCandidate &b = search.best.front();
         const Plan &bp = b.scenario.plan;
-        const double ratio = b.trainSeconds / e.trainSeconds;
+        const double ratio = b.calendarTrainSeconds() / calendarTrainSeconds(e, x);   // the figures the page shows
         const QString versus = ratio < 1 ? tr("%1 faster").arg(fmt::percent(1 - ratio)) : tr("%1 slower").arg(fmt::percent(ratio - 1));
         html += QStringLiteral("<p>%1</p>").arg(
             tr("%13: TP %1, PP %2, DP %3, CP %4, micro-batch %5, %6, ZeRO %7, recompute %8: %9 "

@@ -24,6 +24,9 @@ struct PlanCandidate
     double pipelineEfficiency = 1;
     bool fits = true;              // within HBM less the plan margin
     double trainSecondsWithFailures = 0;   // economics(): failures and checkpoints included
+    /// The time to train the headline shows (calendarTrainSeconds): with failures and checkpoints
+    /// when they are known, else failure-free. The search's GPU count is fixed, so this keeps its order.
+    double calendarTrainSeconds() const { return trainSecondsWithFailures > 0 ? trainSecondsWithFailures : trainSeconds; }
     double costUsd = 0;                    // of the token budget, with failures
     int equivalentPlans = 0;       // other plans with the same time and memory, folded into this row
 };

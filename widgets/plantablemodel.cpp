@@ -9,18 +9,12 @@
 
 namespace ts {
 
-namespace {
-// The time to train the headline card shows: with failures and checkpoints when the scenario's
-// operations inputs allow (the search's GPU count is fixed, so this keeps the search's order).
-double calendarSeconds(const PlanCandidate &c) { return c.trainSecondsWithFailures > 0 ? c.trainSecondsWithFailures : c.trainSeconds; }
-} // namespace
-
 void PlanTableModel::setPlans(std::vector<PlanCandidate> plans, const PlanCandidate *current)
 {
     beginResetModel();
     m_plans = std::move(plans);
     m_currentRow = -1;
-    m_currentSeconds = current ? calendarSeconds(*current) : 0.0;
+    m_currentSeconds = current ? current->calendarTrainSeconds() : 0.0;
     if (current) {
         // At its rank: after every plan that is faster (or as fast: the search found it first).
         const auto at = std::find_if(m_plans.begin(), m_plans.end(),
@@ -80,7 +74,7 @@ QVariant PlanTableModel::data(const QModelIndex &index, int role) const
         return c.fits ? tr("Your current plan") : tr("Your current plan: it does not fit in HBM with the plan margin");
     if (role != Qt::DisplayRole && !raw)
         return {};
-    const double seconds = calendarSeconds(c);
+    const double seconds = c.calendarTrainSeconds();
     const double delta = m_currentSeconds > 0 ? seconds / m_currentSeconds - 1 : 0.0;
     switch (index.column()) {
     case ColTrain:
