@@ -549,7 +549,9 @@ std::optional<Problem> validate(const Scenario &sc)
         return problem(pl.firstStageLayers > w.layers ? "plan.first_stage_layers" : "plan.last_stage_layers",
                        "first_stage_layers + last_stage_layers = %g exceeds the %g layers",
                        double(pl.firstStageLayers + pl.lastStageLayers), w.layers);
-    if (pl.pp > 1) {
+    // An even split of at least pp layers gives every stage one and adds up: only a set first or
+    // last stage, or embedding and loss counted as slots, can leave a stage empty.
+    if (pl.pp > 1 && (pl.firstStageLayers > 0 || pl.lastStageLayers > 0 || pl.embeddingInSplit || pl.lossInSplit)) {
         const std::vector<int> layersOf = stageLayerCounts(w.layers, pl);
         int sum = 0;
         for (int i = 0; i < pl.pp; ++i) {
@@ -903,8 +905,10 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
                                                    tr.optimizerStates);
     const ActivationLayout layout = activationLayout(fw, tr.precision, t, sp, e.kernels == Kernels::Eager);
     const double actPerTokenLayer = layerActivationBytesPerToken(w, fw, tr.recompute, layout) * activationElementBytes(tr.precision) / 2;
-    const double actKeptPerTokenLayer = layerActivationBytesPerToken(w, fw, Recompute::None, layout) * activationElementBytes(tr.precision) / 2;
+    // A layer that keeps its activations keeps them all (layerActivationBytesPerToken, Recompute::None).
     const double actFullPerTokenLayer = layerFullActivationBytesPerToken(w, layout) * activationElementBytes(tr.precision) / 2;
+    const double actKeptPerTokenLayer = actFullPerTokenLayer;
+    const double backwardWorkingPerToken = layerBackwardWorkingBytesPerToken(w, layout) * activationElementBytes(tr.precision) / 2;
     const double layerParams = counts.layerMatrixParams + counts.layerOtherParams;
     e.ppBoundaryBytes = tokensPerGpu * h * actBytes / (t > 1 ? t : 1);  // [SC21] scatter/gather
     const double gradCommBytes = gradientReduceElementBytes(pl.framework, tr.precision, pl.gradReduce, p);
@@ -975,7 +979,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         mem.activationsBytes = (recomputedLayers * actPerTokenLayer + (L - recomputedLayers) * actKeptPerTokenLayer)
                                * tokensPerGpu * mem.inFlightMicroBatches;
         if (L > 0)   // one layer's activation gradients while it runs backward
-            mem.activationsBytes += layerBackwardWorkingBytesPerToken(w, layout) * activationElementBytes(tr.precision) / 2 * tokensPerGpu;
+            mem.activationsBytes += backwardWorkingPerToken * tokensPerGpu;
         // One layer is recomputed at a time and holds its full activations meanwhile [K22] Sec. 5.
         if (recomputedLayers > 0 && (tr.recompute == Recompute::Full || (tr.recompute == Recompute::Selective && fw == Framework::Fsdp)))
             mem.activationsBytes += actFullPerTokenLayer * tokensPerGpu;

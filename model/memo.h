@@ -47,6 +47,7 @@ private:
         std::array<std::uint64_t, HashWords> words;
         std::memcpy(words.data(), &key, sizeof words);
         std::uint64_t hash = 0, multiplier = 0x9E3779B97F4A7C15ull;
+#pragma GCC unroll 8
         for (std::uint64_t w : words) {
             hash += (w ^ (w >> 29)) * multiplier;
             multiplier += 0xD6E8FEB86659FD94ull;   // even step: every multiplier stays odd
