@@ -402,7 +402,7 @@ int runPlan(const Options &o, const LoadedScenario &loaded, QTextStream &out, QT
         for (const PlanCandidate &c : r.best) {
             const Plan &p = c.scenario.plan;
             out << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9 %10 %11 %12 %13\n")
-                       .arg(QLatin1String(nameOf(resolveFramework(p))), -9).arg(p.tp, 4).arg(p.pp, 4).arg(p.dp, 6).arg(p.cp, 4).arg(c.scenario.training.microBatch, 3)
+                       .arg(QLatin1String(nameOf(resolveFramework(p))), -9).arg(p.tp, 4).arg(p.pp, 4).arg(p.dp, 6).arg(fmt::contextParallel(p), 4).arg(c.scenario.training.microBatch, 3)
                        .arg(fmt::schedule(p), -16).arg(fmt::pipelineSplit(p), -9).arg(fmt::overlaps(p), -7)
                        .arg(fmt::sharding(p), 7).arg(QString::fromStdString(recomputeText(c.scenario.training)), -10)
                        .arg(fmt::seconds(c.breakdown.stepSeconds), 10)

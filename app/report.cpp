@@ -178,7 +178,7 @@ QString inputsTable(const Scenario &s)
                                    .arg(c.inNetworkReduction ? tr(", in-network reduction") : QString()));
     html += row(tr("Plan"), tr("%1: TP %2, PP %3, DP %4, CP %5, %6, split %7, ZeRO %8, overlap %9, SP %10")
                                  .arg(QString::fromStdString(formatFieldValue(Field::Framework, int(resolveFramework(p)))))
-                                 .arg(p.tp).arg(p.pp).arg(p.dp).arg(p.cp).arg(fmt::schedule(p), fmt::pipelineSplit(p), fmt::sharding(p),
+                                 .arg(p.tp).arg(p.pp).arg(p.dp).arg(fmt::contextParallel(p)).arg(fmt::schedule(p), fmt::pipelineSplit(p), fmt::sharding(p),
                                                                               fmt::overlaps(p))
                                  .arg(p.sequenceParallel ? tr("on") : tr("off")));
     return html + QStringLiteral("</table>");
@@ -223,7 +223,7 @@ bool writeReport(const QString &path, const ReportInput &in, QString *error)
     html += QStringLiteral("<p><b>%1</b></p>")
                 .arg(tr("%1 on %2 × %3: TP %4, PP %5, DP %6, CP %7, %8, ZeRO-%9; %10 tokens.")
                          .arg(QString::fromStdString(s.workload.name.empty() ? std::string("the model") : s.workload.name))
-                         .arg(s.cluster.gpus).arg(QString::fromStdString(s.cluster.gpu.name)).arg(p.tp).arg(p.pp).arg(p.dp).arg(p.cp)
+                         .arg(s.cluster.gpus).arg(QString::fromStdString(s.cluster.gpu.name)).arg(p.tp).arg(p.pp).arg(p.dp).arg(fmt::contextParallel(p))
                          .arg(QLatin1String(nameOf(p.schedule))).arg(p.zeroStage).arg(fmt::count(s.training.tokens))
                          .toHtmlEscaped());
     const QString kv = QStringLiteral("<tr><td width='32%'>%1</td><td><b>%2</b></td><td>%3</td></tr>");
@@ -266,7 +266,7 @@ bool writeReport(const QString &path, const ReportInput &in, QString *error)
         html += QStringLiteral("<p>%1</p>").arg(
             tr("%13: TP %1, PP %2, DP %3, CP %4, micro-batch %5, %6, ZeRO %7, recompute %8: %9 "
                "(%10 than this plan), %11 fits in memory. Ranked first of %12 plans that fit.")
-                .arg(bp.tp).arg(bp.pp).arg(bp.dp).arg(bp.cp).arg(b.scenario.training.microBatch)
+                .arg(bp.tp).arg(bp.pp).arg(bp.dp).arg(fmt::contextParallel(bp)).arg(b.scenario.training.microBatch)
                 .arg(fmt::schedule(bp), fmt::sharding(bp)).arg(QLatin1String(nameOf(b.scenario.training.recompute)))
                 // As the time to train above: with failures and checkpoints when they are known.
                 .arg(b.trainSecondsWithFailures > 0 ? tr("%1 to train with failures and checkpoints").arg(fmt::duration(b.trainSecondsWithFailures))
@@ -358,7 +358,7 @@ bool writeReport(const QString &path, const ReportInput &in, QString *error)
         static const auto gpuHours = [](const PinnedScenario &p) { return calendarGpuHours(p.evaluation, p.economics); };
         rowOf(tr("Plan"), [](const PinnedScenario &p) {
             const Plan &y = p.scenario.plan;
-            return QStringLiteral("TP %1 PP %2 DP %3 CP %4, %5, ZeRO-%6").arg(y.tp).arg(y.pp).arg(y.dp).arg(y.cp)
+            return QStringLiteral("TP %1 PP %2 DP %3 CP %4, %5, ZeRO-%6").arg(y.tp).arg(y.pp).arg(y.dp).arg(fmt::contextParallel(y))
                 .arg(QLatin1String(nameOf(y.schedule))).arg(y.zeroStage);
         });
         rowOf(tr("GPUs"), [](const PinnedScenario &p) { return QString::number(p.scenario.cluster.gpus); });

@@ -172,6 +172,9 @@ std::optional<QJsonObject> withPreset(const QJsonObject &section, Presets::Kind 
 const std::pair<const char *, MlpKind> kMlp[] = {{"gelu", MlpKind::Gelu}, {"swiglu", MlpKind::SwiGlu}};
 const std::pair<const char *, Attention> kAttention[] = {
     {"flash", Attention::Flash}, {"flash2", Attention::Flash2}, {"materialized", Attention::Materialized}};
+// Megatron-LM's --cp-comm-type spellings, and Transformer Engine's "all_gather".
+const std::pair<const char *, CpComm> kCpComm[] = {
+    {"p2p", CpComm::P2p}, {"allgather", CpComm::AllGather}, {"all_gather", CpComm::AllGather}, {"a2a", CpComm::A2a}};
 const std::pair<const char *, GradReduce> kGradReduce[] = {{"auto", GradReduce::Auto}, {"fp32", GradReduce::Fp32},
                                                            {"bf16", GradReduce::Bf16}};
 const std::pair<const char *, Framework> kFramework[] = {{"auto", Framework::Auto}, {"megatron", Framework::Megatron},
@@ -454,6 +457,7 @@ bool readPlan(const QJsonValue &value, Scenario *sc, ScenarioError *error)
     s.integer("tp", &pl.tp);
     s.integer("pp", &pl.pp);
     s.integer("cp", &pl.cp);
+    s.choice("cp_comm", kCpComm, &pl.cpComm);
     const bool dpGiven = s.has("dp");
     s.integer("dp", &pl.dp);
     if (!dpGiven && !s.failed()) {
@@ -582,6 +586,7 @@ QJsonObject planToJson(const Plan &pl)
                      {QStringLiteral("pp"), pl.pp},
                      {QStringLiteral("dp"), pl.dp},
                      {QStringLiteral("cp"), pl.cp},
+                     {QStringLiteral("cp_comm"), QLatin1String(nameOf(pl.cpComm))},
                      {QStringLiteral("sequence_parallel"), pl.sequenceParallel},
                      {QStringLiteral("schedule"), QLatin1String(nameOf(pl.schedule))},
                      {QStringLiteral("virtual_stages"), pl.virtualStages},

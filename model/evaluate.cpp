@@ -159,6 +159,16 @@ const char *nameOf(Framework f)
     return "?";
 }
 
+const char *nameOf(CpComm c)
+{
+    switch (c) {
+    case CpComm::P2p: return "p2p";
+    case CpComm::AllGather: return "allgather";
+    case CpComm::A2a: return "a2a";
+    }
+    return "?";
+}
+
 const char *nameOf(GradReduce g)
 {
     switch (g) {
@@ -518,6 +528,17 @@ std::optional<Problem> validate(const Scenario &sc)
         return problem("plan.tp", "tp (%g) must divide the %g attention heads", pl.tp, w.heads);
     if (w.kvHeads % pl.tp != 0 && pl.tp % w.kvHeads != 0)
         return problem("plan.tp", "tp (%g) must divide kv_heads (%g) or be a multiple of it", pl.tp, w.kvHeads);
+    if (int(pl.cpComm) < 0 || int(pl.cpComm) > int(CpComm::A2a))
+        return problem("plan.cp_comm", "cp_comm must be p2p, allgather or a2a (got %g)", int(pl.cpComm));
+    // Ulysses' all-to-alls hand each CP rank 1/cp of this TP rank's query and kv heads (TE
+    // context_parallel.py asserts both divide).
+    if (pl.cpComm == CpComm::A2a && pl.cp > 1) {
+        const int headsPerTp = w.heads / pl.tp, kvHeadsPerTp = std::max(1, w.kvHeads / pl.tp);
+        if (headsPerTp % pl.cp != 0 || kvHeadsPerTp % pl.cp != 0)
+            return problem("plan.cp_comm", "cp_comm a2a gives each of the cp (%g) ranks a share of the heads: cp must divide "
+                                           "the %g heads and %g kv heads per TP rank; use p2p or allgather, or a smaller cp",
+                           pl.cp, headsPerTp, kvHeadsPerTp);
+    }
     // A stage may hold only the embedding or the loss when they count as layer slots (DeepSpeed's
     // partition 'type:transformer|embedding' runs BLOOM-176B on PP72 with its 70 layers so).
     const int slots = w.layers + (pl.embeddingInSplit ? 1 : 0) + (pl.lossInSplit ? 1 : 0);
@@ -641,6 +662,7 @@ struct KernelTimesReuse::Cache
     {
         double tokens;
         int tp, cp;
+        CpComm cpComm;
         bool sp, eager;
         double wgradOutputBytes;
         Precision precision;
@@ -683,7 +705,7 @@ std::pair<LayerTimes, HeadTimes> kernelTimesOf(const Scenario &sc, Framework fw,
     const int t = sc.plan.tp, c = sc.plan.cp;
     const bool sp = sc.plan.sequenceParallel;
     const auto compute = [&] {
-        return std::pair{layerTimes(w, tr.precision, tokens, t, c, sp, spec, wgradOutputBytes, eager),
+        return std::pair{layerTimes(w, tr.precision, tokens, t, c, sp, spec, wgradOutputBytes, eager, sc.plan.cpComm),
                          headTimes(w, tokens, t, spec, loss, wgradOutputBytes)};
     };
     KernelTimesReuse::Cache *cache = tKernelTimes;
@@ -694,7 +716,7 @@ std::pair<LayerTimes, HeadTimes> kernelTimesOf(const Scenario &sc, Framework fw,
         cache->gpu = sc.cluster.gpu;
         cache->entries.clear();
     }
-    const KernelTimesReuse::Cache::Key key{tokens, t, c, sp, eager, wgradOutputBytes, tr.precision, tr.fp8Recipe, fw, crossEntropy};
+    const KernelTimesReuse::Cache::Key key{tokens, t, c, sc.plan.cpComm, sp, eager, wgradOutputBytes, tr.precision, tr.fp8Recipe, fw, crossEntropy};
     if (cache->last < cache->entries.size() && cache->entries[cache->last].first == key)
         return cache->entries[cache->last].second;
     for (size_t i = 0; i < cache->entries.size(); ++i)
@@ -875,23 +897,62 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         }
     }
 
-    // ---- Context parallel: ring attention passes K and V around the CP ring (and dK, dV back),
-    // hidden behind the attention of the block in hand (Liu et al. 2023, arXiv:2310.01889) ----
+    // ---- Context parallel: how K and V reach the queries (plan.cp_comm, Transformer Engine's
+    // context_parallel.py at d0067d0; Megatron-LM --cp-comm-type) ----
     double cpLayerFwd = 0, cpLayerBwd = 0, cpLayerFwdExposed = 0, cpLayerBwdExposed = 0;
     if (c > 1) {
-        // Each TP rank passes only its own heads' K and V (kv heads split by TP, replicated when
-        // TP exceeds them): TE's context parallelism runs inside the TP shard.
-        const double kvWidth = std::max(1.0, double(w.kvHeads) / t) * (h / w.heads);
-        const double kvBytes = 2.0 * b * (s / c) * kvWidth * actBytes;
-        const CollectiveTime hop = collectiveTime(Collective::SendRecv, Algorithm::Ring, kvBytes,
-                                                  cpGroup, fabric);
-        cpLayerFwd = (c - 1) * hop.seconds;
-        cpLayerBwd = 2 * cpLayerFwd + (tr.recompute == Recompute::Full ? recomputedShare * cpLayerFwd : 0.0);
-        // The K/V ring hides behind attention, whose kernel meanwhile runs without the SMs the
-        // NCCL send/receive holds (KernelDefaults::ncclChannelSms).
-        const double share = ncclComputeShare(spec);
-        cpLayerFwdExposed = std::max(0.0, cpLayerFwd - lt.attentionForward) + std::min(cpLayerFwd, lt.attentionForward) * share;
-        cpLayerBwdExposed = std::max(0.0, cpLayerBwd - lt.attentionBackward) + std::min(cpLayerBwd, lt.attentionBackward) * share;
+        // Each TP rank moves only its own heads (kv heads split by TP, replicated when TP exceeds
+        // them): TE's context parallelism runs inside the TP shard.
+        const double headDim = h / w.heads;
+        const double kvWidth = std::max(1.0, double(w.kvHeads) / t) * headDim;
+        const double kvOneBytes = b * (s / c) * kvWidth * actBytes;   // this rank's K (or V)
+        const double recomputedForwards = tr.recompute == Recompute::Full ? recomputedShare : 0.0;
+        switch (pl.cpComm) {
+        case CpComm::P2p: {
+            // Ring attention (Liu et al. 2023, arXiv:2310.01889; TE AttnFuncWithCPAndKVP2P): c-1
+            // hops of this rank's K and V forward, K, V and dK, dV backward, each hop behind the
+            // attention of the block in hand, whose kernel meanwhile runs without the SMs the NCCL
+            // send/receive holds (KernelDefaults::ncclChannelSms).
+            const CollectiveTime hop = collectiveTime(Collective::SendRecv, Algorithm::Ring, 2 * kvOneBytes, cpGroup, fabric);
+            cpLayerFwd = (c - 1) * hop.seconds;
+            cpLayerBwd = 2 * cpLayerFwd + recomputedForwards * cpLayerFwd;
+            const double share = ncclComputeShare(spec);
+            cpLayerFwdExposed = std::max(0.0, cpLayerFwd - lt.attentionForward) + std::min(cpLayerFwd, lt.attentionForward) * share;
+            cpLayerBwdExposed = std::max(0.0, cpLayerBwd - lt.attentionBackward) + std::min(cpLayerBwd, lt.attentionBackward) * share;
+            break;
+        }
+        case CpComm::AllGather: {
+            // Llama 3 (Dubey et al. 2024, Sec. 3.3.2; TE AttnFuncWithCPAndKVAllGather): K and V
+            // all-gathered whole before attention, synchronously ("not async, and cannot be
+            // overlapped"); backward gathers them again and reduce-scatters dK and dV. Sizes in
+            // nccl-tests' convention: the gathered output, the scattered input (c x this rank's).
+            const double wholeBytes = c * kvOneBytes;
+            const double gather = collectiveTime(Collective::AllGather, Algorithm::Auto, wholeBytes, cpGroup, fabric).seconds;
+            const double scatter = collectiveTime(Collective::ReduceScatter, Algorithm::Auto, wholeBytes, cpGroup, fabric).seconds;
+            cpLayerFwd = 2 * gather;
+            cpLayerBwd = 2 * gather + 2 * scatter + recomputedForwards * cpLayerFwd;
+            cpLayerFwdExposed = cpLayerFwd;
+            cpLayerBwdExposed = cpLayerBwd;
+            // Backward holds the gathered K, V and the whole-sequence dK, dV at once.
+            e.cpGatherBytes = 4 * wholeBytes;
+            break;
+        }
+        case CpComm::A2a: {
+            // DeepSpeed-Ulysses (Jacobs et al. 2023, arXiv:2309.14509; TE AttnFuncWithCPAndQKVOA2A):
+            // all-to-alls of Q, K and V give each rank whole sequences of 1/c of the heads, and one
+            // of the output gives the sequence shard back; backward the same for dO and dQ, dK, dV.
+            // One tensor after another, none behind attention. Sizes: this rank's tensor (nccl-tests).
+            const double qBytes = b * (s / c) * (std::max(1.0, double(w.heads) / t) * headDim) * actBytes;
+            const auto allToAll = [&](double bytes) {
+                return collectiveTime(Collective::AllToAll, Algorithm::Auto, bytes, cpGroup, fabric).seconds;
+            };
+            cpLayerFwd = 2 * allToAll(qBytes) + 2 * allToAll(kvOneBytes);
+            cpLayerBwd = cpLayerFwd + recomputedForwards * cpLayerFwd;
+            cpLayerFwdExposed = cpLayerFwd;
+            cpLayerBwdExposed = cpLayerBwd;
+            break;
+        }
+        }
     }
 
     // ---- Stages: layers per stage (uneven splits allowed), time and memory of each ----
@@ -997,7 +1058,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             if (fw == Framework::Fsdp)
                 gatherBuffer += ((first ? counts.embeddingParams : 0.0) + (last ? counts.headParams : 0.0)) / t * 2;
         }
-        mem.buffersBytes = bucketBuffer + (p > 1 ? 2 * e.ppBoundaryBytes : 0.0) + gatherBuffer;
+        mem.buffersBytes = bucketBuffer + (p > 1 ? 2 * e.ppBoundaryBytes : 0.0) + gatherBuffer + e.cpGatherBytes;
         // States live in buffers allocated once; what is allocated and freed every step fragments:
         // activations, logits, buffers, gathered weights and, in FSDP2, the gradients
         // (torchtitan's zero_grad frees them each step; Megatron/DeepSpeed keep contiguous buffers).

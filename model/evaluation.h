@@ -164,6 +164,7 @@ struct Evaluation
     double ppBoundaryBytes = 0;         // activation per boundary per micro-batch, one way
     double ppTransferBytesPerStep = 0;  // per boundary, forward + backward, all micro-batches
     double ppStashedBoundaryBytes = 0;  // boundary activations kept on stage 1
+    double cpGatherBytes = 0;           // cp_comm allgather: whole-sequence K, V, dK, dV held in a layer's backward
     double tpBytesPerCollective = 0;
     double tpCollectivesPerLayer = 0;   // per micro-batch, fwd + bwd (+ recompute), in 16-bit all-reduces (fractional: FP8 gathers, partial recompute)
     bool tpFp8Gathers = false;          // SP under FP8: the all-gathers move FP8, the reduce-scatters 16-bit

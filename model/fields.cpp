@@ -46,6 +46,7 @@ const std::array<FieldInfo, size_t(Field::Count)> kFields = {{
     {Field::Pp, "plan.pp", "PP", "", 1, K::Integer, 1, 65536},
     {Field::Dp, "plan.dp", "DP", "", 1, K::Integer, 1, 65536},
     {Field::Cp, "plan.cp", "CP", "", 1, K::Integer, 1, 65536},
+    {Field::CpComm, "plan.cp_comm", "CP communication", "", 1, K::Choice, 0, 2},
     {Field::SequenceParallel, "plan.sequence_parallel", "sequence parallel", "", 1, K::Bool, 0, 1},
     {Field::Schedule, "plan.schedule", "pipeline schedule", "", 1, K::Choice, 0, 3},
     {Field::VirtualStages, "plan.virtual_stages", "virtual stages", "", 1, K::Integer, 1, 16},
@@ -124,6 +125,10 @@ const char *choiceName(Field f, int i)
                                       "blockwise (128-element blocks)"};
         return i >= 0 && i < 4 ? names[i] : "?";
     }
+    case Field::CpComm: {   // CpComm's order: P2p, AllGather, A2a
+        static const char *names[] = {"K/V ring (p2p)", "K/V all-gather", "all-to-all (Ulysses)"};
+        return i >= 0 && i < 3 ? names[i] : "?";
+    }
     case Field::GradReduce: {   // GradReduce's order: Auto, Fp32, Bf16
         static const char *names[] = {"the framework's", "fp32", "bf16"};
         return i >= 0 && i < 3 ? names[i] : "?";
@@ -180,6 +185,7 @@ double fieldValue(const Scenario &s, Field field)
     case Field::Pp: return s.plan.pp;
     case Field::Dp: return s.plan.dp;
     case Field::Cp: return s.plan.cp;
+    case Field::CpComm: return int(s.plan.cpComm);
     case Field::SequenceParallel: return s.plan.sequenceParallel ? 1 : 0;
     case Field::Schedule: return int(s.plan.schedule);
     case Field::VirtualStages: return s.plan.virtualStages;
@@ -279,6 +285,7 @@ FieldEdit withField(const Scenario &in, Field field, double v)
     case Field::Tp: s.plan.tp = asInt(v); rebalanceDp(s); break;
     case Field::Pp: s.plan.pp = asInt(v); rebalanceDp(s); break;
     case Field::Cp: s.plan.cp = asInt(v); rebalanceDp(s); break;
+    case Field::CpComm: s.plan.cpComm = CpComm(asInt(v)); break;
     case Field::Dp:
         s.plan.dp = asInt(v);
         s.cluster.gpus = s.plan.tp * s.plan.pp * s.plan.cp * s.plan.dp;

@@ -19,7 +19,7 @@ enum class Field {
     Gpus, GpusPerNode, Rails, Oversubscription, InNetworkReduction, Transport,
     IntraLatency, InterLatency, IntraEfficiency, InterEfficiency, IntraBandwidth, InterBandwidth,
     // plan
-    Tp, Pp, Dp, Cp, SequenceParallel, Schedule, VirtualStages, Zero, OverlapDp, TpOverlap, TpAsyncGrad,
+    Tp, Pp, Dp, Cp, CpComm, SequenceParallel, Schedule, VirtualStages, Zero, OverlapDp, TpOverlap, TpAsyncGrad,
     Bucket, Compression, Jitter, LocalSgd, Framework,
     // kernels
     Attention, CrossEntropy, Norm, Kernels,

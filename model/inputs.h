@@ -31,6 +31,12 @@ enum class Attention { Flash, Materialized, Flash2 };
 enum class Framework { Auto, Megatron, DeepSpeed, Fsdp };
 /// Data type of the DP gradient reduction (and of Megatron's main gradients): Auto = the framework's.
 enum class GradReduce { Auto, Fp32, Bf16 };
+/// How context parallelism exchanges K and V (Megatron-LM --cp-comm-type, Transformer Engine
+/// cp_comm_type): P2p, a ring of K/V blocks hidden behind attention (the default of both);
+/// AllGather, K and V gathered whole before attention and dK/dV reduce-scattered after, in the
+/// open (as Llama 3 runs context parallelism); A2a, DeepSpeed-Ulysses' all-to-alls that trade the
+/// sequence shard for a head shard around attention, in the open.
+enum class CpComm { P2p, AllGather, A2a };
 /// Adam's states: fp32 master weights and moments (mixed precision, [ZeRO]), or 16-bit moments
 /// updating the 16-bit weights in place with no master copy (Apex DistributedFusedAdam
 /// dtype=bf16, as NeMo's Nemotron-4 340B config runs it).
@@ -181,6 +187,7 @@ struct Plan
     int pp = 1;
     int dp = 8;
     int cp = 1;
+    CpComm cpComm = CpComm::P2p;
     bool sequenceParallel = false;
     Schedule schedule = Schedule::OneFOneB;
     int virtualStages = 1;           // v, model chunks per stage for the interleaved schedule
@@ -248,6 +255,7 @@ const char *nameOf(Transport);
 const char *nameOf(Attention);
 const char *nameOf(Framework);
 const char *nameOf(GradReduce);    // "auto", "fp32", "bf16"
+const char *nameOf(CpComm);        // "p2p", "allgather", "a2a" (Megatron-LM's spellings)
 const char *nameOf(OptimizerStates);   // "fp32", "bf16"
 const char *nameOf(CrossEntropy);      // "auto", "megatron", "pytorch", "fused"
 /// The kernel in use: the given one, or the framework's.

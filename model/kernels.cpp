@@ -251,7 +251,7 @@ double kvWidthPerGpu(const Workload &w, int tp)
 } // namespace
 
 LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int tp, int cp, bool sp,
-                      const KernelSpec &spec, double wgradOutputBytes, bool eager)
+                      const KernelSpec &spec, double wgradOutputBytes, bool eager, CpComm cpComm)
 {
     const KernelDefaults &k = kernelDefaults();
     LayerTimes lt;
@@ -292,8 +292,9 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
         // causal penalty ([cuDNN-SDPA]).
         const double B = attentionBlockRows(w.attention);
         const double nQ = std::ceil(s / B);
-        const double units = w.causal ? nQ * nQ / (2.0 * cp) + nQ * 0.5 / cp + nQ * k.attentionCtaOverheadBlocks
-                                      : nQ * nQ / cp + nQ * k.attentionCtaOverheadBlocks;
+        // This rank's nQ / cp Q blocks pay the fixed cost at each of a K/V ring's cp steps, once otherwise.
+        const double overheadBlocks = nQ * k.attentionCtaOverheadBlocks / (cpComm == CpComm::P2p ? 1.0 : double(cp));
+        const double units = w.causal ? nQ * nQ / (2.0 * cp) + nQ * 0.5 / cp + overheadBlocks : nQ * nQ / cp + overheadBlocks;
         const double unitFlops = 4.0 * B * B * headDim;
         // FlashAttention-2 is never faster than the GPU's best kernel (a custom GPU may give a low best).
         const double efficiency = w.attention == Attention::Flash2 ? std::min(spec.attentionEfficiencyFa2, spec.attentionEfficiency)

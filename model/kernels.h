@@ -224,8 +224,10 @@ struct LayerTimes
 /// wgradOutputBytes: 8 when weight gradients accumulate into fp32 main gradients in the GEMM
 /// (Megatron-LM gradient_accumulation_fusion), else 2. eager: PyTorch eager elementwise ops
 /// (KernelDefaults::eager*), else fused kernels.
+/// cpComm: a K/V ring (p2p) runs each of its c steps over all of this rank's Q blocks, so each Q
+/// block pays its fixed cost c times; all-gather and all-to-all run every Q block once.
 LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int tp, int cp, bool sequenceParallel,
-                      const KernelSpec &spec, double wgradOutputBytes = 2, bool eager = false);
+                      const KernelSpec &spec, double wgradOutputBytes = 2, bool eager = false, CpComm cpComm = CpComm::P2p);
 
 /// LM head and loss of one micro-batch on the last stage: GEMM forward, backward, loss traffic.
 struct HeadTimes

@@ -8,6 +8,7 @@
 #include "pipeline.h"
 
 #include <algorithm>
+#include <limits>
 #include <chrono>
 #include <cmath>
 #include <mutex>
@@ -144,6 +145,29 @@ PlanSearchResult searchPlans(const Scenario &base, const PlanSearchOptions &opti
                 }
                 return bytes;
             };
+            // With context parallelism, the fastest way of moving K and V (plan.cp_comm), timed at
+            // the first variant and kept for the others: it changes only the CP exchange (and the
+            // all-gather's buffers), which every variant scales alike.
+            s.plan.cpComm = base.plan.cpComm;
+            if (shape.cp > 1) {
+                s.plan.shardGroup = 0;
+                s.training.recompute = Recompute::None;
+                s.training.recomputeLayers = 0;
+                s.plan.overlapDp = true;
+                s.plan.tpOverlap = false;
+                double bestSeconds = std::numeric_limits<double>::infinity();
+                CpComm best = CpComm::P2p;
+                for (const CpComm comm : {CpComm::P2p, CpComm::AllGather, CpComm::A2a}) {
+                    s.plan.cpComm = comm;
+                    ++evaluated;
+                    const Evaluation e = evaluateCandidate(s);
+                    if (e.feasible && e.trainSeconds < bestSeconds) {
+                        bestSeconds = e.trainSeconds;
+                        best = comm;
+                    }
+                }
+                s.plan.cpComm = best;
+            }
             const int v = s.plan.schedule == Schedule::Interleaved ? s.plan.virtualStages : 1;
             const double layersPerChunk = double(base.workload.layers) / (double(shape.pp) * v);
             for (int k = 0; k < (hybrid ? 2 : 1); ++k) {

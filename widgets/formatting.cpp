@@ -174,6 +174,12 @@ QString overlaps(const Plan &p)
     return QStringLiteral("none");
 }
 
+QString contextParallel(const Plan &p)
+{
+    return p.cp > 1 && p.cpComm != CpComm::P2p ? QStringLiteral("%1 %2").arg(p.cp).arg(QLatin1String(nameOf(p.cpComm)))
+                                               : QString::number(p.cp);
+}
+
 QString sharding(const Plan &p)
 {
     return p.shardGroup > 0 && p.zeroStage > 0 ? QStringLiteral("%1 in %2").arg(p.zeroStage).arg(p.shardGroup)

@@ -115,7 +115,12 @@ ParameterPanel::ParameterPanel(QWidget *parent)
     QVBoxLayout *plan = group(tr("Parallelism"));
     addSlider(plan, Field::Tp, tr("Tensor parallel (TP)"), QString(), tr("Splits each layer's matrices; snaps to divisors of heads and GPUs."));
     addSlider(plan, Field::Pp, tr("Pipeline parallel (PP)"), QString(), tr("Splits the layers into stages."));
-    addSlider(plan, Field::Cp, tr("Context parallel (CP)"), QString(), tr("Splits the sequence (ring attention)."));
+    addSlider(plan, Field::Cp, tr("Context parallel (CP)"), QString(), tr("Splits the sequence across ranks for attention."));
+    // In the order of CpComm: P2p, AllGather, A2a.
+    addCombo(plan, Field::CpComm, tr("CP communication"), {tr("K/V ring (p2p)"), tr("K/V all-gather"), tr("All-to-all (Ulysses)")},
+             tr("How context parallelism moves K and V (Megatron-LM --cp-comm-type): a ring of K/V blocks hidden behind "
+                "attention; K and V gathered whole before attention, in the open (Llama 3); or DeepSpeed-Ulysses "
+                "all-to-alls that give each rank whole sequences of fewer heads, in the open."));
     addSlider(plan, Field::Dp, tr("Data parallel (DP)"), QString(), tr("Replicas. Changing it changes the GPU count."));
     addCombo(plan, Field::Schedule, tr("Pipeline schedule"), {tr("GPipe"), tr("1F1B"), tr("Interleaved 1F1B"), tr("Zero bubble (ZB-H1)")},
              tr("How forward and backward passes of micro-batches are ordered on the stages."));

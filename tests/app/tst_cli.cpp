@@ -121,7 +121,7 @@ private slots:
             for (const QJsonValue &v : QJsonDocument::fromJson(top.out.toUtf8()).object().value(QLatin1String("plans")).toArray()) {
                 const QJsonObject row = v.toObject();
                 QJsonObject plan, training = scenario.value(QLatin1String("training")).toObject();
-                for (const char *key : {"tp", "pp", "dp", "cp", "sequence_parallel", "schedule", "virtual_stages", "zero",
+                for (const char *key : {"tp", "pp", "dp", "cp", "cp_comm", "sequence_parallel", "schedule", "virtual_stages", "zero",
                                         "overlap_dp", "tp_overlap", "bucket", "compression", "jitter", "local_sgd", "framework",
                                         "grad_reduce", "shard_group", "first_stage_layers", "last_stage_layers",
                                         "embedding_in_pipeline_split", "loss_in_pipeline_split", "rank_order"})
