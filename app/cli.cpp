@@ -394,15 +394,19 @@ int runPlan(const Options &o, const LoadedScenario &loaded, QTextStream &out, QT
     } else {
         out << QStringLiteral("Evaluated %1 plans in %2 (%3 valid, %4 fit in memory); best %5 by time to train:\n")
                    .arg(r.evaluated).arg(fmt::seconds(r.seconds)).arg(r.feasible).arg(r.fitting).arg(r.best.size());
+        // The CP column names the K/V exchange when it is not the ring ("8 allgather").
+        int cpWidth = 4;
+        for (const PlanCandidate &c : r.best)
+            cpWidth = std::max(cpWidth, int(fmt::contextParallel(c.scenario.plan).size()));
         out << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9 %10 %11 %12 %13\n")
-                   .arg(QStringLiteral("framework"), -9).arg(QStringLiteral("TP"), 4).arg(QStringLiteral("PP"), 4).arg(QStringLiteral("DP"), 6).arg(QStringLiteral("CP"), 4)
+                   .arg(QStringLiteral("framework"), -9).arg(QStringLiteral("TP"), 4).arg(QStringLiteral("PP"), 4).arg(QStringLiteral("DP"), 6).arg(QStringLiteral("CP"), cpWidth)
                    .arg(QStringLiteral("b"), 3).arg(QStringLiteral("schedule"), -16).arg(QStringLiteral("split"), -9)
                    .arg(QStringLiteral("overlap"), -7).arg(QStringLiteral("ZeRO"), 7).arg(QStringLiteral("recompute"), -10)
                    .arg(QStringLiteral("step"), 10).arg(QStringLiteral("train (with failures) / MFU / memory"), -30);
         for (const PlanCandidate &c : r.best) {
             const Plan &p = c.scenario.plan;
             out << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9 %10 %11 %12 %13\n")
-                       .arg(QLatin1String(nameOf(resolveFramework(p))), -9).arg(p.tp, 4).arg(p.pp, 4).arg(p.dp, 6).arg(fmt::contextParallel(p), 4).arg(c.scenario.training.microBatch, 3)
+                       .arg(QLatin1String(nameOf(resolveFramework(p))), -9).arg(p.tp, 4).arg(p.pp, 4).arg(p.dp, 6).arg(fmt::contextParallel(p), cpWidth).arg(c.scenario.training.microBatch, 3)
                        .arg(fmt::schedule(p), -16).arg(fmt::pipelineSplit(p), -9).arg(fmt::overlaps(p), -7)
                        .arg(fmt::sharding(p), 7).arg(QString::fromStdString(recomputeText(c.scenario.training)), -10)
                        .arg(fmt::seconds(c.breakdown.stepSeconds), 10)

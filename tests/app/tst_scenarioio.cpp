@@ -103,6 +103,13 @@ private slots:
         QCOMPARE(s->scenario.cluster.gpu.peakFlops16, 989e12);
         QCOMPARE(s->scenario.cluster.interNode.bytesPerSecond, 50e9);
         QCOMPARE(s->scenario.cluster.gpus, 64);
+        QCOMPARE(s->scenario.plan.cpComm, CpComm::P2p);   // Megatron-LM's and TE's default
+        // Megatron-LM's spelling and Transformer Engine's both name the all-gather.
+        for (const char *name : {"allgather", "all_gather"}) {
+            const auto g = parseScenario(minimal({}, {}, {}, QStringLiteral(R"({"tp": 8, "cp_comm": "%1"})").arg(QLatin1String(name))), &error);
+            QVERIFY2(g, qPrintable(error.text()));
+            QCOMPARE(g->scenario.plan.cpComm, CpComm::AllGather);
+        }
         // dp may be left out: it is what the GPUs leave over.
         const auto s2 = parseScenario(minimal(QStringLiteral(R"({"preset": "llama3-8b"})"), QStringLiteral(R"({"global_batch": 64})"),
                                               QStringLiteral(R"({"preset": "dgx-h100-superpod", "gpus": 64})"),
@@ -190,6 +197,7 @@ private slots:
         loaded->scenario.cluster.intraFabric = IntraFabric::Mesh;
         loaded->scenario.cluster.nvls = Nvls::Off;
         loaded->scenario.plan.gradReduce = GradReduce::Bf16;
+        loaded->scenario.plan.cpComm = CpComm::A2a;
         loaded->scenario.plan.bucketBytes = kFrameworkBucket;
         loaded->scenario.training.crossEntropy = CrossEntropy::Fused;
         loaded->scenario.workload.attention = Attention::Flash2;
@@ -211,6 +219,7 @@ private slots:
         QCOMPARE(again->scenario.cluster.intraFabric, IntraFabric::Mesh);
         QCOMPARE(again->scenario.cluster.nvls, Nvls::Off);
         QCOMPARE(again->scenario.plan.gradReduce, GradReduce::Bf16);
+        QCOMPARE(again->scenario.plan.cpComm, CpComm::A2a);
         QCOMPARE(again->scenario.plan.bucketBytes, kFrameworkBucket);
         QCOMPARE(again->scenario.training.crossEntropy, CrossEntropy::Fused);
         QCOMPARE(again->scenario.workload.attention, Attention::Flash2);
@@ -261,6 +270,8 @@ private slots:
                               << "auto|on|off";
         QTest::newRow("grad reduce") << minimal({}, {}, {}, QStringLiteral(R"({"tp": 8, "grad_reduce": "fp16"})")) << "plan.grad_reduce"
                                      << "auto|fp32|bf16";
+        QTest::newRow("cp comm") << minimal({}, {}, {}, QStringLiteral(R"({"tp": 8, "cp_comm": "ring"})")) << "plan.cp_comm"
+                                 << "p2p|allgather|all_gather|a2a";
         QTest::newRow("cross entropy") << minimal({}, QStringLiteral(R"({"global_batch": 64, "cross_entropy": "liger"})"))
                                        << "training.cross_entropy" << "auto|megatron|pytorch|fused";
         QTest::newRow("bucket word") << minimal({}, {}, {}, QStringLiteral(R"({"tp": 8, "bucket": "big"})")) << "plan.bucket"

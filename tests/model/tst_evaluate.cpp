@@ -1239,6 +1239,74 @@ private slots:
         QVERIFY2(std::abs(perLayer2 / perLayer1 - 0.5) < 0.02, qPrintable(QString::number(perLayer2 / perLayer1)));
     }
 
+    // plan.cp_comm: the K/V ring's hops (hidden behind attention), Llama 3's all-gather (K and V
+    // gathered, again in backward, dK and dV reduce-scattered, all exposed) and Ulysses'
+    // all-to-alls (Q, K, V and the output, the same backward, all exposed), each as the
+    // collectives it runs: closed forms over collectiveTime (TE context_parallel.py).
+    void contextParallelCommTypes()
+    {
+        Scenario s = base();   // GPT 13B: 40 heads (MHA), hidden 5120
+        s.workload.seqLen = 65536;
+        s.training.globalBatch = 8;
+        s.training.recompute = Recompute::None;
+        s.plan = {};
+        s.cluster.gpus = 8;
+        s.plan.cp = 4;
+        s.plan.dp = 2;
+        const Fabric fabric = fabricOf(s.cluster);
+        const Group cpGroup = groupOf(4, rankStride(s.plan, ParallelDim::Cp), s.cluster.gpusPerNode);
+        const double oneBytes = 1.0 * (65536 / 4) * 5120 * 2;   // this rank's K (or V, Q, output): b (s/c) h x 2 B
+        const auto seconds = [&](Collective c, double bytes) {
+            return collectiveTime(c, c == Collective::SendRecv ? Algorithm::Ring : Algorithm::Auto, bytes, cpGroup, fabric).seconds;
+        };
+        const auto perLayer = [&](const Evaluation &e, double total) { return total / (double(e.microBatches) * s.workload.layers); };
+
+        s.plan.cpComm = CpComm::P2p;
+        const Evaluation ring = evaluate(s);
+        QVERIFY2(ring.feasible, ring.problem.message.c_str());
+        const double hops = 3 * seconds(Collective::SendRecv, 2 * oneBytes);
+        QVERIFY(qAbs(perLayer(ring, ring.breakdown.cpCommSeconds) / (3 * hops) - 1) < 1e-9);   // forward + twice in backward
+        QVERIFY(ring.breakdown.cpCommExposedSeconds < 0.5 * ring.breakdown.cpCommSeconds);    // behind 64K-token attention
+
+        s.plan.cpComm = CpComm::AllGather;
+        const Evaluation gathered = evaluate(s);
+        QVERIFY2(gathered.feasible, gathered.problem.message.c_str());
+        const double gather = seconds(Collective::AllGather, 4 * oneBytes), scatter = seconds(Collective::ReduceScatter, 4 * oneBytes);
+        QVERIFY(qAbs(perLayer(gathered, gathered.breakdown.cpCommSeconds) / (2 * gather + 2 * gather + 2 * scatter) - 1) < 1e-9);
+        QCOMPARE(gathered.breakdown.cpCommExposedSeconds, gathered.breakdown.cpCommSeconds);
+        // Backward holds the whole sequence's K, V, dK and dV: 4 x c x this rank's K.
+        QVERIFY(qAbs(gathered.memory.buffersBytes - ring.memory.buffersBytes - 4 * 4 * oneBytes) < 1.0);
+
+        s.plan.cpComm = CpComm::A2a;
+        const Evaluation ulysses = evaluate(s);
+        QVERIFY2(ulysses.feasible, ulysses.problem.message.c_str());
+        const double a2a = 4 * seconds(Collective::AllToAll, oneBytes);   // Q, K, V, output (MHA: one size)
+        QVERIFY(qAbs(perLayer(ulysses, ulysses.breakdown.cpCommSeconds) / (2 * a2a) - 1) < 1e-9);
+        QCOMPARE(ulysses.breakdown.cpCommExposedSeconds, ulysses.breakdown.cpCommSeconds);
+        // The same attention FLOPs; only the ring pays each Q block's fixed cost at every step:
+        // (nQ x 1.5) (1 - 1/c) blocks of 4 B^2 d FLOPs more per head of the micro-batch's sequence
+        // (nQ = 65536 / 256), forward and 2.5 times that backward.
+        const KernelSpec spec = kernelSpec(s.cluster.gpu, s.training.precision, s.training.fp8Recipe, ring.framework);
+        const double nQ = 65536 / 256.0, blockFlops = 4.0 * 256 * 256 * (5120 / 40);
+        const double extraSeconds = 40 * nQ * kernelDefaults().attentionCtaOverheadBlocks * (1 - 1.0 / 4) * blockFlops
+                                    / (spec.peakFlops16 * spec.attentionEfficiency);
+        QVERIFY2(qAbs((ring.layerAttentionSeconds - ulysses.layerAttentionSeconds) / ((1 + kernelDefaults().attentionBackwardRatio) * extraSeconds) - 1) < 1e-6,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(ring.layerAttentionSeconds - ulysses.layerAttentionSeconds).arg(extraSeconds)));
+        QCOMPARE(gathered.layerAttentionSeconds, ulysses.layerAttentionSeconds);
+
+        // Ulysses splits heads: GQA with 8 kv heads on TP 8 leaves one per rank, which CP 2 cannot split.
+        s.workload.kvHeads = 8;
+        s.cluster.gpus = 16;
+        s.plan.tp = 8;
+        s.plan.cp = 2;
+        s.plan.dp = 1;
+        const Evaluation split = evaluate(s);
+        QVERIFY(!split.feasible);
+        QCOMPARE(QString::fromStdString(split.problem.field), QStringLiteral("plan.cp_comm"));
+        s.plan.cpComm = CpComm::AllGather;
+        QVERIFY2(evaluate(s).feasible, evaluate(s).problem.message.c_str());
+    }
+
     void unevenStages()
     {
         // Llama 3 405B on PP 16 with interleaving: 126 layers + embedding + loss slots = 128 = 16 x 8.
