@@ -349,6 +349,7 @@ void ParameterPanel::setScenario(const Scenario &s, const ValidDegrees &degrees,
     m_combos.value(Field::Fp8Recipe)->setEnabled(fp8);
     m_toggles.value(Field::Fp8Params)->setEnabled(fp8);
     m_sliders.value(Field::RecomputeLayers)->setEnabled(s.training.recompute == Recompute::Full);
+    m_combos.value(Field::CpComm)->setEnabled(s.plan.cp > 1);
 
     auto selectPreset = [this](const QString &kind, const std::string &name) {
         QComboBox *combo = m_presetCombos.value(kind);

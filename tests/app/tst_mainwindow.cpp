@@ -196,6 +196,16 @@ private slots:
         QVERIFY(!recipe->isEnabled());
         QCOMPARE(w.document()->scenario().training.fp8Recipe, Fp8Recipe::Tensorwise);   // kept
         QCOMPARE(recipe->currentIndex(), int(Fp8Recipe::Tensorwise));
+        // The K/V exchange applies only with context parallelism.
+        QComboBox *cpComm = panelCombo(w, [](QComboBox *c) { return c->findText(QStringLiteral("All-to-all (Ulysses)")) >= 0; });
+        QVERIFY(cpComm);
+        QCOMPARE(w.document()->scenario().plan.cp, 1);
+        QVERIFY(!cpComm->isEnabled());
+        w.editField(Field::Cp, 2);
+        QVERIFY(cpComm->isEnabled());
+        w.editField(Field::CpComm, double(int(CpComm::AllGather)));
+        QCOMPARE(w.document()->scenario().plan.cpComm, CpComm::AllGather);
+        QCOMPARE(cpComm->currentIndex(), int(CpComm::AllGather));
     }
 
     void everySliderDrivesTheModel_data()
