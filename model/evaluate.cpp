@@ -1465,6 +1465,11 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         const int tpInNode = std::max(1, cl.gpusPerNode / c);
         if (tpInNode < t && w.heads % tpInNode == 0)
             candidates.push_back({{Field::Tp, double(tpInNode)}, {Field::Dp, double(d) * t / tpInNode}});
+        // Or keep the split and move K/V another way: a gathered or all-to-all exchange drives
+        // every rank's NIC where the ring's hops cross nodes at its boundary pairs only.
+        for (const CpComm other : {CpComm::P2p, CpComm::AllGather, CpComm::A2a})
+            if (other != pl.cpComm)
+                candidates.push_back({{Field::CpComm, double(int(other))}, {}});
         const std::pair<Change, Change> best = fastestFix(candidates, {});
         addWarning(e, WarningCode::CpSpansNodes, bd.cpCommExposedSeconds / step, kExposedCpWarnFraction, best.first,
                    best.second);

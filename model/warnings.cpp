@@ -97,11 +97,12 @@ WarningText describe(const Warning &w, const Scenario &sc)
         break;
     case WarningCode::CpSpansNodes:
         t.code = "cp_spans_nodes";
-        t.message = format("The context-parallel K/V ring crosses nodes and %.1f%% of the step waits for it (over %.0f%%).",
-                           100 * w.value, 100 * w.threshold);
-        t.recommendation = w.changeCount ? "Keep the ring inside a node: " + fix + "."
-                                         : "No split that keeps TP x CP inside a node runs faster per token here: "
-                                           "use a faster network or a shorter sequence per rank.";
+        t.message = format("The context-parallel K/V exchange (%s) crosses nodes and %.1f%% of the step waits for it (over %.0f%%).",
+                           nameOf(sc.plan.cpComm), 100 * w.value, 100 * w.threshold);
+        t.recommendation = !w.changeCount ? "No split that keeps TP x CP inside a node, and no other K/V exchange, runs faster "
+                                            "per token here: use a faster network or a shorter sequence per rank."
+                           : w.changes[0].field == Field::CpComm ? "Move K and V another way: " + fix + "."
+                                                                 : "Keep the exchange inside a node: " + fix + ".";
         break;
     case WarningCode::DoesNotFitMemory:
         t.code = "does_not_fit_memory";
