@@ -245,7 +245,9 @@ QString evaluationText(const Scenario &sc, const Evaluation &e, const QString &n
     out += QStringLiteral("Step time breakdown\n");
     line(QStringLiteral("compute"), fmt::seconds(b.computeSeconds));
     line(QStringLiteral("TP comm (exposed / total)"), fmt::seconds(b.tpCommExposedSeconds) + QStringLiteral(" / ") + fmt::seconds(b.tpCommSeconds));
-    line(QStringLiteral("CP comm (exposed / total)"), fmt::seconds(b.cpCommExposedSeconds) + QStringLiteral(" / ") + fmt::seconds(b.cpCommSeconds));
+    line(QStringLiteral("CP comm (exposed / total)"),
+         fmt::seconds(b.cpCommExposedSeconds) + QStringLiteral(" / ") + fmt::seconds(b.cpCommSeconds)
+             + (sc.plan.cp > 1 ? QStringLiteral(" (%1)").arg(QLatin1String(nameOf(sc.plan.cpComm))) : QString()));
     line(QStringLiteral("pipeline bubble"), fmt::seconds(b.ppBubbleSeconds));
     line(QStringLiteral("pipeline p2p (exposed / total)"), fmt::seconds(b.ppP2pExposedSeconds) + QStringLiteral(" / ") + fmt::seconds(b.ppP2pSeconds));
     line(QStringLiteral("DP sync (exposed / total)"), fmt::seconds(b.dpCommExposedSeconds) + QStringLiteral(" / ") + fmt::seconds(b.dpCommSeconds));
