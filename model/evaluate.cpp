@@ -906,7 +906,14 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         const double headDim = h / w.heads;
         const double kvWidth = std::max(1.0, double(w.kvHeads) / t) * headDim;
         const double kvOneBytes = b * (s / c) * kvWidth * actBytes;   // this rank's K (or V)
-        const double recomputedForwards = tr.recompute == Recompute::Full ? recomputedShare : 0.0;
+        // Recompute runs the exchange again inside the recomputed attention forward: full recompute
+        // on its share of the layers, Megatron's selective recompute (core attention, TE's attention
+        // with its CP exchange inside) on every layer; torchtitan's op-level policy saves attention.
+        const double recomputedForwards = tr.recompute == Recompute::Full                              ? recomputedShare
+                                          : tr.recompute == Recompute::Selective && fw != Framework::Fsdp ? 1.0
+                                                                                                          : 0.0;
+        // The recomputed attention forward, in backward, hides the ring's recomputed hops.
+        const double attentionBackwardSeconds = lt.attentionBackward + recomputedForwards * lt.attentionForward;
         switch (pl.cpComm) {
         case CpComm::P2p: {
             // Ring attention (Liu et al. 2023, arXiv:2310.01889; TE AttnFuncWithCPAndKVP2P): c-1
@@ -918,7 +925,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             cpLayerBwd = 2 * cpLayerFwd + recomputedForwards * cpLayerFwd;
             const double share = ncclComputeShare(spec);
             cpLayerFwdExposed = std::max(0.0, cpLayerFwd - lt.attentionForward) + std::min(cpLayerFwd, lt.attentionForward) * share;
-            cpLayerBwdExposed = std::max(0.0, cpLayerBwd - lt.attentionBackward) + std::min(cpLayerBwd, lt.attentionBackward) * share;
+            cpLayerBwdExposed = std::max(0.0, cpLayerBwd - attentionBackwardSeconds) + std::min(cpLayerBwd, attentionBackwardSeconds) * share;
             break;
         }
         case CpComm::AllGather: {

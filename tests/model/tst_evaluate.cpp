@@ -1293,6 +1293,20 @@ private slots:
         QVERIFY2(qAbs((ring.layerAttentionSeconds - ulysses.layerAttentionSeconds) / ((1 + kernelDefaults().attentionBackwardRatio) * extraSeconds) - 1) < 1e-6,
                  qPrintable(QStringLiteral("%1 vs %2").arg(ring.layerAttentionSeconds - ulysses.layerAttentionSeconds).arg(extraSeconds)));
         QCOMPARE(gathered.layerAttentionSeconds, ulysses.layerAttentionSeconds);
+        // Recompute runs the exchange again inside the recomputed attention: Megatron's selective
+        // recompute (core attention) on every layer; torchtitan's op-level policy saves attention.
+        s.training.recompute = Recompute::Selective;
+        s.plan.framework = Framework::Megatron;
+        const Evaluation again = evaluate(s);
+        QVERIFY(qAbs(perLayer(again, again.breakdown.cpCommSeconds) / (3 * a2a) - 1) < 1e-9);
+        s.plan.framework = Framework::Fsdp;
+        s.plan.zeroStage = 3;
+        const Evaluation saved = evaluate(s);
+        QVERIFY2(saved.feasible, saved.problem.message.c_str());
+        QVERIFY(qAbs(perLayer(saved, saved.breakdown.cpCommSeconds) / (2 * a2a) - 1) < 1e-9);
+        s.plan.framework = Framework::Auto;
+        s.plan.zeroStage = 0;
+        s.training.recompute = Recompute::None;
 
         // Ulysses splits heads: GQA with 8 kv heads on TP 8 leaves one per rank, which CP 2 cannot split.
         s.workload.kvHeads = 8;
