@@ -152,30 +152,28 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                            "(\"Overlap dgrad-RS/AR with wgrad\"), userbuffers (Megatron-Core tp_comm_overlap); FP8 gathers: TransformerEngine layernorm_linear.py (FP8 ln_out "
                            "gathered) and base.py grad_output_preprocess; " + kNCCL});
     if (c > 1) {
-        const char *te = "; TransformerEngine context_parallel.py, Megatron-LM --cp-comm-type";
-        switch (pl.cpComm) {
-        case CpComm::P2p:
-            out.push_back({"cp_comm_exposed_s", "Context-parallel communication (K/V ring, p2p)",
-                           "per layer (c-1) hops of this rank's K and V forward, K, V and dK, dV backward, hidden behind "
-                           "attention: exposed = max(0, comm - attention) + min(comm, attention) x NCCL's SM share",
-                           "c = " + std::to_string(c), sec(b.cpCommExposedSeconds) + " exposed of " + sec(b.cpCommSeconds),
-                           std::string("Liu et al. 2023 (Ring Attention), arXiv:2310.01889") + te});
-            break;
-        case CpComm::AllGather:
-            out.push_back({"cp_comm_exposed_s", "Context-parallel communication (K/V all-gather)",
-                           "per layer K and V all-gathered before attention; backward gathers them again and "
-                           "reduce-scatters dK, dV; synchronous, all exposed",
-                           "c = " + std::to_string(c), sec(b.cpCommExposedSeconds) + " exposed of " + sec(b.cpCommSeconds),
-                           std::string("Dubey et al. 2024 (Llama 3), Sec. 3.3.2") + te});
-            break;
-        case CpComm::A2a:
-            out.push_back({"cp_comm_exposed_s", "Context-parallel communication (all-to-all, Ulysses)",
-                           "per layer all-to-alls of Q, K, V before attention and of the output after (backward: dO, "
-                           "then dQ, dK, dV), each rank computing 1/c of the heads over whole sequences; all exposed",
-                           "c = " + std::to_string(c), sec(b.cpCommExposedSeconds) + " exposed of " + sec(b.cpCommSeconds),
-                           std::string("Jacobs et al. 2023 (DeepSpeed-Ulysses), arXiv:2309.14509") + te});
-            break;
-        }
+        // In CpComm's order: P2p, AllGather, A2a.
+        static const struct
+        {
+            const char *title, *formula, *source;
+        } kinds[] = {
+            {"Context-parallel communication (K/V ring, p2p)",
+             "per layer (c-1) hops of this rank's K and V forward, K, V and dK, dV backward, hidden behind attention: "
+             "exposed = max(0, comm - attention) + min(comm, attention) x NCCL's SM share",
+             "Liu et al. 2023 (Ring Attention), arXiv:2310.01889"},
+            {"Context-parallel communication (K/V all-gather)",
+             "per layer K and V all-gathered before attention; backward gathers them again and reduce-scatters dK, dV; "
+             "synchronous, all exposed",
+             "Dubey et al. 2024 (Llama 3), Sec. 3.3.2"},
+            {"Context-parallel communication (all-to-all, Ulysses)",
+             "per layer all-to-alls of Q, K, V before attention and of the output after (backward: dO, then dQ, dK, dV), "
+             "each rank computing 1/c of the heads over whole sequences; all exposed",
+             "Jacobs et al. 2023 (DeepSpeed-Ulysses), arXiv:2309.14509"},
+        };
+        const auto &kind = kinds[std::clamp(int(pl.cpComm), 0, 2)];
+        out.push_back({"cp_comm_exposed_s", kind.title, std::string(kind.formula) + "; recompute repeats the forward's",
+                       "c = " + std::to_string(c), sec(b.cpCommExposedSeconds) + " exposed of " + sec(b.cpCommSeconds),
+                       std::string(kind.source) + "; TransformerEngine context_parallel.py, Megatron-LM --cp-comm-type"});
     }
     if (p > 1) {
         std::string formula, subst;

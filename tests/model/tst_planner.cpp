@@ -235,13 +235,7 @@ private slots:
     void exploresContextParallelExchanges()
     {
         Scenario s = fixtures::gpt13bOn64H100();
-        s.workload.heads = 32;
-        s.workload.kvHeads = 8;
-        s.workload.hidden = 4096;
-        s.workload.ffnHidden = 14336;
-        s.workload.mlp = MlpKind::SwiGlu;
-        s.workload.layers = 32;
-        s.workload.seqLen = 131072;
+        s.workload = {"llama3-8b-128k", 32, 4096, 32, 8, 14336, MlpKind::SwiGlu, false, false, 128256, 131072};
         s.training.globalBatch = 64;
         s.training.microBatch = 1;
         s.plan = {};
