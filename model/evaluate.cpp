@@ -229,6 +229,21 @@ bool frameworkRunsSchedule(Framework framework, Schedule schedule, int pp)
     return true;
 }
 
+bool frameworkRunsCpComm(Framework framework, CpComm cpComm, int cp)
+{
+    if (cp <= 1)
+        return true;
+    switch (framework) {
+    case Framework::DeepSpeed: return cpComm == CpComm::A2a;
+    case Framework::Fsdp: return cpComm == CpComm::P2p;
+    case Framework::Megatron:
+    case Framework::Auto: return true;
+    }
+    return true;
+}
+
+CpComm frameworkCpComm(Framework framework) { return framework == Framework::DeepSpeed ? CpComm::A2a : CpComm::P2p; }
+
 const char *nameOf(Precision p)
 {
     switch (p) {
@@ -1559,6 +1574,15 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     if (pl.framework != Framework::Auto && !frameworkRunsSchedule(pl.framework, pl.schedule, p))
         addWarning(e, WarningCode::ScheduleNotInFramework, double(int(pl.schedule)), double(int(pl.framework)),
                    {Field::Schedule, double(int(Schedule::OneFOneB))});
+    if (pl.framework != Framework::Auto && !frameworkRunsCpComm(pl.framework, pl.cpComm, c)) {
+        // The framework's exchange, or no context parallelism where that cannot split the heads.
+        const Change own{Field::CpComm, double(int(frameworkCpComm(pl.framework)))};
+        if (!validate(applyChange(sc, own)))
+            addWarning(e, WarningCode::CpCommNotInFramework, double(int(pl.cpComm)), double(int(pl.framework)), own);
+        else
+            addWarning(e, WarningCode::CpCommNotInFramework, double(int(pl.cpComm)), double(int(pl.framework)),
+                       {Field::Cp, 1}, {Field::Dp, double(d) * c});
+    }
     if (stragglerSeconds > kStragglerWarnFraction * step)
         addWarning(e, WarningCode::Stragglers, (e.stepP99Seconds - e.stepMedianSeconds) / e.stepMedianSeconds,
                    kStragglerWarnFraction);

@@ -81,6 +81,7 @@ enum class WarningCode {
     ScheduleNotInFramework,  // the named framework has no such pipeline schedule
     GradientSyncExposed,     // overlapped gradient sync still exposed for a large share of the step
     TpCommExposed,           // TP collectives in the open for a large share of the step, overlap off
+    CpCommNotInFramework,    // the named framework has no such context-parallel K/V exchange
     Count                    // not a warning: the number of codes
 };
 

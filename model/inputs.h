@@ -288,6 +288,13 @@ Framework resolveFramework(const Plan &plan);
 /// torch.distributed.pipelining as torchtitan runs it with FSDP: GPipe, 1F1B, interleaved and
 /// zero-bubble. Without pipeline stages every framework runs.
 bool frameworkRunsSchedule(Framework framework, Schedule schedule, int pp);
+/// Whether the framework moves K and V so under context parallelism (always true for cp 1 or an
+/// unnamed framework): Megatron-LM runs all three through Transformer Engine (--cp-comm-type);
+/// DeepSpeed runs Ulysses' all-to-alls (deepspeed/sequence/layer.py DistributedAttention);
+/// PyTorch FSDP as torchtitan runs it uses PyTorch's ring attention
+/// (torch.distributed.tensor.experimental.context_parallel), the K/V ring.
+bool frameworkRunsCpComm(Framework framework, CpComm cpComm, int cp);
+CpComm frameworkCpComm(Framework framework);   // the exchange a framework runs by default
 /// Bytes per gradient element on the wire of the data-parallel reduction (and of Megatron's main
 /// gradients), for plan.framework as given (not resolved): a named Megatron-LM forces fp32
 /// accumulation and reduction for bf16 (and FP8) training, not for fp16 (megatron/training/arguments.py, "bfloat16

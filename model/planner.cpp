@@ -145,19 +145,22 @@ PlanSearchResult searchPlans(const Scenario &base, const PlanSearchOptions &opti
                 }
                 return bytes;
             };
-            // With context parallelism, the fastest way of moving K and V (plan.cp_comm), timed at
-            // the first variant and kept for the others: it changes only the CP exchange (and the
-            // all-gather's buffers), which every variant scales alike.
+            // With context parallelism, the fastest way of moving K and V (plan.cp_comm) that the
+            // plan's framework runs, timed at the first variant and kept for the others: it changes
+            // only the CP exchange (and the all-gather's buffers), which every variant scales alike.
             s.plan.cpComm = base.plan.cpComm;
             if (shape.cp > 1) {
+                const Framework framework = resolveFramework(s.plan);
                 s.plan.shardGroup = 0;
                 s.training.recompute = Recompute::None;
                 s.training.recomputeLayers = 0;
                 s.plan.overlapDp = true;
                 s.plan.tpOverlap = false;
                 double bestSeconds = std::numeric_limits<double>::infinity();
-                CpComm best = CpComm::P2p;
+                CpComm best = frameworkCpComm(framework);
                 for (const CpComm comm : {CpComm::P2p, CpComm::AllGather, CpComm::A2a}) {
+                    if (!frameworkRunsCpComm(framework, comm, shape.cp))
+                        continue;
                     s.plan.cpComm = comm;
                     ++evaluated;
                     const Evaluation e = evaluateCandidate(s);

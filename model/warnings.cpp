@@ -50,6 +50,10 @@ Scenario applyWarning(const Scenario &scenario, const Warning &warning)
     return s;
 }
 
+namespace {
+const char *const kFrameworkNames[] = {"the derived framework", "Megatron-LM", "DeepSpeed", "PyTorch FSDP"};
+} // namespace
+
 WarningText describe(const Warning &w, const Scenario &sc)
 {
     WarningText t;
@@ -171,8 +175,17 @@ WarningText describe(const Warning &w, const Scenario &sc)
         t.recommendation = "Check training.compute_time or the model shape: " + fix + ".";
         break;
     case WarningCode::Count: break;
+    case WarningCode::CpCommNotInFramework: {
+        const int f = int(w.threshold);
+        t.code = "cp_comm_not_in_framework";
+        t.message = format("%s does not move K and V by %s under context parallelism, so this plan cannot run as described.",
+                           f >= 0 && f < 4 ? kFrameworkNames[f] : "The framework", nameOf(CpComm(int(w.value))));
+        t.recommendation = "Use the exchange the framework runs (Megatron-LM: p2p, allgather or a2a; DeepSpeed: a2a, "
+                           "Ulysses; PyTorch FSDP: p2p, ring attention): " + fix + ".";
+        break;
+    }
     case WarningCode::ScheduleNotInFramework: {
-        static const char *const frameworks[] = {"the derived framework", "Megatron-LM", "DeepSpeed", "PyTorch FSDP"};
+        const char *const *frameworks = kFrameworkNames;
         const int f = int(w.threshold);
         t.code = "schedule_not_in_framework";
         t.message = format("%s has no %s pipeline schedule, so this plan cannot run as described.",

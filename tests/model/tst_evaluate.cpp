@@ -228,6 +228,10 @@ private slots:
         QTest::newRow("memory") << Edit([](Scenario &s) { s.plan.tp = 1; s.plan.pp = 1; s.plan.dp = 64; s.training.globalBatch = 64; }) << int(WarningCode::DoesNotFitMemory);
         QTest::newRow("comm dominates") << Edit([](Scenario &s) { s.plan.tp = 1; s.plan.pp = 1; s.plan.dp = 64; s.training.globalBatch = 64; s.plan.overlapDp = false; s.cluster.interNode.bytesPerSecond = 1e9; s.plan.zeroStage = 1; }) << int(WarningCode::CommunicationDominates);
         QTest::newRow("zb-h1 under megatron") << Edit([](Scenario &s) { s.plan.framework = Framework::Megatron; s.plan.schedule = Schedule::ZeroBubbleH1; }) << int(WarningCode::ScheduleNotInFramework);
+        QTest::newRow("ring under deepspeed") << Edit([](Scenario &s) { s.plan.framework = Framework::DeepSpeed; s.plan.tp = 4; s.plan.cp = 2; s.workload.seqLen = 8192; }) << int(WarningCode::CpCommNotInFramework);
+        // 5 heads per TP rank: Ulysses cannot split them over CP 2, so the fix drops CP.
+        QTest::newRow("ring under deepspeed, heads uneven") << Edit([](Scenario &s) { s.plan.framework = Framework::DeepSpeed; s.plan.cp = 2; s.plan.dp = 2; s.workload.seqLen = 8192; }) << int(WarningCode::CpCommNotInFramework);
+        QTest::newRow("a2a under fsdp") << Edit([](Scenario &s) { s.plan.framework = Framework::Fsdp; s.plan.zeroStage = 3; s.plan.tp = 4; s.plan.cp = 2; s.plan.cpComm = CpComm::A2a; s.workload.seqLen = 8192; }) << int(WarningCode::CpCommNotInFramework);
         QTest::newRow("interleaved under deepspeed") << Edit([](Scenario &s) { s.plan.framework = Framework::DeepSpeed; s.plan.schedule = Schedule::Interleaved; s.plan.virtualStages = 2; }) << int(WarningCode::ScheduleNotInFramework);
         QTest::newRow("tp over pcie") << Edit([](Scenario &s) { s.cluster.intraNode = {"pcie4", 32e9, 5e-6, 0.8}; }) << int(WarningCode::TpOverSlowLink);
         // 13B at TP 8 with its collectives in the open: the fix hides them behind the GEMMs.

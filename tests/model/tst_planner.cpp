@@ -230,8 +230,8 @@ private slots:
         QVERIFY(hybrid > 0);
     }
 
-    // Context-parallel plans are tried with each K/V exchange (plan.cp_comm), and the one kept is
-    // the fastest: a long-sequence GQA model on 64 H100 ranks plans of all three kinds.
+    // Context-parallel plans are tried with each K/V exchange (plan.cp_comm) their framework runs,
+    // and the one kept is the fastest: a long-sequence GQA model on 64 H100 ranks plans of all three kinds.
     void exploresContextParallelExchanges()
     {
         Scenario s = fixtures::gpt13bOn64H100();
@@ -253,8 +253,12 @@ private slots:
                 continue;
             }
             ++kinds[int(p.cpComm)];
-            // No other exchange runs this plan faster (the choice is timed at its first variant).
+            const Framework framework = resolveFramework(p);
+            QVERIFY(frameworkRunsCpComm(framework, p.cpComm, p.cp));   // DeepSpeed: a2a; FSDP: p2p
+            // No other exchange the framework runs is faster here (the choice is timed at the first variant).
             for (const CpComm other : {CpComm::P2p, CpComm::AllGather, CpComm::A2a}) {
+                if (!frameworkRunsCpComm(framework, other, p.cp))
+                    continue;
                 Scenario x = c.scenario;
                 x.plan.cpComm = other;
                 const Evaluation e = evaluate(x);
