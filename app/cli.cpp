@@ -349,6 +349,7 @@ QJsonObject planRowToJson(const PlanCandidate &c)
         {"pipeline_efficiency", c.pipelineEfficiency},
         {"compute_s", b.computeSeconds},
         {"tp_comm_exposed_s", b.tpCommExposedSeconds},
+        {"cp_comm_exposed_s", b.cpCommExposedSeconds},
         {"pp_bubble_s", b.ppBubbleSeconds},
         {"dp_comm_exposed_s", b.dpCommExposedSeconds}};
     for (const auto &[key, value] : more)

@@ -42,7 +42,7 @@ QString tourHtml()
                      "times: where the bubble comes from and how many micro-batches each stage holds."},
         {"Step timeline", "One GPU's step as streams (compute, TP, pipeline, gradient sync, optimizer), with and without "
                           "overlapping the gradient sync: what overlap hides."},
-        {"Plan search", "Every plan that runs (TP, PP, DP, CP, micro-batch, schedule, ZeRO, recompute, overlap) ranked by "
+        {"Plan search", "Every plan that runs (TP, PP, DP, CP and its K/V exchange, micro-batch, schedule, ZeRO, recompute, overlap) ranked by "
                         "time to train, your plan among them."},
         {"Plan map", "Time to train (or MFU, step time, memory) over two plan inputs at once, every cell a plan "
                      "evaluated in full, redrawn while you drag a slider: where the good plans are and how sharp the "

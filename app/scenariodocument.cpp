@@ -236,6 +236,8 @@ std::optional<std::pair<Field, double>> ScenarioDocument::repairEdit() const
         case Field::Fp8Recipe: return double(int(Fp8Recipe::Tensorwise));
         // FP8 on a GPU without FP8 tensor cores: BF16.
         case Field::Precision: return double(int(Precision::Bf16));
+        // Ulysses cannot split this TP rank's heads over CP: the K/V ring, which can.
+        case Field::CpComm: return double(int(CpComm::P2p));
         case Field::Dp: {
             const long long modelParallel = (long long)pl.tp * pl.pp * pl.cp;
             if (modelParallel > 0 && m_scenario.cluster.gpus % modelParallel == 0)

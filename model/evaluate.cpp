@@ -134,7 +134,7 @@ constexpr double kExposedSyncWarnFraction = 0.2;      // exposed gradient sync /
 // performance recipes (NeMo 2.0, Megatron-Bridge) run it wherever TP > 1 (tests/data/validation
 // README, sections F and G).
 constexpr double kExposedTpWarnFraction = 0.1;
-constexpr double kExposedCpWarnFraction = 0.1;   // the K/V ring in the open, across nodes: as for TP
+constexpr double kExposedCpWarnFraction = 0.1;   // the K/V exchange in the open, across nodes: as for TP
 constexpr double kMaxParameters = 1e15;
 
 } // namespace
@@ -1474,7 +1474,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     else if (t > 1 && cl.intraNode.bytesPerSecond < kSlowTpLinkBytesPerSecond)
         addWarning(e, WarningCode::TpOverSlowLink, cl.intraNode.bytesPerSecond, kSlowTpLinkBytesPerSecond,
                    {Field::Tp, 1}, {Field::Dp, double(d) * t});
-    // The K/V ring left the node and a tenth of the step waits for it (the share the TP warning
+    // The K/V exchange left the node and a tenth of the step waits for it (the share the TP warning
     // uses): recommend the in-node split that runs fastest per token, each evaluated, so a plan
     // whose CP must span nodes to fit (Llama 3.1 405B at TP 8, CP 2 on 8-GPU nodes, as NVIDIA runs
     // it) is not told to drop it.
@@ -1490,7 +1490,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         // Or keep the split and move K/V another way: a gathered or all-to-all exchange drives
         // every rank's NIC where the ring's hops cross nodes at its boundary pairs only.
         for (const CpComm other : {CpComm::P2p, CpComm::AllGather, CpComm::A2a})
-            if (other != pl.cpComm)
+            if (other != pl.cpComm && frameworkRunsCpComm(pl.framework, other, c))
                 candidates.push_back({{Field::CpComm, double(int(other))}, {}});
         const std::pair<Change, Change> best = fastestFix(candidates, {});
         addWarning(e, WarningCode::CpSpansNodes, bd.cpCommExposedSeconds / step, kExposedCpWarnFraction, best.first,

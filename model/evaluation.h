@@ -69,7 +69,7 @@ enum class WarningCode {
     TpSpansNodes,            // TP group crosses the node boundary
     TpStraddlesNodes,        // TP group fits a node in size but its ranks are split over two nodes
     TpOverSlowLink,          // TP over PCIe-class intra-node links
-    CpSpansNodes,            // context-parallel ring crosses nodes
+    CpSpansNodes,            // context-parallel K/V exchange crosses nodes
     DoesNotFitMemory,        // per-GPU memory > HBM
     TcpTransport,            // TCP instead of RDMA
     DpNotOverlapped,         // overlap off while gradient sync is significant

@@ -390,8 +390,13 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                        "Megatron vocab-parallel cross entropy; torchtitan train.py (fp32 logits); flash-attn "
                        "CrossEntropyLoss (llm-foundry)"});
     }
-    out.push_back({"memory.buffers_bytes", "Buffers", "2 DP buckets + 2 p2p buffers + ZeRO-3/FSDP gathers",
-                   "bucket " + bytes(e.dpBucketBytes), bytes(mem.buffersBytes), "PyTorch DDP buckets; FSDP2 prefetch"});
+    out.push_back({"memory.buffers_bytes", "Buffers",
+                   std::string("2 DP buckets + 2 p2p buffers + ZeRO-3/FSDP gathers")
+                       + (e.cpGatherBytes > 0 ? " + the CP all-gather's whole-sequence K, V, dK, dV" : ""),
+                   "bucket " + bytes(e.dpBucketBytes) + (e.cpGatherBytes > 0 ? ", CP gathers " + bytes(e.cpGatherBytes) : ""),
+                   bytes(mem.buffersBytes),
+                   std::string("PyTorch DDP buckets; FSDP2 prefetch")
+                       + (e.cpGatherBytes > 0 ? "; TransformerEngine context_parallel.py AttnFuncWithCPAndKVAllGather" : "")});
     out.push_back({"memory.runtime_bytes", "Runtime", "CUDA context 0.5 GiB + workspaces 0.5 GiB + 8% allocator reserve over per-step allocations",
                    stageText, bytes(mem.runtimeBytes), "PyTorch PR 86509 (context with lazy loading); model/memory.h"});
     out.push_back({"memory_per_gpu_bytes", "Memory per GPU",

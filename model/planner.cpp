@@ -96,26 +96,33 @@ PlanSearchResult searchPlans(const Scenario &base, const PlanSearchOptions &opti
         const KernelTimesReuse reuse;   // the candidates share a few kernel shapes
         std::vector<PlanCandidate> local;
         long long evaluated = 0, feasible = 0, fitting = 0, fasterThanCurrent = 0;
-        // Evaluates one plan and ranks it; returns its memory per GPU (0 when it cannot run).
-        auto consider = [&](const Scenario &s) -> double {
+        // Evaluates one plan and ranks it: its memory per GPU (0 when it cannot run), time, and fit.
+        struct Tried
+        {
+            double bytes = 0;
+            double seconds = std::numeric_limits<double>::infinity();
+            bool fits = false;
+        };
+        auto consider = [&](const Scenario &s) -> Tried {
             ++evaluated;
             const Evaluation e = evaluateCandidate(s);
             if (!e.feasible)
-                return 0.0;
+                return {};
             ++feasible;
             const bool fits = fitsWithMargin(e);
+            const Tried tried{e.memory.totalBytes, e.trainSeconds, fits};
             if (!fits) {
                 if (options.requireFit)
-                    return e.memory.totalBytes;
+                    return tried;
             } else {
                 ++fitting;
                 if (result.currentFeasible && e.trainSeconds < currentSeconds * (1 - 1e-9))
                     ++fasterThanCurrent;
             }
             if (int(local.size()) >= top && e.trainSeconds > local.back().trainSeconds * (1 + 1e-9))
-                return e.memory.totalBytes;
+                return tried;
             insertRanked(local, candidateOf(s, e, fits), top);
-            return e.memory.totalBytes;
+            return tried;
         };
         const double budgetBytes = planBudgetBytes(base.cluster.gpu.memoryBytes);
         // The variants every plan is tried in: FSDP's hybrid shard group, recompute, DP and TP overlap.
@@ -129,48 +136,31 @@ PlanSearchResult searchPlans(const Scenario &base, const PlanSearchOptions &opti
             const bool hybrid = resolveFramework(s.plan) == Framework::Fsdp && s.plan.zeroStage >= 2 && inNode >= 2
                                 && inNode < dpRanks && dpRanks % inNode == 0;
             const int shardGroups[] = {0, inNode};   // all of DP x CP, then the node's ranks
-            // Every overlap setting of the current recompute; the memory of the first (they share it).
+            // Every overlap setting of the current recompute, with context parallelism under each K/V
+            // exchange the plan's framework runs (plan.cp_comm); the memory of the first that runs
+            // (the settings share it, the exchanges nearly).
+            const Framework framework = resolveFramework(s.plan);
             auto overlaps = [&]() {
                 double bytes = -1;
-                for (bool overlap : {true, false}) {
-                    s.plan.overlapDp = overlap;
-                    for (bool tpOverlap : {false, true}) {
-                        if (tpOverlap && shape.tp == 1)
-                            break;
-                        s.plan.tpOverlap = tpOverlap;
-                        const double b = consider(s);
-                        if (bytes < 0)
-                            bytes = b;
+                for (const CpComm comm : {CpComm::P2p, CpComm::AllGather, CpComm::A2a}) {
+                    if (shape.cp == 1 ? comm != CpComm::P2p : !frameworkRunsCpComm(framework, comm, shape.cp))
+                        continue;
+                    s.plan.cpComm = shape.cp == 1 ? base.plan.cpComm : comm;
+                    for (bool overlap : {true, false}) {
+                        s.plan.overlapDp = overlap;
+                        for (bool tpOverlap : {false, true}) {
+                            if (tpOverlap && shape.tp == 1)
+                                break;
+                            s.plan.tpOverlap = tpOverlap;
+                            const double b = consider(s).bytes;
+                            if (bytes <= 0)
+                                bytes = b;
+                        }
                     }
                 }
                 return bytes;
             };
-            // With context parallelism, the fastest way of moving K and V (plan.cp_comm) that the
-            // plan's framework runs, timed at the first variant and kept for the others: it changes
-            // only the CP exchange (and the all-gather's buffers), which every variant scales alike.
             s.plan.cpComm = base.plan.cpComm;
-            if (shape.cp > 1) {
-                const Framework framework = resolveFramework(s.plan);
-                s.plan.shardGroup = 0;
-                s.training.recompute = Recompute::None;
-                s.training.recomputeLayers = 0;
-                s.plan.overlapDp = true;
-                s.plan.tpOverlap = false;
-                double bestSeconds = std::numeric_limits<double>::infinity();
-                CpComm best = frameworkCpComm(framework);
-                for (const CpComm comm : {CpComm::P2p, CpComm::AllGather, CpComm::A2a}) {
-                    if (!frameworkRunsCpComm(framework, comm, shape.cp))
-                        continue;
-                    s.plan.cpComm = comm;
-                    ++evaluated;
-                    const Evaluation e = evaluateCandidate(s);
-                    if (e.feasible && e.trainSeconds < bestSeconds) {
-                        bestSeconds = e.trainSeconds;
-                        best = comm;
-                    }
-                }
-                s.plan.cpComm = best;
-            }
             const int v = s.plan.schedule == Schedule::Interleaved ? s.plan.virtualStages : 1;
             const double layersPerChunk = double(base.workload.layers) / (double(shape.pp) * v);
             for (int k = 0; k < (hybrid ? 2 : 1); ++k) {

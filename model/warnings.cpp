@@ -181,7 +181,7 @@ WarningText describe(const Warning &w, const Scenario &sc)
         t.message = format("%s does not move K and V by %s under context parallelism, so this plan cannot run as described.",
                            f >= 0 && f < 4 ? kFrameworkNames[f] : "The framework", nameOf(CpComm(int(w.value))));
         t.recommendation = "Use the exchange the framework runs (Megatron-LM: p2p, allgather or a2a; DeepSpeed: a2a, "
-                           "Ulysses; PyTorch FSDP: p2p, ring attention): " + fix + ".";
+                           "Ulysses; PyTorch FSDP: p2p, ring attention, whichever torchtitan rotate method): " + fix + ".";
         break;
     }
     case WarningCode::ScheduleNotInFramework: {

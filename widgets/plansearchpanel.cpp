@@ -106,7 +106,9 @@ void PlanSearchPanel::showBreakdown(int row)
     QList<StepTimeBar> bars{{tr("Current plan"), {}, m_model->plan(current).breakdown, true}};
     if (row != current) {
         const Plan &p = m_model->plan(row).scenario.plan;
-        bars << StepTimeBar{tr("Selected: TP %1 PP %2 DP %3").arg(p.tp).arg(p.pp).arg(p.dp), {}, m_model->plan(row).breakdown, false};
+        const QString label = p.cp > 1 ? tr("Selected: TP %1 PP %2 DP %3 CP %4").arg(p.tp).arg(p.pp).arg(p.dp).arg(fmt::contextParallel(p))
+                                       : tr("Selected: TP %1 PP %2 DP %3").arg(p.tp).arg(p.pp).arg(p.dp);
+        bars << StepTimeBar{label, {}, m_model->plan(row).breakdown, false};
     }
     m_chart->setBars(bars);
     m_chart->setVisible(true);

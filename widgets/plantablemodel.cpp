@@ -90,7 +90,7 @@ QVariant PlanTableModel::data(const QModelIndex &index, int role) const
     case ColTp: return p.tp;
     case ColPp: return p.pp;
     case ColDp: return p.dp;
-    case ColCp: return raw ? QVariant(p.cp) : QVariant(fmt::contextParallel(p));
+    case ColCp: return raw ? QVariant(p.cp * 4 + int(p.cpComm)) : QVariant(fmt::contextParallel(p));
     case ColMicro: return c.scenario.training.microBatch;
     case ColFramework: return QString::fromLatin1(nameOf(resolveFramework(p)));
     case ColSchedule: return fmt::schedule(p);

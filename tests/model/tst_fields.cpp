@@ -109,6 +109,9 @@ private slots:
                  QStringLiteral("Set attention kernel to FlashAttention-2"));
         QCOMPARE(QString::fromStdString(describeFieldChange(Field::CrossEntropy, int(CrossEntropy::Fused))),
                  QStringLiteral("Set loss kernel to fused on 16-bit logits"));
+        QCOMPARE(QString::fromStdString(describeFieldChange(Field::CpComm, int(CpComm::A2a))),
+                 QStringLiteral("Set CP communication to all-to-all (Ulysses)"));
+        QCOMPARE(withField(base(), Field::CpComm, int(CpComm::AllGather)).scenario.plan.cpComm, CpComm::AllGather);
         const Scenario fsdp = withField(base(), Field::Framework, int(Framework::Fsdp)).scenario;
         QCOMPARE(fsdp.plan.framework, Framework::Fsdp);
         QCOMPARE(withField(base(), Field::Attention, int(Attention::Flash2)).scenario.workload.attention, Attention::Flash2);
