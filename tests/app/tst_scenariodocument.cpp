@@ -198,6 +198,25 @@ private slots:
         QCOMPARE(doc.scenario().training.fp8Recipe, Fp8Recipe::Tensorwise);
         QCOMPARE(doc.scenario().training.precision, Precision::Fp8);
     }
+
+    // Ulysses hands each CP rank a share of the heads: CP 2 cannot split Llama 3 70B's one kv head
+    // per TP 8 rank, so Repair keeps CP 2 and moves K and V around the ring instead.
+    void repairsAnExchangeThatCannotSplitTheHeads()
+    {
+        ScenarioDocument doc;
+        loadDefault(doc);
+        doc.edit(Field::CpComm, int(CpComm::A2a));   // no effect at CP 1
+        doc.finishEdit();
+        QVERIFY(doc.evaluation().feasible);
+        doc.edit(Field::Cp, 2);
+        doc.finishEdit();
+        QCOMPARE(doc.evaluation().problem.field, std::string("plan.cp_comm"));
+        QVERIFY(doc.canRepair());
+        doc.repair();
+        QVERIFY2(doc.evaluation().feasible, doc.evaluation().problem.message.c_str());
+        QCOMPARE(doc.scenario().plan.cp, 2);
+        QCOMPARE(doc.scenario().plan.cpComm, CpComm::P2p);
+    }
 };
 
 QTEST_MAIN(TestScenarioDocument)
