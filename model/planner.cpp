@@ -8,7 +8,6 @@
 #include "pipeline.h"
 
 #include <algorithm>
-#include <limits>
 #include <chrono>
 #include <cmath>
 #include <mutex>
@@ -96,33 +95,26 @@ PlanSearchResult searchPlans(const Scenario &base, const PlanSearchOptions &opti
         const KernelTimesReuse reuse;   // the candidates share a few kernel shapes
         std::vector<PlanCandidate> local;
         long long evaluated = 0, feasible = 0, fitting = 0, fasterThanCurrent = 0;
-        // Evaluates one plan and ranks it: its memory per GPU (0 when it cannot run), time, and fit.
-        struct Tried
-        {
-            double bytes = 0;
-            double seconds = std::numeric_limits<double>::infinity();
-            bool fits = false;
-        };
-        auto consider = [&](const Scenario &s) -> Tried {
+        // Evaluates one plan and ranks it; returns its memory per GPU (0 when it cannot run).
+        auto consider = [&](const Scenario &s) -> double {
             ++evaluated;
             const Evaluation e = evaluateCandidate(s);
             if (!e.feasible)
-                return {};
+                return 0.0;
             ++feasible;
             const bool fits = fitsWithMargin(e);
-            const Tried tried{e.memory.totalBytes, e.trainSeconds, fits};
             if (!fits) {
                 if (options.requireFit)
-                    return tried;
+                    return e.memory.totalBytes;
             } else {
                 ++fitting;
                 if (result.currentFeasible && e.trainSeconds < currentSeconds * (1 - 1e-9))
                     ++fasterThanCurrent;
             }
             if (int(local.size()) >= top && e.trainSeconds > local.back().trainSeconds * (1 + 1e-9))
-                return tried;
+                return e.memory.totalBytes;
             insertRanked(local, candidateOf(s, e, fits), top);
-            return tried;
+            return e.memory.totalBytes;
         };
         const double budgetBytes = planBudgetBytes(base.cluster.gpu.memoryBytes);
         // The variants every plan is tried in: FSDP's hybrid shard group, recompute, DP and TP overlap.
@@ -133,13 +125,13 @@ PlanSearchResult searchPlans(const Scenario &base, const PlanSearchOptions &opti
             const int dpRanks = s.plan.dp * shape.cp;
             const bool defaultOrder = rankOrderName(s.plan) == rankOrderName(Plan{});
             const int inNode = defaultOrder && base.cluster.gpusPerNode % shape.tp == 0 ? base.cluster.gpusPerNode / shape.tp : 0;
-            const bool hybrid = resolveFramework(s.plan) == Framework::Fsdp && s.plan.zeroStage >= 2 && inNode >= 2
+            const Framework framework = resolveFramework(s.plan);
+            const bool hybrid = framework == Framework::Fsdp && s.plan.zeroStage >= 2 && inNode >= 2
                                 && inNode < dpRanks && dpRanks % inNode == 0;
             const int shardGroups[] = {0, inNode};   // all of DP x CP, then the node's ranks
             // Every overlap setting of the current recompute, with context parallelism under each K/V
-            // exchange the plan's framework runs (plan.cp_comm); the memory of the first that runs
-            // (the settings share it, the exchanges nearly).
-            const Framework framework = resolveFramework(s.plan);
+            // exchange the plan's framework runs (plan.cp_comm); the memory of the first (the
+            // settings share it, the exchanges nearly).
             auto overlaps = [&]() {
                 double bytes = -1;
                 for (const CpComm comm : {CpComm::P2p, CpComm::AllGather, CpComm::A2a}) {
@@ -152,15 +144,14 @@ PlanSearchResult searchPlans(const Scenario &base, const PlanSearchOptions &opti
                             if (tpOverlap && shape.tp == 1)
                                 break;
                             s.plan.tpOverlap = tpOverlap;
-                            const double b = consider(s).bytes;
-                            if (bytes <= 0)
+                            const double b = consider(s);
+                            if (bytes < 0)
                                 bytes = b;
                         }
                     }
                 }
                 return bytes;
             };
-            s.plan.cpComm = base.plan.cpComm;
             const int v = s.plan.schedule == Schedule::Interleaved ? s.plan.virtualStages : 1;
             const double layersPerChunk = double(base.workload.layers) / (double(shape.pp) * v);
             for (int k = 0; k < (hybrid ? 2 : 1); ++k) {

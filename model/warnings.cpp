@@ -51,7 +51,13 @@ Scenario applyWarning(const Scenario &scenario, const Warning &warning)
 }
 
 namespace {
-const char *const kFrameworkNames[] = {"the derived framework", "Megatron-LM", "DeepSpeed", "PyTorch FSDP"};
+// A warning's threshold carries the named framework (Framework's order).
+const char *frameworkName(double threshold)
+{
+    static const char *const names[] = {"the derived framework", "Megatron-LM", "DeepSpeed", "PyTorch FSDP"};
+    const int f = int(threshold);
+    return f >= 0 && f < 4 ? names[f] : "The framework";
+}
 } // namespace
 
 WarningText describe(const Warning &w, const Scenario &sc)
@@ -176,20 +182,17 @@ WarningText describe(const Warning &w, const Scenario &sc)
         break;
     case WarningCode::Count: break;
     case WarningCode::CpCommNotInFramework: {
-        const int f = int(w.threshold);
         t.code = "cp_comm_not_in_framework";
         t.message = format("%s does not move K and V by %s under context parallelism, so this plan cannot run as described.",
-                           f >= 0 && f < 4 ? kFrameworkNames[f] : "The framework", nameOf(CpComm(int(w.value))));
+                           frameworkName(w.threshold), nameOf(CpComm(int(w.value))));
         t.recommendation = "Use the exchange the framework runs (Megatron-LM: p2p, allgather or a2a; DeepSpeed: a2a, "
                            "Ulysses; PyTorch FSDP: p2p, ring attention, whichever torchtitan rotate method): " + fix + ".";
         break;
     }
     case WarningCode::ScheduleNotInFramework: {
-        const char *const *frameworks = kFrameworkNames;
-        const int f = int(w.threshold);
         t.code = "schedule_not_in_framework";
         t.message = format("%s has no %s pipeline schedule, so this plan cannot run as described.",
-                           f >= 0 && f < 4 ? frameworks[f] : "The framework", nameOf(Schedule(int(w.value))));
+                           frameworkName(w.threshold), nameOf(Schedule(int(w.value))));
         t.recommendation = "Use a schedule the framework runs (Megatron-LM: 1F1B or interleaved; DeepSpeed: 1F1B; "
                            "torchtitan with FSDP: all), or name framework fsdp: " + fix + ".";
         break;
