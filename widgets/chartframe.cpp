@@ -16,6 +16,7 @@
 #include <QFontMetricsF>
 #include <QtCharts/QLegendMarker>
 #include <QGraphicsLayout>
+#include <QGraphicsLineItem>
 #include <QGraphicsScene>
 #include <QGridLayout>
 #include <QLabel>
@@ -75,9 +76,30 @@ void ChartFrame::addOverlay(QWidget *widget, Qt::Alignment alignment)
     m_layout->addWidget(widget, 1, 0, alignment);
 }
 
+namespace {
+void setAxisLineCache(QGraphicsScene *scene, QGraphicsItem::CacheMode mode)
+{
+    const QList<QGraphicsItem *> items = scene->items();
+    for (QGraphicsItem *item : items)
+        if (item->type() == QGraphicsLineItem::Type && item->cacheMode() != mode)
+            item->setCacheMode(mode);
+}
+} // namespace
+
+void ChartFrame::cacheAxisLines()
+{
+    m_cachesAxisLines = true;
+    setAxisLineCache(m_view->scene(), QGraphicsItem::DeviceCoordinateCache);
+}
+
 void ChartFrame::renderChart(QPainter *painter, const QRectF &target)
 {
+    // A cached line would reach a PDF or SVG page as a pixmap.
+    if (m_cachesAxisLines)
+        setAxisLineCache(m_view->scene(), QGraphicsItem::NoCache);
     m_view->scene()->render(painter, target, m_view->sceneRect());
+    if (m_cachesAxisLines)
+        setAxisLineCache(m_view->scene(), QGraphicsItem::DeviceCoordinateCache);
 }
 
 void ChartFrame::setHeader(QWidget *header)

@@ -50,6 +50,12 @@ protected:
     /// A row above the chart (pickers for what it shows).
     void setHeader(QWidget *header);
 
+    /// Keeps the axes' grid lines, ticks and axis lines (straight QGraphicsLineItems) as cached
+    /// pixmaps on screen. Antialiased, they cost more to draw than the curves of a chart redrawn
+    /// for every slider step, and they change only when the axes do. Call after the axes change
+    /// (new ticks make new items). Printed charts are drawn without the cache, as vectors.
+    void cacheAxisLines();
+
     /// Applies the palette's chart theme, then paletteChanged(). Derived constructors call it last,
     /// once their axes and series exist, as setTheme restyles them.
     void applyPalette();
@@ -83,6 +89,7 @@ private:
     QGridLayout *m_layout = nullptr;
     QLabel *m_staleNote = nullptr;
     bool m_stale = false;
+    bool m_cachesAxisLines = false;
 };
 
 } // namespace ts

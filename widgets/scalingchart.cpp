@@ -257,6 +257,7 @@ void ScalingChart::refresh()
 
     m_emptyNote->setText(gpus.empty() ? tr("No scaling data") : tr("No feasible GPU count to plot"));
     m_emptyNote->setVisible(model.isEmpty());
+    cacheAxisLines();   // antialiased for the curves: the grid is most of the drawing otherwise
 }
 
 void ScalingChart::showTooltip(double log2Gpus)

@@ -10,6 +10,11 @@
 
 
 #include <QAbstractItemModelTester>
+#include <QGraphicsLineItem>
+#include <QGraphicsScene>
+#include <QGraphicsView>
+#include <QPaintEngine>
+#include <QPainter>
 #include <QSortFilterProxyModel>
 #include <QTest>
 
@@ -17,6 +22,47 @@
 
 using namespace ts;
 using slidermap::Scale;
+
+namespace {
+// A paint device that records what reaches it: lines drawn as lines, and pixmaps.
+class RecordingEngine : public QPaintEngine
+{
+public:
+    RecordingEngine() : QPaintEngine(QPaintEngine::AllFeatures) {}
+    bool begin(QPaintDevice *) override { return true; }
+    bool end() override { return true; }
+    void updateState(const QPaintEngineState &) override {}
+    void drawLines(const QLineF *, int count) override { lines += count; }
+    void drawPixmap(const QRectF &, const QPixmap &, const QRectF &) override { ++pixmaps; }
+    void drawImage(const QRectF &, const QImage &, const QRectF &, Qt::ImageConversionFlags) override { ++pixmaps; }
+    void drawPath(const QPainterPath &) override {}
+    void drawPolygon(const QPointF *, int, PolygonDrawMode) override {}
+    void drawTextItem(const QPointF &, const QTextItem &) override {}
+    Type type() const override { return QPaintEngine::User; }
+    int lines = 0, pixmaps = 0;
+};
+class RecordingDevice : public QPaintDevice
+{
+public:
+    QPaintEngine *paintEngine() const override { return &engine; }
+    int metric(PaintDeviceMetric metric) const override
+    {
+        switch (metric) {
+        case PdmWidth: return 800;
+        case PdmHeight: return 500;
+        case PdmWidthMM: return 211;
+        case PdmHeightMM: return 132;
+        case PdmDpiX: case PdmDpiY: case PdmPhysicalDpiX: case PdmPhysicalDpiY: return 96;
+        case PdmDepth: return 32;
+        case PdmNumColors: return 0x7fffffff;
+        case PdmDevicePixelRatio: return 1;
+        case PdmDevicePixelRatioScaled: return int(QPaintDevice::devicePixelRatioFScale());
+        }
+        return 0;
+    }
+    mutable RecordingEngine engine;
+};
+} // namespace
 
 class TestWidgets : public QObject
 {
@@ -174,6 +220,52 @@ private slots:
         QCOMPARE(ScalingChart::powerOfTwoLabel(0.5), QStringLiteral("0.5"));
     }
 
+    // The scaling chart keeps its grid and axis lines as cached pixmaps on screen (antialiased,
+    // they were most of its drawing per slider step), but a printed chart gets them as lines.
+    void scalingChartCachesAxisLinesOnScreenOnly()
+    {
+        ScalingChart chart;
+        ScalingChartData data;
+        for (double g = 64; g <= 4096; g *= 2) {
+            data.weak.gpus.push_back(g);
+            data.weak.speedup.push_back(0.9 * g);
+            data.weak.efficiency.push_back(0.9);
+            data.weak.ideal.push_back(g);
+            data.weak.amdahl.push_back(g / (0.1 * g + 0.9));
+            data.weak.gustafson.push_back(0.1 + 0.9 * g);
+        }
+        data.weak.currentSpeedup = 0.9 * 1024;
+        data.weak.currentEfficiency = 0.9;
+        data.strong = data.weak;
+        data.currentGpus = 1024;
+        data.serialFraction = 0.1;
+        chart.resize(640, 360);
+        chart.show();
+        chart.setData(data);
+        QApplication::processEvents();
+        const QGraphicsView *view = chart.findChild<QGraphicsView *>();
+        QVERIFY(view);
+        const auto lineItems = [view] {
+            QList<QGraphicsItem *> lines;
+            for (QGraphicsItem *item : view->scene()->items())
+                if (item->type() == QGraphicsLineItem::Type && item->isVisible())
+                    lines.append(item);
+            return lines;
+        };
+        QVERIFY(lineItems().size() >= 10);   // grid and ticks of both axes
+        for (QGraphicsItem *item : lineItems())
+            QCOMPARE(item->cacheMode(), QGraphicsItem::DeviceCoordinateCache);
+
+        RecordingDevice page;
+        QPainter painter(&page);
+        chart.renderChart(&painter, QRectF(0, 0, 800, 500));
+        painter.end();
+        QCOMPARE(page.engine.pixmaps, 0);
+        QVERIFY(page.engine.lines >= lineItems().size());
+        for (QGraphicsItem *item : lineItems())   // and cached again on screen
+            QCOMPARE(item->cacheMode(), QGraphicsItem::DeviceCoordinateCache);
+    }
+
     // Plan map geometry: row 0 at the bottom, the cell under a point, outside is none.
     void planMapMapping()
     {
@@ -209,5 +301,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestWidgets)
+QTEST_MAIN(TestWidgets)
 #include "tst_widgets.moc"
