@@ -143,6 +143,7 @@ ScalingChart::ScalingChart(QWidget *parent)
     m_laws->setToolTip(tr("Amdahl's (fixed size) and Gustafson's (scaled size) laws, with the current exposed "
                           "communication share as the serial part"));
     m_laws->setChecked(true);
+    fixLawsSize();
     row->addWidget(m_mode);
     row->addWidget(m_quantity);
     row->addWidget(m_laws);
@@ -177,6 +178,30 @@ void ScalingChart::setView(bool weak, bool speedup, bool laws)
 void ScalingChart::setControlsVisible(bool visible) { m_header->setVisible(visible); }
 
 const ScalingCurves &ScalingChart::curves() const { return m_mode->currentIndex() == 0 ? m_data.weak : m_data.strong; }
+
+void ScalingChart::fixLawsSize()
+{
+    // The share in its text changes on every slider step. At a fixed size (that of the widest
+    // text) the new text repaints the box alone; otherwise it lays the whole Plan tab out again.
+    const QString text = m_laws->text();
+    m_laws->setMinimumSize(0, 0);
+    m_laws->setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
+    m_laws->setText(lawsText(1.0));
+    m_laws->setFixedSize(m_laws->sizeHint());
+    m_laws->setText(text);
+}
+
+QString ScalingChart::lawsText(double serialFraction) const
+{
+    return tr("Laws at s = %1").arg(fmt::percent(serialFraction));
+}
+
+void ScalingChart::changeEvent(QEvent *event)
+{
+    ChartFrame::changeEvent(event);
+    if (m_laws && (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange))
+        fixLawsSize();
+}
 
 void ScalingChart::paletteChanged()
 {
@@ -253,7 +278,7 @@ void ScalingChart::refresh()
     const QString title = speedup ? tr("Speedup [×]") : tr("Efficiency");
     if (m_valueAxis->titleText() != title)   // every change lays the chart out again
         m_valueAxis->setTitleText(title);
-    m_laws->setText(tr("Laws at s = %1").arg(fmt::percent(m_data.serialFraction)));
+    m_laws->setText(lawsText(m_data.serialFraction));
 
     m_emptyNote->setText(gpus.empty() ? tr("No scaling data") : tr("No feasible GPU count to plot"));
     m_emptyNote->setVisible(model.isEmpty());

@@ -40,9 +40,12 @@ signals:
 
 protected:
     void paletteChanged() override;
+    void changeEvent(QEvent *event) override;
 
 private:
     void refresh();
+    void fixLawsSize();
+    QString lawsText(double serialFraction) const;
     void showTooltip(double log2Gpus);
     const ScalingCurves &curves() const;
 

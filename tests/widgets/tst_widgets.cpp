@@ -10,6 +10,7 @@
 
 
 #include <QAbstractItemModelTester>
+#include <QCheckBox>
 #include <QGraphicsLineItem>
 #include <QGraphicsScene>
 #include <QGraphicsView>
@@ -222,7 +223,7 @@ private slots:
 
     // The scaling chart keeps its grid and axis lines as cached pixmaps on screen (antialiased,
     // they were most of its drawing per slider step), but a printed chart gets them as lines.
-    void scalingChartCachesAxisLinesOnScreenOnly()
+    void scalingChartRedrawsCheaply()
     {
         ScalingChart chart;
         ScalingChartData data;
@@ -264,6 +265,20 @@ private slots:
         QVERIFY(page.engine.lines >= lineItems().size());
         for (QGraphicsItem *item : lineItems())   // and cached again on screen
             QCOMPARE(item->cacheMode(), QGraphicsItem::DeviceCoordinateCache);
+
+        // The laws' box shows the share, which changes on every slider step: at a fixed size, as
+        // wide as its widest text, a new share does not lay the Plan tab out again.
+        QCheckBox *laws = chart.findChild<QCheckBox *>();
+        QVERIFY(laws);
+        QVERIFY(laws->text().contains(QStringLiteral("10.0%")));
+        QCOMPARE(laws->minimumSize(), laws->maximumSize());
+        const QSize fixed = laws->size();
+        for (const double share : {0.0, 0.5, 1.0}) {
+            data.serialFraction = share;
+            chart.setData(data);
+            QVERIFY(laws->sizeHint().width() <= fixed.width());
+            QCOMPARE(laws->size(), fixed);
+        }
     }
 
     // Plan map geometry: row 0 at the bottom, the cell under a point, outside is none.
