@@ -40,7 +40,7 @@ private slots:
     {
         const Presets &p = Presets::builtin();
         QVERIFY2(p.loadErrors().isEmpty(), qPrintable(p.loadErrors().join(QLatin1Char('\n'))));
-        for (const char *name : {"a100-80gb", "a100-40gb", "h100-sxm", "h200", "b200", "gb200", "b300", "gb300", "mi300x"})
+        for (const char *name : {"a100-80gb", "a100-40gb", "h100-sxm", "h200", "b200", "gb200", "b300", "gb300", "mi300x", "mi355x"})
             QVERIFY2(!p.find(Presets::Gpus, QLatin1String(name)).isEmpty(), name);
         for (const char *name : {"nvlink3", "nvlink4", "nvlink5", "pcie4", "pcie5", "ib-hdr", "ib-ndr", "ib-xdr", "roce-100",
                                  "roce-200", "roce-400", "roce-800", "tcp-100", "tcp-400"})
@@ -136,7 +136,7 @@ private slots:
     void presetsCarrySustainedFraction()
     {
         for (auto [name, fraction] : {std::pair{"h100-sxm", 0.848}, std::pair{"h200", 0.848}, std::pair{"b200", 0.815}, std::pair{"gb200", 0.815},
-                                      std::pair{"b300", 0.803}, std::pair{"gb300", 0.803}, std::pair{"mi300x", 0.975},
+                                      std::pair{"b300", 0.803}, std::pair{"gb300", 0.803}, std::pair{"mi300x", 0.975}, std::pair{"mi355x", 0.975},
                                       std::pair{"a100-80gb", 0.926}, std::pair{"a100-40gb", 0.926}}) {
             ScenarioError error;
             const auto s = parseScenario(minimal({}, {}, QStringLiteral(R"({"gpu": "%1", "gpus": 64})").arg(QLatin1String(name))), &error);
@@ -151,7 +151,7 @@ private slots:
     void presetsCarryTheirMeasuredAccuracy()
     {
         ScenarioError error;
-        for (const char *name : {"a100-80gb", "a100-40gb", "h100-sxm", "h200", "b200", "gb200", "b300", "gb300", "mi300x"}) {
+        for (const char *name : {"a100-80gb", "a100-40gb", "h100-sxm", "h200", "b200", "gb200", "b300", "gb300", "mi300x", "mi355x"}) {
             const auto s = parseScenario(minimal({}, {}, QStringLiteral(R"({"gpu": "%1", "gpus": 64})").arg(QLatin1String(name))), &error);
             QVERIFY2(s, qPrintable(error.text()));
             QVERIFY2(!s->scenario.cluster.gpu.accuracy.empty(), name);
