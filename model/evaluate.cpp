@@ -884,8 +884,12 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             // proj_fprop and fc2_fprop reduce-scatter; in backward proj_dgrad and fc2_dgrad gather the
             // output gradients, qkv_dgrad and fc1_dgrad re-gather the input in bulk, qkv_wgrad and
             // fc1_wgrad reduce-scatter the input gradients in bulk; torchtitan's AsyncTP pairs the
-            // same all-gather + matmul and matmul + reduce-scatter, the input gradients' scatter
-            // after their own matmul). A GEMM shorter than its collective leaves the rest exposed.
+            // same all-gather + matmul and matmul + reduce-scatter). A GEMM shorter than its
+            // collective leaves the rest exposed. AsyncTP (torch/_inductor/fx_passes/
+            // micro_pipeline_tp.py, fuse_matmul_reduce_scatter) fuses a reduce-scatter only when a
+            // single matmul produces its input; torchtitan's Llama has separate wq, wk, wv and w1,
+            // w3 (models/llama3/model.py), so the input gradients of attention and MLP are sums of
+            // matmuls and their reduce-scatters run in the open.
             using G = LayerTimes;
             const auto over = [](double comm, double gemm) { return std::max(0.0, comm - gemm); };
             const double fwdExposed = over(gather, lt.forwardOf[G::kQkv]) + over(half, lt.forwardOf[G::kAttentionOut])
@@ -895,7 +899,8 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             const double columnCollectives =
                 megatronLayers ? over(gather, lt.backwardDataOf[G::kQkv]) + over(gather, lt.backwardDataOf[G::kMlpUp])
                                      + over(half, lt.backwardWeightOf[G::kQkv]) + over(half, lt.backwardWeightOf[G::kMlpUp])
-                               : over(half, lt.backwardDataOf[G::kQkv]) + over(half, lt.backwardDataOf[G::kMlpUp]);
+                : fw == Framework::Fsdp ? 2 * half
+                                        : over(half, lt.backwardDataOf[G::kQkv]) + over(half, lt.backwardDataOf[G::kMlpUp]);
             tpLayerBwdExposed = rowGathers + columnCollectives + (tr.recompute == Recompute::Full ? recomputedShare * fwdExposed : 0.0);
         } else if (pl.tpOverlap) {   // all-reduces (no SP): hidden behind the layer's GEMMs together
             tpLayerFwdExposed = std::max(0.0, tpLayerFwd - lt.gemmForward);

@@ -136,6 +136,12 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                                          ? "with tp_overlap each gather and scatter hides behind the one GEMM it is "
                                            "pipelined with, exposed = sum of max(0, T_coll - T_GEMM), and the GEMMs that "
                                            "reduce-scatter run without the 16 SMs the overlap takes"
+                                           + std::string(e.framework == Framework::Fsdp
+                                                             ? "; torchtitan's AsyncTP fuses a reduce-scatter only with the one "
+                                                               "matmul that produces its input, so the backward scatters of the "
+                                                               "attention and MLP input gradients (sums over wq, wk, wv and w1, w3) "
+                                                               "run in the open"
+                                                             : std::string())
                                          : "the forward's, and in backward (Megatron, DeepSpeed) what the column-parallel "
                                            "GEMMs' input- and weight-gradient GEMMs cannot hide, plus NCCL's SM share of "
                                            "what they hide"),

@@ -946,6 +946,32 @@ private slots:
         QVERIFY(perLayer <= (forward + backward + 2 * scatter) * (1 + 1e-9));
     }
 
+    // torchtitan's AsyncTP (framework fsdp, tp_overlap) fuses a reduce-scatter only with the single
+    // matmul producing its input: the input gradients of attention and MLP are sums over wq, wk, wv
+    // and w1, w3, so their two backward scatters run whole, where Megatron hides them behind the
+    // weight-gradient GEMMs. The rest of the layer is timed alike.
+    void asyncTpLeavesSummedInputGradientScattersExposed()
+    {
+        Scenario megatron = megatronTp8WithSp(true);
+        megatron.training.microBatch = 4;
+        Scenario fsdp = megatron;
+        fsdp.plan.framework = Framework::Fsdp;
+        fsdp.plan.zeroStage = 3;
+        const Evaluation em = evaluate(megatron), ef = evaluate(fsdp);
+        QVERIFY2(em.feasible && ef.feasible, ef.problem.message.c_str());
+        const double scatter = collectiveTime(Collective::ReduceScatter, Algorithm::Auto, ef.tpBytesPerCollective,
+                                              groupOf(fsdp.plan.tp, 1, fsdp.cluster.gpusPerNode), fabricOf(fsdp.cluster)).seconds;
+        const double layers = double(ef.microBatches) * ef.criticalStageLayers;
+        const double fsdpPerLayer = ef.breakdown.tpCommExposedSeconds / layers;
+        const double megatronPerLayer = em.breakdown.tpCommExposedSeconds / layers;
+        QVERIFY(fsdpPerLayer >= 2 * scatter * (1 - 1e-9));
+        QVERIFY(fsdpPerLayer > megatronPerLayer + scatter);
+        // Without the overlap nothing changes: DTensor runs every collective in the open.
+        fsdp.plan.tpOverlap = false;
+        const Evaluation open = evaluate(fsdp);
+        QVERIFY(open.breakdown.tpCommExposedSeconds > ef.breakdown.tpCommExposedSeconds);
+    }
+
     // The compute formula names how the model fared against measured runs on this GPU, when the
     // GPU says (presets do; a custom GPU without it shows nothing).
     void computeExplanationCarriesTheGpusMeasuredAccuracy()
