@@ -823,10 +823,13 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     else if (tr.recompute == Recompute::Selective)
         layerRecompute = fw == Framework::Fsdp ? 0.5 * lt.gemmForward + lt.elementwiseForward + lt.castForward   // [SAC]
                                                : lt.attentionForward;                                          // core attention
-    // Megatron-Core TP comm overlap runs the reduce-scatter on SMs beside its GEMM (kernels.h).
+    // Megatron-Core TP comm overlap runs the reduce-scatter on SMs beside its GEMM (kernels.h). Under
+    // torchtitan's AsyncTP no backward GEMM is paired with a reduce-scatter (the input gradients'
+    // scatters run in the open, below), so its backward GEMMs keep every SM.
     const double overlapSlowdown = pl.tpOverlap && t > 1 ? tpOverlapSlowdown(spec) : 0.0;
+    const double backwardOverlapSlowdown = fw == Framework::Fsdp && sp ? 0.0 : overlapSlowdown;
     const double layerForward = lt.forward() + lt.gemmRsForward() * overlapSlowdown;
-    const double layerBackward = lt.backward() + 0.5 * lt.gemmBackwardData * overlapSlowdown + layerRecompute;
+    const double layerBackward = lt.backward() + 0.5 * lt.gemmBackwardData * backwardOverlapSlowdown + layerRecompute;
 
     // ---- Tensor parallel [SC21] Sec. 3.2: forward, 2 all-reduces of b s h per layer (with SP an
     // all-gather before QKV and up and a reduce-scatter after output and down: the same volume).
@@ -896,11 +899,14 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
                                       + over(gather, lt.forwardOf[G::kMlpUp]) + over(half, lt.forwardOf[G::kMlpDown]);
             tpLayerFwdExposed = fwdExposed;
             const double rowGathers = over(gather, lt.backwardDataOf[G::kAttentionOut]) + over(gather, lt.backwardDataOf[G::kMlpDown]);
-            const double columnCollectives =
-                megatronLayers ? over(gather, lt.backwardDataOf[G::kQkv]) + over(gather, lt.backwardDataOf[G::kMlpUp])
-                                     + over(half, lt.backwardWeightOf[G::kQkv]) + over(half, lt.backwardWeightOf[G::kMlpUp])
-                : fw == Framework::Fsdp ? 2 * half
-                                        : over(half, lt.backwardDataOf[G::kQkv]) + over(half, lt.backwardDataOf[G::kMlpUp]);
+            double columnCollectives = 0;
+            if (megatronLayers)
+                columnCollectives = over(gather, lt.backwardDataOf[G::kQkv]) + over(gather, lt.backwardDataOf[G::kMlpUp])
+                                    + over(half, lt.backwardWeightOf[G::kQkv]) + over(half, lt.backwardWeightOf[G::kMlpUp]);
+            else if (fw == Framework::Fsdp)
+                columnCollectives = 2 * half;   // AsyncTP: the summed input gradients' scatters
+            else
+                columnCollectives = over(half, lt.backwardDataOf[G::kQkv]) + over(half, lt.backwardDataOf[G::kMlpUp]);
             tpLayerBwdExposed = rowGathers + columnCollectives + (tr.recompute == Recompute::Full ? recomputedShare * fwdExposed : 0.0);
         } else if (pl.tpOverlap) {   // all-reduces (no SP): hidden behind the layer's GEMMs together
             tpLayerFwdExposed = std::max(0.0, tpLayerFwd - lt.gemmForward);

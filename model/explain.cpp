@@ -137,10 +137,11 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                                            "pipelined with, exposed = sum of max(0, T_coll - T_GEMM), and the GEMMs that "
                                            "reduce-scatter run without the 16 SMs the overlap takes"
                                            + std::string(e.framework == Framework::Fsdp
-                                                             ? "; torchtitan's AsyncTP fuses a reduce-scatter only with the one "
-                                                               "matmul that produces its input, so the backward scatters of the "
-                                                               "attention and MLP input gradients (sums over wq, wk, wv and w1, w3) "
-                                                               "run in the open"
+                                                             ? "; under torchtitan's AsyncTP + 2 T_RS per layer in backward: it "
+                                                               "fuses a reduce-scatter only with the one matmul that produces its "
+                                                               "input, so the scatters of the attention and MLP input gradients "
+                                                               "(sums over wq, wk, wv and w1, w3) run in the open, and only the "
+                                                               "forward's scattering GEMMs lose the 16 SMs"
                                                              : std::string())
                                          : "the forward's, and in backward (Megatron, DeepSpeed) what the column-parallel "
                                            "GEMMs' input- and weight-gradient GEMMs cannot hide, plus NCCL's SM share of "

@@ -143,13 +143,13 @@ ScalingChart::ScalingChart(QWidget *parent)
     m_laws->setToolTip(tr("Amdahl's (fixed size) and Gustafson's (scaled size) laws, with the current exposed "
                           "communication share as the serial part"));
     m_laws->setChecked(true);
-    fixLawsSize();
     row->addWidget(m_mode);
     row->addWidget(m_quantity);
     row->addWidget(m_laws);
     row->addStretch(1);
     setHeader(header);
     m_header = header;
+    fixLawsSize();   // in the font the header now inherits
     for (QComboBox *c : {m_mode, m_quantity})
         connect(c, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
     connect(m_laws, &QCheckBox::toggled, this, [this] { refresh(); });

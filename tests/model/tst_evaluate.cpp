@@ -966,9 +966,10 @@ private slots:
         const double megatronPerLayer = em.breakdown.tpCommExposedSeconds / layers;
         QVERIFY(fsdpPerLayer >= 2 * scatter * (1 - 1e-9));
         QVERIFY(fsdpPerLayer > megatronPerLayer + scatter);
-        // Without the overlap nothing changes: DTensor runs every collective in the open.
+        // Without the overlap DTensor runs every collective in the open.
         fsdp.plan.tpOverlap = false;
         const Evaluation open = evaluate(fsdp);
+        QCOMPARE(open.breakdown.tpCommExposedSeconds, open.breakdown.tpCommSeconds);
         QVERIFY(open.breakdown.tpCommExposedSeconds > ef.breakdown.tpCommExposedSeconds);
     }
 
