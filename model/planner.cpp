@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cmath>
 #include <mutex>
+#include <numeric>
 #include <thread>
 
 namespace ts {
@@ -205,10 +206,22 @@ PlanSearchResult searchPlans(const Scenario &base, const PlanSearchOptions &opti
                     schedules.push_back({Schedule::OneFOneB, 1});
                 } else {
                     schedules = {{Schedule::GPipe, 1}, {Schedule::OneFOneB, 1}, {Schedule::ZeroBubbleH1, 1}};
-                    if (m % shape.pp == 0)
+                    if (m % shape.pp == 0) {
                         for (int v = 2; v <= options.maxVirtualStages; ++v)
                             if (chunksEvenly(v))
                                 schedules.push_back({Schedule::Interleaved, v});
+                        // Beyond maxVirtualStages, two more: one layer slot per chunk (NeMo's
+                        // Nemotron-4 340B runs v12 on 12-layer stages, Llama 2 70B v20 on 20), and
+                        // the scenario's own v, so that the plan a user brings is in the space.
+                        int oneSlot = 0;
+                        for (int n : stageSlots)
+                            oneSlot = std::gcd(oneSlot, n);
+                        const int own = base.plan.schedule == Schedule::Interleaved ? base.plan.virtualStages : 0;
+                        for (int v : {own, oneSlot})
+                            if (v > options.maxVirtualStages && chunksEvenly(v)
+                                && std::none_of(schedules.begin(), schedules.end(), [v](const auto &o) { return o.second == v; }))
+                                schedules.push_back({Schedule::Interleaved, v});
+                    }
                 }
                 for (const auto &[schedule, v] : schedules) {
                     s.plan.schedule = schedule;

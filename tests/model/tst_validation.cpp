@@ -10,6 +10,7 @@
 // the s x s scores; FlashAttention appeared in 2022.
 #include "evaluate.h"
 #include "kernels.h"
+#include "planner.h"
 #include "scenarioio.h"
 #include "schedules.h"
 
@@ -205,6 +206,43 @@ private slots:
             QVERIFY2(list.back() <= bound->second.worst + 1e-12,
                      qPrintable(QStringLiteral("%1: worst %2 above %3").arg(source).arg(list.back()).arg(bound->second.worst)));
         }
+    }
+
+    // The plan search against the plans the runs' engineers published: the published plan must be in
+    // the search space (the best plan found is never slower than it, as the model times both), and
+    // the search's best plan and the published one's rank among the fitting plans are printed.
+    // Chosen to cover what the space must hold: NeMo's one-layer chunks (Nemotron-4 340B v12 on
+    // 12-layer stages, Llama 2 70B v20), Llama 3.1 405B's CP2 on H100 and GB200, 8B data parallel on
+    // H100 and B200 with CP, PyTorch FSDP with full recompute.
+    void planSearchHoldsThePublishedPlans_data()
+    {
+        QTest::addColumn<QString>("run");
+        for (const char *run : {"dgxc-v250505-nemotron4-340b-fp8-h100-256", "nemo2407-llama2-70b-fp8-h100-64",
+                                "dgxc-v250505-llama31-405b-fp8-h100-512", "mlperf-v50-llama31-405b-fp8-gb200-256",
+                                "mbridge-2509-llama3-8b-fp8-h100-8", "mlperf-v51-uf-llama31-8b-fp8-b200-64",
+                                "fms-llama2-70b-h100-96"})
+            QTest::newRow(run) << QString::fromLatin1(run);
+    }
+    void planSearchHoldsThePublishedPlans()
+    {
+        QFETCH(QString, run);
+        QString why;
+        const auto loaded = load(run, &why);
+        QVERIFY2(loaded, qPrintable(why));
+        PlanSearchOptions options;
+        options.top = 1;
+        const PlanSearchResult r = searchPlans(loaded->scenario, options);
+        QVERIFY(r.currentFeasible);
+        QVERIFY2(r.current.fits, "the published plan fits within the search's memory margin");
+        QVERIFY(!r.best.empty());
+        const PlanCandidate &best = r.best.front();
+        const Plan &p = best.scenario.plan;
+        const double ratio = best.breakdown.stepSeconds / r.current.breakdown.stepSeconds;
+        qInfo("%-42s published plan ranks %lld of %lld fitting; best TP%d PP%d CP%d DP%d v%d b%d, step %.3f of published %.3f s (%.2f)",
+              qPrintable(run), r.fasterThanCurrent + 1, r.fitting, p.tp, p.pp, p.cp, p.dp,
+              p.schedule == Schedule::Interleaved ? p.virtualStages : 1, best.scenario.training.microBatch,
+              best.breakdown.stepSeconds, r.current.breakdown.stepSeconds, ratio);
+        QVERIFY2(best.trainSeconds <= r.current.trainSeconds * (1 + 1e-9), "the search misses the published plan");
     }
 
     // Speedups torchtitan measured between two settings of one run on the same boards, so their
