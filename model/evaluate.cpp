@@ -827,7 +827,8 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     // torchtitan's AsyncTP no backward GEMM is paired with a reduce-scatter (the input gradients'
     // scatters run in the open, below), so its backward GEMMs keep every SM.
     const double overlapSlowdown = pl.tpOverlap && t > 1 ? tpOverlapSlowdown(spec) : 0.0;
-    const double backwardOverlapSlowdown = fw == Framework::Fsdp && sp ? 0.0 : overlapSlowdown;
+    const bool asyncTp = fw == Framework::Fsdp && sp && pl.tpOverlap && t > 1;   // torchtitan's AsyncTP
+    const double backwardOverlapSlowdown = asyncTp ? 0.0 : overlapSlowdown;
     const double layerForward = lt.forward() + lt.gemmRsForward() * overlapSlowdown;
     const double layerBackward = lt.backward() + 0.5 * lt.gemmBackwardData * backwardOverlapSlowdown + layerRecompute;
 
@@ -903,8 +904,8 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             if (megatronLayers)
                 columnCollectives = over(gather, lt.backwardDataOf[G::kQkv]) + over(gather, lt.backwardDataOf[G::kMlpUp])
                                     + over(half, lt.backwardWeightOf[G::kQkv]) + over(half, lt.backwardWeightOf[G::kMlpUp]);
-            else if (fw == Framework::Fsdp)
-                columnCollectives = 2 * half;   // AsyncTP: the summed input gradients' scatters
+            else if (asyncTp)
+                columnCollectives = 2 * half;   // the summed input gradients' scatters
             else
                 columnCollectives = over(half, lt.backwardDataOf[G::kQkv]) + over(half, lt.backwardDataOf[G::kMlpUp]);
             tpLayerBwdExposed = rowGathers + columnCollectives + (tr.recompute == Recompute::Full ? recomputedShare * fwdExposed : 0.0);
