@@ -339,6 +339,7 @@ QJsonObject planRowToJson(const PlanCandidate &c)
         {"micro_batch", c.scenario.training.microBatch},
         {"recompute", QLatin1String(nameOf(c.scenario.training.recompute))},
         {"recompute_layers", c.scenario.training.recomputeLayers},
+        {"offload_layers", c.scenario.training.offloadLayers},
         {"step_time_s", b.stepSeconds},
         {"train_time_s", c.trainSeconds},
         {"train_time_with_failures_s", c.trainSecondsWithFailures},

@@ -74,7 +74,12 @@ QList<CardData> headlineCards(const Scenario &s, const Evaluation &e, const Econ
     CardData mem{QStringLiteral("memory_per_gpu_bytes"), tr("Memory per GPU"),
                  QStringLiteral("%1 / %2 GiB").arg(e.memory.totalBytes / units::kBytesPerGiB, 0, 'f', 1)
                      .arg(e.memory.capacityBytes / units::kBytesPerGiB, 0, 'f', 0),
-                 e.memory.fits ? tr("fits in HBM") : tr("does not fit in HBM")};
+                 e.memory.totalBytes > e.memory.capacityBytes ? tr("does not fit in HBM")
+                 : e.memory.offloadedBytes > e.memory.hostCapacityBytes
+                     ? tr("offloaded %1 GiB exceeds host memory").arg(e.memory.offloadedBytes / units::kBytesPerGiB, 0, 'f', 1)
+                 : e.memory.offloadedBytes > 0
+                     ? tr("fits in HBM · %1 GiB in host memory").arg(e.memory.offloadedBytes / units::kBytesPerGiB, 0, 'f', 1)
+                     : tr("fits in HBM")};
     mem.tone = e.memory.fits ? CardData::Normal : CardData::Bad;
     cards << mem;
     return cards;

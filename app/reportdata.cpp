@@ -69,6 +69,7 @@ QList<ReportRow> evaluationRows(const Evaluation &e)
         {QStringLiteral("dp_comm_s"), b.dpCommSeconds, QStringLiteral("s"), QStringLiteral("DP gradient sync, total")},
         {QStringLiteral("dp_comm_exposed_s"), b.dpCommExposedSeconds, QStringLiteral("s"), QStringLiteral("DP gradient sync, exposed")},
         {QStringLiteral("optimizer_s"), b.optimizerSeconds, QStringLiteral("s"), QStringLiteral("Optimizer step")},
+        {QStringLiteral("offload_exposed_s"), b.offloadExposedSeconds, QStringLiteral("s"), QStringLiteral("Activation offload, exposed")},
         {QStringLiteral("straggler_s"), b.stragglerSeconds, QStringLiteral("s"), QStringLiteral("Straggler allowance")},
         {QStringLiteral("pp_bubble_fraction"), e.ppBubbleFraction, QStringLiteral("1"), QStringLiteral("Bubble, share of pipeline time")},
         {QStringLiteral("pp_bubble_fraction_of_ideal"), e.ppBubbleFractionOfIdeal, QStringLiteral("1"), QStringLiteral("Bubble, share of ideal time")},
@@ -131,6 +132,8 @@ QJsonObject evaluationToJson(const Scenario &sc, const Evaluation &e, const QStr
                                                    {QStringLiteral("buffers_bytes"), m.buffersBytes},
                                                    {QStringLiteral("runtime_bytes"), m.runtimeBytes},
                                                    {QStringLiteral("total_bytes"), m.totalBytes},
+                                                   {QStringLiteral("offloaded_bytes"), m.offloadedBytes},
+                                                   {QStringLiteral("host_capacity_bytes"), m.hostCapacityBytes},
                                                    {QStringLiteral("stage"), m.stage},
                                                    {QStringLiteral("stages"), m.stages},
                                                    {QStringLiteral("first_stage_bytes"), e.memoryFirstStageBytes},
@@ -151,6 +154,13 @@ QJsonObject evaluationToJson(const Scenario &sc, const Evaluation &e, const QStr
         pipeline.insert(QStringLiteral("max_stages_for_80pct"), x.maxStagesFor80);
     }
     o.insert(QStringLiteral("pipeline"), pipeline);
+    if (tr.offloadLayers > 0)
+        o.insert(QStringLiteral("offload"), QJsonObject{{QStringLiteral("layers"), tr.offloadLayers},
+                                                        {QStringLiteral("layer_bytes"), e.offloadLayerBytes},
+                                                        {QStringLiteral("host_bytes_per_s"), e.hostBytesPerSecond},
+                                                        {QStringLiteral("layer_copy_s"), e.offloadLayerSeconds},
+                                                        {QStringLiteral("forward_wait_s"), e.offloadForwardStallSeconds},
+                                                        {QStringLiteral("backward_wait_s"), e.offloadBackwardStallSeconds}});
     o.insert(QStringLiteral("tensor_parallel"), QJsonObject{{QStringLiteral("bytes_per_collective"), e.tpBytesPerCollective},
                                                             {QStringLiteral("collectives_per_layer"), e.tpCollectivesPerLayer},
                                                             {QStringLiteral("algorithm"), QLatin1String(nameOf(e.tpAlgorithm))},
@@ -252,6 +262,8 @@ QString evaluationText(const Scenario &sc, const Evaluation &e, const QString &n
     line(QStringLiteral("pipeline p2p (exposed / total)"), fmt::seconds(b.ppP2pExposedSeconds) + QStringLiteral(" / ") + fmt::seconds(b.ppP2pSeconds));
     line(QStringLiteral("DP sync (exposed / total)"), fmt::seconds(b.dpCommExposedSeconds) + QStringLiteral(" / ") + fmt::seconds(b.dpCommSeconds));
     line(QStringLiteral("optimizer"), fmt::seconds(b.optimizerSeconds));
+    if (sc.training.offloadLayers > 0)
+        line(QStringLiteral("activation offload wait"), fmt::seconds(b.offloadExposedSeconds));
     line(QStringLiteral("straggler allowance"), fmt::seconds(b.stragglerSeconds));
     line(QStringLiteral("step (mean / median / p99)"), fmt::seconds(b.stepSeconds) + QStringLiteral(" / ") + fmt::seconds(e.stepMedianSeconds)
                                                            + QStringLiteral(" / ") + fmt::seconds(e.stepP99Seconds));
@@ -287,7 +299,9 @@ QString evaluationText(const Scenario &sc, const Evaluation &e, const QString &n
     line(QStringLiteral("weights"), fmt::memory(m.weightsBytes));
     line(QStringLiteral("gradients"), fmt::memory(m.gradientsBytes));
     line(QStringLiteral("optimizer states"), fmt::memory(m.optimizerBytes));
-    line(QStringLiteral("activations"), fmt::memory(m.activationsBytes));
+    line(QStringLiteral("activations"), fmt::memory(m.activationsBytes)
+                                             + (m.offloadedBytes > 0 ? QStringLiteral(" (%1 more in host memory)").arg(fmt::memory(m.offloadedBytes))
+                                                                     : QString()));
     line(QStringLiteral("logits and loss"), fmt::memory(m.lossBytes));
     line(QStringLiteral("buffers"), fmt::memory(m.buffersBytes));
     line(QStringLiteral("runtime (context, workspaces, allocator)"), fmt::memory(m.runtimeBytes));

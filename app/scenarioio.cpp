@@ -269,6 +269,7 @@ bool readTraining(const QJsonValue &value, Training *tr, ScenarioError *error)
     s.choice("precision", kPrecision, &tr->precision);
     s.choice("recompute", kRecompute, &tr->recompute);
     s.integer("recompute_layers", &tr->recomputeLayers);
+    s.integer("offload_layers", &tr->offloadLayers);
     s.boolean("fp8_params", &tr->fp8Params);
     s.choice("fp8_recipe", kFp8Recipe, &tr->fp8Recipe);
     s.choice("optimizer_states", kOptimizerStates, &tr->optimizerStates);
@@ -337,6 +338,10 @@ bool readGpu(const QJsonValue &value, Gpu *gpu, const QString &key, ScenarioErro
     s.quantity("attention_efficiency", Dimension::Ratio, &gpu->attentionEfficiency);
     s.quantity("attention_efficiency_fa2", Dimension::Ratio, &gpu->attentionEfficiencyFa2);
     s.quantity("sustained_fraction", Dimension::Ratio, &gpu->sustainedFraction);
+    gpu->hostBytesPerSecond = 0;
+    s.quantity("host_bandwidth", Dimension::BytesPerSecond, &gpu->hostBytesPerSecond);
+    gpu->hostMemoryBytes = 0;
+    s.quantity("host_memory", Dimension::Bytes, &gpu->hostMemoryBytes);
     gpu->tdpWatts = gpu->pricePerHour = 0;
     s.quantity("tdp", Dimension::Watts, &gpu->tdpWatts);
     s.quantity("price_per_hour", Dimension::Ratio, &gpu->pricePerHour);
@@ -639,6 +644,7 @@ QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QStrin
                          {QStringLiteral("precision"), QLatin1String(nameOf(tr.precision))},
                          {QStringLiteral("recompute"), QLatin1String(nameOf(tr.recompute))},
                          {QStringLiteral("recompute_layers"), tr.recomputeLayers},
+                         {QStringLiteral("offload_layers"), tr.offloadLayers},
                          {QStringLiteral("fp8_params"), tr.fp8Params},
                          {QStringLiteral("fp8_recipe"), QLatin1String(nameOf(tr.fp8Recipe))},
                          {QStringLiteral("optimizer_states"), QLatin1String(nameOf(tr.optimizerStates))},
@@ -680,6 +686,10 @@ QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QStrin
         gpu.insert(QStringLiteral("attention_efficiency_fa2"), cl.gpu.attentionEfficiencyFa2);
     if (cl.gpu.sustainedFraction > 0)
         gpu.insert(QStringLiteral("sustained_fraction"), cl.gpu.sustainedFraction);
+    if (cl.gpu.hostBytesPerSecond > 0)
+        gpu.insert(QStringLiteral("host_bandwidth"), cl.gpu.hostBytesPerSecond);
+    if (cl.gpu.hostMemoryBytes > 0)
+        gpu.insert(QStringLiteral("host_memory"), cl.gpu.hostMemoryBytes);
     if (cl.gpu.tdpWatts > 0)
         gpu.insert(QStringLiteral("tdp"), cl.gpu.tdpWatts);
     if (cl.gpu.pricePerHour > 0)

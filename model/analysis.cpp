@@ -29,8 +29,8 @@ std::vector<StepVariant> stepVariants(const Scenario &s, const Evaluation &e, co
             const double k = e.tokensPerStep / ve.tokensPerStep;
             for (double *x : {&b.computeSeconds, &b.tpCommSeconds, &b.tpCommExposedSeconds, &b.cpCommSeconds,
                               &b.cpCommExposedSeconds, &b.ppBubbleSeconds, &b.ppP2pSeconds, &b.ppP2pExposedSeconds,
-                              &b.dpCommSeconds, &b.dpCommExposedSeconds, &b.optimizerSeconds, &b.stragglerSeconds,
-                              &b.stepSeconds})
+                              &b.dpCommSeconds, &b.dpCommExposedSeconds, &b.optimizerSeconds, &b.offloadExposedSeconds,
+                              &b.stragglerSeconds, &b.stepSeconds})
                 *x *= k;
             detail += " (drawn for this plan's tokens per step)";
         }

@@ -9,6 +9,11 @@
 //  [DS]    microsoft/DeepSpeed runtime/pipe/engine.py: PipelineEngine turns backward all-reduce
 //          off and reduces in _exec_reduce_grads (the schedule's ReduceGrads, after the last
 //          backward); in bf16 _bf16_reduce_grads all-reduces the BF16 optimizer's fp32 gradients
+//  [TE-OFF] NVIDIA/TransformerEngine docs/features/other_optimizations/cpu_offloading: the first
+//          num_layers layers' saved tensors are copied to host memory as forward saves them and
+//          reloaded before their backward; at most model_layers - num_layers layers' activations
+//          are on the GPU, compute and copies stalling to keep it so (Megatron-Core
+//          transformer_config.py: cpu_offloading needs pp 1 and no recompute)
 //
 // Modelling assumptions, in one place:
 //  - Ranks are ordered TP innermost, then CP, DP, PP (Megatron-LM), which decides which groups
@@ -271,6 +276,8 @@ std::string recomputeText(const Training &tr)
 {
     if (tr.recompute == Recompute::Full && tr.recomputeLayers > 0)
         return "block " + std::to_string(tr.recomputeLayers);
+    if (tr.offloadLayers > 0)   // no recompute: the activations of the first N layers go to host memory
+        return "offload " + std::to_string(tr.offloadLayers);
     return nameOf(tr.recompute);
 }
 
@@ -517,6 +524,12 @@ std::optional<Problem> validate(const Scenario &sc)
                               std::pair{cl.gpu.sustainedFraction, "cluster.gpu.sustained_fraction"}})
         if (!(value >= 0 && value <= 1))
             return problem(key, "a fraction in (0, 1], or 0 for the default (got %g)", value);
+    if (!finiteNonNegative(cl.gpu.hostMemoryBytes) || cl.gpu.hostMemoryBytes > 1e15)
+        return problem("cluster.gpu.host_memory", "host_memory must be 0 (the default, 250 GB) or the host memory per GPU, "
+                                                  "below 1 PB (got %g B)", cl.gpu.hostMemoryBytes);
+    if (!finiteNonNegative(cl.gpu.hostBytesPerSecond) || cl.gpu.hostBytesPerSecond > 1e14)
+        return problem("cluster.gpu.host_bandwidth", "host_bandwidth must be 0 (the default, PCIe Gen5) or a bandwidth "
+                                                     "below 100 TB/s (got %g B/s)", cl.gpu.hostBytesPerSecond);
     for (auto [link, key] : {std::pair{&cl.intraNode, "cluster.intra_node"}, std::pair{&cl.interNode, "cluster.inter_node"}}) {
         if (!finitePositive(link->bytesPerSecond) || link->bytesPerSecond > 1e15)
             return problem(std::string(key) + ".bandwidth", "bandwidth must be positive and below 1 PB/s (got %g B/s)",
@@ -629,6 +642,29 @@ std::optional<Problem> validate(const Scenario &sc)
     if (tr.fp8Params && tr.precision != Precision::Fp8)
         return problem("training.fp8_params", "fp8_params keeps the GEMM weights in FP8: it needs training.precision fp8");
     const Framework fw = resolveFramework(pl);
+    // Megatron-Core's own checks (transformer_config.py): fewer layers than the model, no
+    // pipeline, no recompute; the offload is Transformer Engine's, which Megatron runs.
+    if (tr.offloadLayers != 0) {
+        if (tr.offloadLayers < 0 || tr.offloadLayers >= w.layers)
+            return problem("training.offload_layers",
+                           "offload_layers must be 0 (none) or the first layers whose activations go to host memory, "
+                           "fewer than the model's %g layers (got %g)", w.layers, tr.offloadLayers);
+        if (fw != Framework::Megatron)
+            return problem("training.offload_layers",
+                           (std::string("activation offloading is Megatron-Core's --cpu-offloading (Transformer Engine): "
+                                        "it needs plan.framework megatron (got ")
+                            + nameOf(fw) + ")")
+                               .c_str());
+        if (pl.pp > 1)
+            return problem("training.offload_layers",
+                           "Megatron-Core offloads activations without pipeline parallelism (got pp %g): use pp 1 or "
+                           "offload_layers 0", pl.pp);
+        if (tr.recompute != Recompute::None)
+            return problem("training.offload_layers",
+                           (std::string("Megatron-Core offloads activations only without recompute (got ")
+                            + nameOf(tr.recompute) + "): set training.recompute to none or offload_layers to 0")
+                               .c_str());
+    }
     if (tr.fp8Params && fw == Framework::DeepSpeed)
         return problem("training.fp8_params", "DeepSpeed keeps 16-bit weights: fp8_params needs plan.framework megatron or "
                                               "fsdp");
@@ -1078,6 +1114,12 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         // One layer is recomputed at a time and holds its full activations meanwhile [K22] Sec. 5.
         if (recomputedLayers > 0 && (tr.recompute == Recompute::Full || (tr.recompute == Recompute::Selective && fw == Framework::Fsdp)))
             mem.activationsBytes += actFullPerTokenLayer * tokensPerGpu;
+        // [TE-OFF] The first offload_layers layers' activations go to host memory: the GPU holds
+        // at most L - N layers' at a time (pp 1, one micro-batch in flight, no recompute).
+        if (tr.offloadLayers > 0) {
+            mem.offloadedBytes = std::min(L - 1, double(tr.offloadLayers)) * actKeptPerTokenLayer * tokensPerGpu;
+            mem.activationsBytes -= mem.offloadedBytes;
+        }
         mem.lossBytes = last ? tokensPerGpu * double(w.vocab) / t * lossBytesPerLogit(crossEntropy) : 0.0;
         // Transient buffers: DDP buckets, p2p, and ZeRO-3/FSDP gathers of the largest module
         // (two in flight with prefetch, plus its unsharded 16-bit and fp32 reduce gradients).
@@ -1087,7 +1129,11 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
                                         : 0.0;
         double gatherBuffer = 0;
         if (pl.zeroStage >= 3 && d * c > 1 && sb.gatheredWeights == 0) {
-            gatherBuffer = layerParams / t * (2 * 2 + 2 + 4);
+            // Two layers gathered (prefetch) in the width they are gathered in (FP8 GEMM weights
+            // with fp8_params: Megatron --fp8-param-gather, torchao's float8 all-gather), plus the
+            // layer's unsharded 16-bit gradient and the reduce-scatter's input in the reduction's width.
+            const double gatheredBytes = tr.fp8Params ? counts.layerMatrixParams + 2 * counts.layerOtherParams : 2 * layerParams;
+            gatherBuffer = (2 * gatheredBytes + layerParams * (2 + gradCommBytes)) / t;
             // [FSDP2] the root module (embedding, LM head) is not resharded after forward.
             if (fw == Framework::Fsdp)
                 gatherBuffer += ((first ? counts.embeddingParams : 0.0) + (last ? counts.headParams : 0.0)) / t * 2;
@@ -1111,7 +1157,8 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         if (last)
             e.memoryLastStageBytes = mem.totalBytes;
     }
-    best.fits = best.totalBytes <= best.capacityBytes;
+    best.hostCapacityBytes = cl.gpu.hostMemoryBytes > 0 ? cl.gpu.hostMemoryBytes : md.hostMemoryBytes;
+    best.fits = best.totalBytes <= best.capacityBytes && best.offloadedBytes <= best.hostCapacityBytes;
     best.stages = p;
     e.memory = best;
     e.criticalStage = critical;
@@ -1176,6 +1223,25 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         pls.headForwardSeconds = pls.headBackwardSeconds = pls.headWeightGradSeconds = pls.embeddingGradSeconds = 0;
     }
 
+    // ---- Activation offloading [TE-OFF] (pp 1): a copy stream moves the first N layers' activations
+    // out during forward and back during backward, one layer at a time, while the GPU may hold at
+    // most k = L - N layers' activations. Copy-bound (c > f), the offload of layer i ends at
+    // f + i c and layer i + k waits for it, so the forward ends at max(L f, N c + 2 f): it waits
+    // max(0, N c - (L - 2) f); backward the same with the reloads. With k = 1 nothing overlaps.
+    e.offloadLayerBytes = actKeptPerTokenLayer * tokensPerGpu;   // what one offloaded layer would move (the plan search reads it)
+    if (tr.offloadLayers > 0 && !stageLayers.empty()) {
+        const double L = stageLayers.front(), N = std::min(L - 1, double(tr.offloadLayers));
+        e.hostBytesPerSecond = cl.gpu.hostBytesPerSecond > 0 ? cl.gpu.hostBytesPerSecond : md.hostBytesPerSecond;
+        e.offloadLayerSeconds = e.offloadLayerBytes / e.hostBytesPerSecond;
+        const double copies = N * e.offloadLayerSeconds;
+        const double f = pls.forwardSeconds + pls.forwardCommSeconds, bw = pls.backwardSeconds + pls.backwardCommSeconds;
+        const bool overlaps = L - N >= 2;
+        e.offloadForwardStallSeconds = overlaps ? std::max(0.0, copies - (L - 2) * f) : copies;
+        e.offloadBackwardStallSeconds = overlaps ? std::max(0.0, copies - (L - 2) * bw) : copies;
+        stageFc += e.offloadForwardStallSeconds;
+        stageBc += e.offloadBackwardStallSeconds;
+    }
+
     // ---- Pipeline [SC21] Sec. 2.2, [ZB]: the slowest stage sets the pace ----
     StageTimes st;
     st.forwardSeconds = stageFc;
@@ -1211,7 +1277,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     double bubble = 0;
     if (p > 1) {
         pls.p2pSeconds = st.p2pSeconds;
-        bubble = pipelineBubbleSeconds(pl.schedule, v, stageLayers, pls);
+        bubble = pipelineBubbleSeconds(pl.schedule, v, stageLayers, pls, m);
     }
     const double p2pExposed =
         p > 1 ? pipelineP2pExposedSeconds(pl.schedule, p, v, m, st, {e.p2pIntraSecondsPerTransfer, e.ppStagesPerNode}) : 0.0;
@@ -1381,6 +1447,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     bd.dpCommSeconds = dpTotal;
     bd.dpCommExposedSeconds = dpExposed;
     bd.optimizerSeconds = optimizerSeconds;
+    bd.offloadExposedSeconds = double(m) * (e.offloadForwardStallSeconds + e.offloadBackwardStallSeconds);
     bd.stragglerSeconds = stragglerSeconds;
     const double baseSeconds = pipelineSeconds + dpExposed + optimizerSeconds;
     bd.stepSeconds = baseSeconds + stragglerSeconds;
@@ -1508,7 +1575,15 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         addWarning(e, WarningCode::CpSpansNodes, bd.cpCommExposedSeconds / step, kExposedCpWarnFraction, best.first,
                    best.second);
     }
-    if (!e.memory.fits) {
+    const bool hostOverflow = e.memory.offloadedBytes > e.memory.hostCapacityBytes;
+    if (hostOverflow) {
+        // Offload only as many layers as host memory holds (each the same bytes).
+        const double perLayer = e.offloadLayerBytes;
+        const int hostLayers = perLayer > 0 ? int(std::floor(e.memory.hostCapacityBytes / perLayer)) : 0;
+        addWarning(e, WarningCode::HostMemoryExceeded, e.memory.offloadedBytes, e.memory.hostCapacityBytes,
+                   {Field::OffloadLayers, double(std::max(0, hostLayers))});
+    }
+    if (!e.memory.fits && e.memory.totalBytes > e.memory.capacityBytes) {
         Change fix;
         // The next ZeRO stage the plan's framework runs (validate() knows which), else recompute, else PP.
         for (int zero = pl.zeroStage + 1; zero <= 3 && d * c > 1 && fix.field == Field::None; ++zero)

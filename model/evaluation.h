@@ -34,6 +34,7 @@ struct Breakdown
     double dpCommSeconds = 0;         // gradient synchronisation, total (per step, after local SGD)
     double dpCommExposedSeconds = 0;
     double optimizerSeconds = 0;
+    double offloadExposedSeconds = 0; // activation offload / reload the compute waits for (training.offload_layers)
     double stragglerSeconds = 0;      // expected wait for the slowest of N GPUs
     double stepSeconds = 0;
 };
@@ -48,6 +49,8 @@ struct MemoryBreakdown
     double buffersBytes = 0;          // DDP buckets, p2p, ZeRO-3/FSDP gathers
     double runtimeBytes = 0;          // CUDA context, workspaces, caching-allocator reserve
     double totalBytes = 0;
+    double offloadedBytes = 0;        // activations held in host memory instead (training.offload_layers), not in totalBytes
+    double hostCapacityBytes = 0;     // host memory per GPU they must fit in (cluster.gpu.host_memory)
     double capacityBytes = 0;
     double inFlightMicroBatches = 0;  // micro-batches whose activations this stage holds at its peak
     int stage = 0;                    // the pipeline stage these figures are for: the fullest
@@ -71,6 +74,7 @@ enum class WarningCode {
     TpOverSlowLink,          // TP over PCIe-class intra-node links
     CpSpansNodes,            // context-parallel K/V exchange crosses nodes
     DoesNotFitMemory,        // per-GPU memory > HBM
+    HostMemoryExceeded,      // offloaded activations > the GPU's share of host memory
     TcpTransport,            // TCP instead of RDMA
     DpNotOverlapped,         // overlap off while gradient sync is significant
     LatencyBoundBuckets,     // DP buckets so small that alpha dominates
@@ -182,6 +186,15 @@ struct Evaluation
     double tpCollectiveSeconds = 0;           // one TP all-reduce
     double kernelEfficiency = 0;        // achieved fraction of peak of the layer's forward GEMMs
     double recomputedLayerShare = 0;    // layers whose activations are recomputed (training.recompute_layers)
+    // Activation offloading (training.offload_layers; pp 1): one layer's activations of one
+    // micro-batch (set without offloading too: what one offloaded layer would move), the host
+    // link's bandwidth per direction, the copy of one layer each way, and what the forward and
+    // the backward of one micro-batch wait for the copies.
+    double offloadLayerBytes = 0;
+    double hostBytesPerSecond = 0;
+    double offloadLayerSeconds = 0;
+    double offloadForwardStallSeconds = 0;
+    double offloadBackwardStallSeconds = 0;
     Kernels kernels = Kernels::Fused;   // how the memory-bound kernels ran (training.kernels resolved)
     double layerGemmSeconds = 0;        // one layer, one micro-batch, forward + backward: GEMMs
     double layerAttentionSeconds = 0;   // ... core attention

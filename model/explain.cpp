@@ -70,10 +70,11 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
     const KernelSpec ks = kernelSpec(sc.cluster.gpu, sc.training.precision, sc.training.fp8Recipe, e.framework);
 
     out.push_back({"step_time_s", "Step time",
-                   "T = compute + TP_exposed + CP_exposed + bubble + p2p_exposed + DP_exposed + optimizer + stragglers",
+                   "T = compute + TP_exposed + CP_exposed + bubble + p2p_exposed + DP_exposed + optimizer + offload_exposed"
+                   " + stragglers",
                    sec(b.computeSeconds) + " + " + sec(b.tpCommExposedSeconds) + " + " + sec(b.cpCommExposedSeconds) + " + "
                        + sec(b.ppBubbleSeconds) + " + " + sec(b.ppP2pExposedSeconds) + " + " + sec(b.dpCommExposedSeconds)
-                       + " + " + sec(b.optimizerSeconds) + " + " + sec(b.stragglerSeconds),
+                       + " + " + sec(b.optimizerSeconds) + " + " + sec(b.offloadExposedSeconds) + " + " + sec(b.stragglerSeconds),
                    sec(b.stepSeconds), "Critical path of one synchronous step; model/evaluate.cpp"});
     if (sc.training.computeSecondsOverride > 0)
         out.push_back({"compute_s", "Compute", "given: training.compute_time", sec(sc.training.computeSecondsOverride),
@@ -289,6 +290,22 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                        "16-bit states); Megatron-Core zeroes, NaN-checks and scales the gradient buffer each step "
                        "(param_and_grad_buffer.py); PyTorch's AccumulateGrad adds each micro-batch's gradients to "
                        ".grad where Megatron fuses it into the weight-gradient GEMM"});
+    if (sc.training.offloadLayers > 0) {
+        const double L = layersPerStage, n = std::min(L - 1, double(sc.training.offloadLayers));
+        out.push_back({"offload_exposed_s", "Activation offload wait",
+                       "m x (max(0, N c - (L - 2) f) + max(0, N c - (L - 2) b)), c = one layer's activations / host "
+                       "bandwidth (N c each way when L - N = 1)",
+                       "N = " + num(n) + " of L = " + num(L) + " layers, " + bytes(e.offloadLayerBytes) + " a layer at "
+                           + bw(e.hostBytesPerSecond) + ": c = " + sec(e.offloadLayerSeconds) + "; f = "
+                           + sec(e.perLayer.forwardSeconds + e.perLayer.forwardCommSeconds) + ", b = "
+                           + sec(e.perLayer.backwardSeconds + e.perLayer.backwardCommSeconds) + "; m = " + std::to_string(m)
+                           + ", waits " + sec(e.offloadForwardStallSeconds) + " + " + sec(e.offloadBackwardStallSeconds)
+                           + " a micro-batch",
+                       sec(b.offloadExposedSeconds),
+                       "TransformerEngine cpu_offloading docs (default scheduling: the first N layers offloaded, at most "
+                       "L - N layers' activations on the GPU); Megatron-Core --cpu-offloading-num-layers; host link: "
+                       "cluster.gpu.host_bandwidth"});
+    }
     if (b.stragglerSeconds > 0)
         out.push_back({"straggler_s", "Straggler allowance", "sigma x E[max of N normals], sigma = jitter x pipeline time",
                        "jitter " + pct(pl.jitter) + ", N = " + std::to_string(N), sec(b.stragglerSeconds) + " (p99 step "
@@ -386,7 +403,10 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                               ? " of the first " + std::to_string(sc.training.recomputeLayers) + " layers per chunk, "
                                     + pct(e.recomputedLayerShare) + " of the layers"
                               : std::string())
-                       + ")",
+                       + ")"
+                       + (mem.offloadedBytes > 0 ? ", less the first " + std::to_string(sc.training.offloadLayers)
+                                                       + " layers' " + bytes(mem.offloadedBytes) + " held in host memory"
+                                                 : std::string()),
                    bytes(mem.activationsBytes), std::string(kK22) + "; Megatron-LM theoretical_memory_usage.py"});
     {
         const CrossEntropy ce = resolveCrossEntropy(sc.training.crossEntropy, resolveFramework(pl));
@@ -411,8 +431,16 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                    bytes(mem.weightsBytes) + " + " + bytes(mem.gradientsBytes) + " + " + bytes(mem.optimizerBytes) + " + "
                        + bytes(mem.activationsBytes) + " + " + bytes(mem.lossBytes) + " + " + bytes(mem.buffersBytes) + " + "
                        + bytes(mem.runtimeBytes),
-                   bytes(mem.totalBytes) + (mem.fits ? " (fits in " : " (does NOT fit in ") + bytes(mem.capacityBytes) + ")",
+                   bytes(mem.totalBytes) + (mem.totalBytes <= mem.capacityBytes ? " (fits in " : " (does NOT fit in ")
+                       + bytes(mem.capacityBytes) + ")",
                    std::string(kStates) + "; " + kK22});
+    if (mem.offloadedBytes > 0)
+        out.push_back({"memory.offloaded_bytes", "Activations in host memory",
+                       "offloaded layers x one layer's activations (training.offload_layers)",
+                       std::to_string(sc.training.offloadLayers) + " layers x " + bytes(e.offloadLayerBytes),
+                       bytes(mem.offloadedBytes) + (mem.offloadedBytes <= mem.hostCapacityBytes ? " (fits in " : " (does NOT fit in ")
+                           + bytes(mem.hostCapacityBytes) + " of host memory per GPU)",
+                       "TransformerEngine cpu_offloading docs; host memory per GPU: cluster.gpu.host_memory"});
     out.push_back({"parameters", "Parameters", "P = L (Q,K,V,O + FFN matrices + biases, norms) + V h (+ s h) (+ V h untied)",
                    "L = " + std::to_string(w.layers) + ", h = " + std::to_string(w.hidden) + ", ffn = "
                        + std::to_string(w.ffnHidden) + ", V = " + std::to_string(w.vocab),

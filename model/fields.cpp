@@ -26,6 +26,7 @@ const std::array<FieldInfo, size_t(Field::Count)> kFields = {{
     {Field::Precision, "training.precision", "precision", "", 1, K::Choice, 0, 3},
     {Field::Recompute, "training.recompute", "activation recompute", "", 1, K::Choice, 0, 2},
     {Field::RecomputeLayers, "training.recompute_layers", "recomputed layers per chunk (0 = all)", "", 1, K::Integer, 0, 1000000},
+    {Field::OffloadLayers, "training.offload_layers", "layers offloaded to host memory", "", 1, K::Integer, 0, 1000000},
     {Field::Fp8Params, "training.fp8_params", "FP8 weights", "", 1, K::Bool, 0, 1},
     {Field::Fp8Recipe, "training.fp8_recipe", "FP8 scaling recipe", "", 1, K::Choice, 0, 3},
     {Field::Tokens, "training.tokens", "token budget", "T tokens", 1e12, K::Real, 0.001, 100},
@@ -165,6 +166,7 @@ double fieldValue(const Scenario &s, Field field)
     case Field::Precision: return int(s.training.precision);
     case Field::Recompute: return int(s.training.recompute);
     case Field::RecomputeLayers: return s.training.recomputeLayers;
+    case Field::OffloadLayers: return s.training.offloadLayers;
     case Field::Fp8Params: return s.training.fp8Params ? 1 : 0;
     case Field::Fp8Recipe: return int(s.training.fp8Recipe);
     case Field::Tokens: return s.training.tokens;
@@ -240,12 +242,24 @@ FieldEdit withField(const Scenario &in, Field field, double v)
             s.training.recomputeLayers = 0;   // it counts fully recomputed layers
             r.note = "training.recompute_layers set to 0 (every layer): it applies to full recompute";
         }
+        if (s.training.recompute != Recompute::None && s.training.offloadLayers != 0) {
+            s.training.offloadLayers = 0;   // Megatron-Core offloads only without recompute
+            r.note = "training.offload_layers set to 0: activation offloading runs without recompute";
+        }
         break;
     case Field::RecomputeLayers:
         s.training.recomputeLayers = asInt(v);
         if (s.training.recomputeLayers > 0 && s.training.recompute != Recompute::Full) {
             s.training.recompute = Recompute::Full;
             r.note = "training.recompute set to full: recompute_layers counts fully recomputed layers";
+        }
+        break;
+    case Field::OffloadLayers:
+        s.training.offloadLayers = asInt(v);
+        if (s.training.offloadLayers > 0 && s.training.recompute != Recompute::None) {
+            s.training.recompute = Recompute::None;   // Megatron-Core offloads only without recompute
+            s.training.recomputeLayers = 0;
+            r.note = "training.recompute set to none: activation offloading runs without recompute";
         }
         break;
     case Field::Fp8Params:

@@ -92,6 +92,11 @@ struct Training
     // (Megatron --recompute-method block --recompute-num-layers N); the others keep their
     // activations. 0 = every layer.
     int recomputeLayers = 0;
+    // Activation offloading to host memory (Megatron-Core --cpu-offloading with
+    // --cpu-offloading-num-layers N, Transformer Engine get_cpu_offload_context): the first N
+    // layers' saved activations are copied to host memory during forward and back before their
+    // backward, overlapped with compute. 0 = none. Megatron runs it with pp 1 and no recompute.
+    int offloadLayers = 0;
     // FP8 primary weights (Megatron --fp8-param-gather, NeMo fp8_params, TE fp8_model_init): the
     // GEMM weights live in FP8 without a 16-bit copy and the DP parameter all-gather moves FP8;
     // torchao's FSDP2 float8 all-gather (enable_fsdp_float8_all_gather) gathers them in FP8.
@@ -138,6 +143,12 @@ struct Gpu
     // Tensor-core rate a saturated GPU holds at its power limit over the burst rate the figures
     // above were measured at (MSMF / MAMF): the clock a training run settles at.
     double sustainedFraction = 0;
+    // Copy bandwidth between this GPU and host memory, per direction, while the node's GPUs all
+    // copy (activation offloading). 0 = MemoryDefaults::hostBytesPerSecond.
+    double hostBytesPerSecond = 0;
+    // Host memory (CPU DRAM) per GPU, the node's divided by its GPUs: where offloaded activations
+    // go. 0 = MemoryDefaults::hostMemoryBytes.
+    double hostMemoryBytes = 0;
     // Operations (model/economics.h). 0 = not given: the defaults there.
     double tdpWatts = 0;             // board power limit (datasheet TDP)
     double pricePerHour = 0;         // on-demand price of one GPU-hour, USD

@@ -28,6 +28,13 @@ struct MemoryDefaults
     // pre-reduction scaling grad_data *= gradient_scaling_factor (read + write), in
     // distributed/param_and_grad_buffer.py (r0.8) with --check-for-nan-in-loss-and-grad on by default.
     double megatronGradBufferPasses = 4;
+    // Host link for activation offloading when a GPU does not give its own, per direction: PCIe
+    // Gen5 x16 as measured, 52.8 GB/s device-to-host (nvbandwidth device_to_host_memcpy on one
+    // H100 of a node, NVIDIA/nvbandwidth#24; the copy engines reach about the same host-to-device),
+    // assumed to hold with every GPU copying at once.
+    double hostBytesPerSecond = 52.8e9;
+    // Host memory per GPU when a GPU does not give its own: DGX H100's 2 TB over its 8 GPUs.
+    double hostMemoryBytes = 250e9;
 };
 const MemoryDefaults &memoryDefaults();
 

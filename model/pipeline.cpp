@@ -265,7 +265,7 @@ PipelineSimulation simulatePipeline(Schedule schedule, int p, int m, int vIn, co
     return sim;
 }
 
-double pipelineBubbleSeconds(Schedule schedule, int p, int v, const StageTimes &t)
+double pipelineBubbleSeconds(Schedule schedule, int p, int v, const StageTimes &t, long long m)
 {
     const double F = t.forwardSeconds, B = t.backwardSeconds, W = t.weightGradSeconds;
     switch (schedule) {
@@ -275,7 +275,7 @@ double pipelineBubbleSeconds(Schedule schedule, int p, int v, const StageTimes &
     case Schedule::Interleaved:
         return (p - 1) * (F + B) / std::max(1, v);
     case Schedule::ZeroBubbleH1:
-        return (p - 1) * std::max(B - W, F + (B - W) - W);
+        return (p - 1) * std::max(B - W, F + (B - W) - W) + (m > 0 && m < p ? double(p - m) * std::min(F, W) : 0.0);
     }
     return 0;
 }
@@ -298,7 +298,7 @@ StageTimes stageTimeAt(const std::vector<int> &stageLayers, size_t i, const Laye
 // Fill and drain pass once through every stage but the slowest: the even closed form at the
 // slowest stage's times, scaled by the other stages' share. at(i) gives stage i's times.
 template <class StageAt>
-double unevenBubble(Schedule schedule, int p, int v, StageAt at)
+double unevenBubble(Schedule schedule, int p, int v, long long m, StageAt at)
 {
     if (p <= 1)
         return 0;
@@ -314,7 +314,7 @@ double unevenBubble(Schedule schedule, int p, int v, StageAt at)
         }
     }
     const double share = slowFB > 0 ? std::min(1.0, (total - slowFB) / ((p - 1) * slowFB)) : 1.0;
-    return pipelineBubbleSeconds(schedule, p, v, at(slowest)) * share;
+    return pipelineBubbleSeconds(schedule, p, v, at(slowest), m) * share;
 }
 
 } // namespace
@@ -337,14 +337,15 @@ int slowestStage(const std::vector<StageTimes> &perStage)
     return slowest;
 }
 
-double pipelineBubbleSeconds(Schedule schedule, int v, const std::vector<StageTimes> &perStage)
+double pipelineBubbleSeconds(Schedule schedule, int v, const std::vector<StageTimes> &perStage, long long m)
 {
-    return unevenBubble(schedule, int(perStage.size()), v, [&](int i) { return perStage[size_t(i)]; });
+    return unevenBubble(schedule, int(perStage.size()), v, m, [&](int i) { return perStage[size_t(i)]; });
 }
 
-double pipelineBubbleSeconds(Schedule schedule, int v, const std::vector<int> &stageLayers, const LayerTimesPerStage &l)
+double pipelineBubbleSeconds(Schedule schedule, int v, const std::vector<int> &stageLayers, const LayerTimesPerStage &l,
+                             long long m)
 {
-    return unevenBubble(schedule, int(stageLayers.size()), v, [&](int i) { return stageTimeAt(stageLayers, size_t(i), l); });
+    return unevenBubble(schedule, int(stageLayers.size()), v, m, [&](int i) { return stageTimeAt(stageLayers, size_t(i), l); });
 }
 
 bool stageBoundaryLeavesNode(int stage, int p, int stagesPerNode)
@@ -479,6 +480,13 @@ long long requiredMicroBatches(Schedule schedule, int p, int v, double e, const 
         return -1;
     const double bubble = pipelineBubbleSeconds(schedule, p, v, t);
     long long m = std::max(1LL, (long long)std::ceil(bubble * e / (perMicroBatch * (1 - e)) - 1e-9));
+    // ZB-H1 below p micro-batches has a larger bubble: the first m that reaches e with its own.
+    while (schedule == Schedule::ZeroBubbleH1 && m < p) {
+        const double own = pipelineBubbleSeconds(schedule, p, v, t, m);
+        if (double(m) * perMicroBatch / (double(m) * perMicroBatch + own) >= e - 1e-12)
+            break;
+        ++m;
+    }
     if (schedule == Schedule::Interleaved && m % p != 0)
         m += p - m % p;
     return m;

@@ -84,16 +84,21 @@ PipelineSimulation simulatePipeline(Schedule schedule, int stages, int microBatc
 ///   GPipe, 1F1B: (p-1)(F+B)            (Huang et al. 2019; Narayanan et al. 2021 Sec. 2.2)
 ///   interleaved: (p-1)(F+B)/v          (Narayanan et al. 2021 Sec. 2.2.2)
 ///   ZB-H1:       (p-1)(F+B_in-W), B_in = B - W (Qi et al. 2023, arXiv:2401.10241 Sec. 3),
-///                and never below (p-1) B_in, the wait for the first input gradient
-double pipelineBubbleSeconds(Schedule schedule, int stages, int virtualStages, const StageTimes &times);
+///                and never below (p-1) B_in, the wait for the first input gradient; with fewer
+///                micro-batches than stages (m < p) each missing one leaves a deferred W's slot
+///                of the drain empty: + (p - m) min(F, W) (the event simulation's schedule,
+///                tst_pipeline). microBatches 0: at least p.
+double pipelineBubbleSeconds(Schedule schedule, int stages, int virtualStages, const StageTimes &times,
+                             long long microBatches = 0);
 /// The same for stages with their own times: fill and drain pass once through every stage but the
 /// slowest (the one with the largest F + B), so the closed form at the slowest stage's times is
 /// scaled by (sum of the other stages' F + B) / ((p - 1)(F + B) of the slowest). Exact for even
 /// splits; checked against simulatePipeline for uneven ones (tst_pipeline).
-double pipelineBubbleSeconds(Schedule schedule, int virtualStages, const std::vector<StageTimes> &perStage);
+double pipelineBubbleSeconds(Schedule schedule, int virtualStages, const std::vector<StageTimes> &perStage,
+                             long long microBatches = 0);
 /// The same from the stages' layer counts, without building the stage list (evaluate()'s path).
 double pipelineBubbleSeconds(Schedule schedule, int virtualStages, const std::vector<int> &stageLayers,
-                             const LayerTimesPerStage &perLayer);
+                             const LayerTimesPerStage &perLayer, long long microBatches = 0);
 /// Index of the stage with the largest F + B (the first of equals).
 int slowestStage(const std::vector<StageTimes> &perStage);
 

@@ -62,7 +62,10 @@ PlanCandidate candidateOf(const Scenario &s, const Evaluation &e, bool fits)
 // What a plan may use of the HBM: a margin stays free for allocator spikes and what the model leaves out.
 double planBudgetBytes(double capacityBytes) { return capacityBytes * (1 - memoryDefaults().planMarginFraction); }
 
-bool fitsWithMargin(const Evaluation &e) { return e.memory.totalBytes <= planBudgetBytes(e.memory.capacityBytes); }
+bool fitsWithMargin(const Evaluation &e)
+{
+    return e.memory.totalBytes <= planBudgetBytes(e.memory.capacityBytes) && e.memory.offloadedBytes <= e.memory.hostCapacityBytes;
+}
 
 } // namespace
 
@@ -97,11 +100,13 @@ PlanSearchResult searchPlans(const Scenario &base, const PlanSearchOptions &opti
         std::vector<PlanCandidate> local;
         long long evaluated = 0, feasible = 0, fitting = 0, fasterThanCurrent = 0;
         // Evaluates one plan and ranks it; returns its memory per GPU (0 when it cannot run).
+        double layerActivationBytes = 0;   // of the last feasible candidate: what offloading a layer frees
         auto consider = [&](const Scenario &s) -> double {
             ++evaluated;
             const Evaluation e = evaluateCandidate(s);
             if (!e.feasible)
                 return 0.0;
+            layerActivationBytes = e.offloadLayerBytes;
             ++feasible;
             const bool fits = fitsWithMargin(e);
             if (!fits) {
@@ -155,15 +160,18 @@ PlanSearchResult searchPlans(const Scenario &base, const PlanSearchOptions &opti
             };
             const int v = s.plan.schedule == Schedule::Interleaved ? s.plan.virtualStages : 1;
             const double layersPerChunk = double(base.workload.layers) / (double(shape.pp) * v);
+            s.training.offloadLayers = 0;
             for (int k = 0; k < (hybrid ? 2 : 1); ++k) {
                 s.plan.shardGroup = shardGroups[k];
                 s.training.recomputeLayers = 0;
-                double noneBytes = 0, fullBytes = 0;
+                double noneBytes = 0, fullBytes = 0, noneLayerBytes = 0;
                 for (Recompute r : {Recompute::None, Recompute::Selective, Recompute::Full}) {
                     s.training.recompute = r;
                     const double bytes = overlaps();
-                    if (r == Recompute::None)
+                    if (r == Recompute::None) {
                         noneBytes = bytes;
+                        noneLayerBytes = layerActivationBytes;
+                    }
                     else if (r == Recompute::Full)
                         fullBytes = bytes;
                 }
@@ -181,6 +189,23 @@ PlanSearchResult searchPlans(const Scenario &base, const PlanSearchOptions &opti
                             break;
                     }
                     s.training.recomputeLayers = 0;
+                }
+                // Megatron's activation offloading instead (pp 1, no recompute): the fewest layers
+                // that fit, each offloaded layer taking one layer's activations (and the allocator's
+                // reserve on them) off the GPU.
+                const int layers = base.workload.layers;
+                if (framework == Framework::Megatron && shape.pp == 1 && noneBytes > budgetBytes && layers > 2
+                    && noneLayerBytes > 0) {
+                    s.training.recompute = Recompute::None;
+                    const double freedPerLayer = noneLayerBytes * (1 + memoryDefaults().allocatorOverhead);
+                    for (int n = std::max(1, int(std::ceil((noneBytes - budgetBytes) / freedPerLayer - 1e-9))), tries = 0;
+                         n < layers && tries < 3; ++n, ++tries) {
+                        s.training.offloadLayers = n;
+                        const double bytes = overlaps();
+                        if (bytes <= 0 || bytes <= budgetBytes)
+                            break;
+                    }
+                    s.training.offloadLayers = 0;
                 }
             }
             s.plan.shardGroup = 0;

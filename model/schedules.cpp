@@ -301,11 +301,14 @@ StepTimeline stepTimeline(const Scenario &sc, const Evaluation &e)
     std::vector<StageTimes> stages = pipelineStageTimes(sc, e);
     {
         // The evaluation adds the slowed compute to the critical stage's busy time.
-        const double busy = double(m) * (e.stageForwardSeconds + e.stageBackwardSeconds);
+        const double busy = double(m) * (e.stageForwardSeconds - e.offloadForwardStallSeconds + e.stageBackwardSeconds
+                                         - e.offloadBackwardStallSeconds);
         const double stretch = busy > 0 ? 1 + e.dpInterferenceSeconds / busy : 1.0;
+        // Activation offloading (pp 1) makes each op wait for its host copies: drawn inside the op.
         for (StageTimes &st : stages) {
-            st.forwardSeconds = st.forwardSeconds * stretch + forwardWait;
-            st.backwardSeconds = st.backwardSeconds * stretch + backwardGatherWait + backwardReduceWait;
+            st.forwardSeconds = st.forwardSeconds * stretch + forwardWait + e.offloadForwardStallSeconds;
+            st.backwardSeconds = st.backwardSeconds * stretch + backwardGatherWait + backwardReduceWait
+                                 + e.offloadBackwardStallSeconds;
             st.weightGradSeconds *= stretch;
         }
     }

@@ -70,7 +70,7 @@ PipelineDemo pipelineDemo(const Scenario &sc, const Evaluation &e, std::optional
     out.uneven = std::any_of(stages.begin(), stages.end(), [&](const StageTimes &t) {
         return t.forwardSeconds != out.slowest.forwardSeconds || t.backwardSeconds != out.slowest.backwardSeconds;
     });
-    const double closed = pipelineBubbleSeconds(out.schedule, v, stages);
+    const double closed = pipelineBubbleSeconds(out.schedule, v, stages, m);
     const double busy = double(m) * (out.slowest.forwardSeconds + out.slowest.backwardSeconds);
     out.closedFormBubbleFraction = busy + closed > 0 ? closed / (busy + closed) : 0.0;
     return out;

@@ -122,6 +122,12 @@ WarningText describe(const Warning &w, const Scenario &sc)
         t.recommendation = w.changeCount ? "Shard or recompute: " + fix + "."
                                          : "Use more GPUs or a GPU with more memory.";
         break;
+    case WarningCode::HostMemoryExceeded:
+        t.code = "host_memory_exceeded";
+        t.message = format("Activation offloading keeps %.1f GiB per GPU in host memory, which has %.1f GiB per GPU.",
+                           w.value / units::kBytesPerGiB, w.threshold / units::kBytesPerGiB);
+        t.recommendation = "Offload what host memory holds (and recompute or shard the rest): " + fix + ".";
+        break;
     case WarningCode::TcpTransport:
         t.code = "tcp_transport";
         t.message = "Inter-node traffic uses TCP: the kernel stack halves achievable bandwidth and adds latency.";

@@ -82,6 +82,12 @@ ParameterPanel::ParameterPanel(QWidget *parent)
                  "activations (Megatron --recompute-method block). 0 = every layer."));
     recomputeLayers->setRange(0, 128, Scale::Linear, 0);
     recomputeLayers->setMinimumText(tr("every layer"));
+    QuantitySlider *offloadLayers = addSlider(training, Field::OffloadLayers, tr("Layers offloaded to host"), tr("layers"),
+              tr("Without recompute or pipeline stages (Megatron --cpu-offloading): the first N layers' activations go to "
+                 "host memory during forward and come back for backward, behind compute while the host link keeps up "
+                 "(PCIe Gen5, or NVLink-C2C on Grace: cluster.gpu.host_bandwidth). 0 = none."));
+    offloadLayers->setRange(0, 128, Scale::Linear, 0);
+    offloadLayers->setMinimumText(tr("none"));
     addToggle(training, Field::Fp8Params, tr("FP8 weights"),
               tr("With FP8: the GEMM weights are kept and all-gathered in FP8, without a 16-bit copy "
                  "(Megatron --fp8-param-gather, NeMo fp8_params, torchao float8 all-gather)."));
@@ -349,6 +355,7 @@ void ParameterPanel::setScenario(const Scenario &s, const ValidDegrees &degrees,
     m_combos.value(Field::Fp8Recipe)->setEnabled(fp8);
     m_toggles.value(Field::Fp8Params)->setEnabled(fp8);
     m_sliders.value(Field::RecomputeLayers)->setEnabled(s.training.recompute == Recompute::Full);
+    m_sliders.value(Field::OffloadLayers)->setEnabled(s.training.recompute == Recompute::None && s.plan.pp == 1);
     m_combos.value(Field::CpComm)->setEnabled(s.plan.cp > 1);
 
     auto selectPreset = [this](const QString &kind, const std::string &name) {

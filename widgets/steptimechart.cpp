@@ -33,6 +33,7 @@ constexpr std::array kPartFields{
     PartField{Part::PpP2p, &Breakdown::ppP2pExposedSeconds},
     PartField{Part::DpComm, &Breakdown::dpCommExposedSeconds},
     PartField{Part::Optimizer, &Breakdown::optimizerSeconds},
+    PartField{Part::Offload, &Breakdown::offloadExposedSeconds},
     PartField{Part::Straggler, &Breakdown::stragglerSeconds},
 };
 

@@ -18,6 +18,7 @@ QColor color(Part part)
     case Part::PpP2p: return QColor(0x56, 0xB4, 0xE9);
     case Part::DpComm: return QColor(0xD5, 0x5E, 0x00);
     case Part::Optimizer: return QColor(0x00, 0x9E, 0x73);
+    case Part::Offload: return QColor(0xA6, 0x76, 0x1D);   // dark gold: host-memory traffic
     case Part::Straggler: return QColor(0x7F, 0x3C, 0x8D);
     case Part::Weights: return QColor(0x00, 0x72, 0xB2);
     case Part::Gradients: return QColor(0x56, 0xB4, 0xE9);
@@ -42,6 +43,7 @@ QString label(Part part)
     case Part::PpP2p: text = QT_TRANSLATE_NOOP("Theme", "P2P"); break;
     case Part::DpComm: text = QT_TRANSLATE_NOOP("Theme", "DP sync"); break;
     case Part::Optimizer: text = QT_TRANSLATE_NOOP("Theme", "Optimizer"); break;
+    case Part::Offload: text = QT_TRANSLATE_NOOP("Theme", "Offload wait"); break;
     case Part::Straggler: text = QT_TRANSLATE_NOOP("Theme", "Stragglers"); break;
     case Part::Weights: text = QT_TRANSLATE_NOOP("Theme", "Weights"); break;
     case Part::Gradients: text = QT_TRANSLATE_NOOP("Theme", "Gradients"); break;
@@ -65,6 +67,7 @@ QString explanationId(Part part)
     case Part::PpP2p: return QStringLiteral("pp_p2p_exposed_s");
     case Part::DpComm: return QStringLiteral("dp_comm_exposed_s");
     case Part::Optimizer: return QStringLiteral("optimizer_s");
+    case Part::Offload: return QStringLiteral("offload_exposed_s");
     case Part::Straggler: return QStringLiteral("straggler_s");
     case Part::Weights: return QStringLiteral("memory.weights_bytes");
     case Part::Gradients: return QStringLiteral("memory.gradients_bytes");

@@ -145,6 +145,32 @@ private slots:
         }
     }
 
+    // The host link each preset offloads activations over: PCIe Gen5 as measured on H100 for the
+    // HGX and MI parts, Gen4 (half) for A100, NVLink-C2C to a Grace shared by two GPUs for GB200
+    // and GB300; a custom GPU without it takes the default (PCIe Gen5).
+    void presetsCarryHostBandwidth()
+    {
+        for (auto [name, bytesPerSecond] : {std::pair{"h100-sxm", 52.8e9}, std::pair{"h200", 52.8e9}, std::pair{"b200", 52.8e9},
+                                            std::pair{"gb200", 173e9}, std::pair{"b300", 52.8e9}, std::pair{"gb300", 173e9},
+                                            std::pair{"mi300x", 52.8e9}, std::pair{"mi355x", 52.8e9}, std::pair{"a100-80gb", 26.4e9},
+                                            std::pair{"a100-40gb", 26.4e9}}) {
+            ScenarioError error;
+            const auto s = parseScenario(minimal({}, {}, QStringLiteral(R"({"gpu": "%1", "gpus": 64})").arg(QLatin1String(name))), &error);
+            QVERIFY2(s, qPrintable(error.text()));
+            QCOMPARE(s->scenario.cluster.gpu.hostBytesPerSecond, bytesPerSecond);
+            QVERIFY(s->scenario.cluster.gpu.hostMemoryBytes >= 125e9 && s->scenario.cluster.gpu.hostMemoryBytes <= 250e9);
+        }
+        ScenarioError error;
+        const auto custom = parseScenario(minimal({}, {}, QStringLiteral(R"({"gpu": {"peak_flops": "989 TFLOP/s", "memory": "80 GB",
+            "memory_bandwidth": "3.35 TB/s"}, "gpus": 8})")), &error);
+        QVERIFY2(custom, qPrintable(error.text()));
+        QCOMPARE(custom->scenario.cluster.gpu.hostBytesPerSecond, 0.0);
+        const auto bad = parseScenario(minimal({}, {}, QStringLiteral(R"({"gpu": {"peak_flops": "989 TFLOP/s", "memory": "80 GB",
+            "memory_bandwidth": "3.35 TB/s", "host_bandwidth": "fast"}, "gpus": 8})")), &error);
+        QVERIFY(!bad);
+        QVERIFY2(error.text().contains(QLatin1String("host_bandwidth")), qPrintable(error.text()));
+    }
+
     // Each GPU preset says how the model compared with measured runs on it (README "Validation"):
     // Blackwell's as an upper bound; the text survives a save and reload, and a custom GPU may give
     // its own (text only).
@@ -213,6 +239,9 @@ private slots:
         loaded->scenario.cluster.gpu.mxfp8 = true;
         loaded->scenario.cluster.gpu.sustainedFraction = 0.7;
         loaded->scenario.cluster.gpu.gemmEfficiencyFp8Fast = 0.75;
+        loaded->scenario.training.offloadLayers = 7;
+        loaded->scenario.cluster.gpu.hostBytesPerSecond = 173e9;
+        loaded->scenario.cluster.gpu.hostMemoryBytes = 240e9;
         const auto again = parseScenario(QJsonDocument(scenarioToJson(loaded->scenario, loaded->name, loaded->description)).toJson(), &error);
         QVERIFY2(again, qPrintable(error.text()));
         QVERIFY(again->scenario.plan.rankOrder == loaded->scenario.plan.rankOrder);
@@ -235,6 +264,9 @@ private slots:
         QCOMPARE(again->scenario.cluster.gpu.mxfp8, true);
         QCOMPARE(again->scenario.cluster.gpu.sustainedFraction, 0.7);
         QCOMPARE(again->scenario.cluster.gpu.gemmEfficiencyFp8Fast, 0.75);
+        QCOMPARE(again->scenario.training.offloadLayers, 7);
+        QCOMPARE(again->scenario.cluster.gpu.hostBytesPerSecond, 173e9);
+        QCOMPARE(again->scenario.cluster.gpu.hostMemoryBytes, 240e9);
         QVERIFY(scenarioToJson(again->scenario, {}, {}).value(QLatin1String("plan")).toObject().value(QLatin1String("bucket")) == QLatin1String("auto"));
     }
 

@@ -187,6 +187,12 @@ private slots:
         QTest::newRow("compression") << Edit([](Scenario &s) { s.plan.compression = 0.5; }) << "plan.compression" << "between 1 and 1000";
         QTest::newRow("recompute layers without full") << Edit([](Scenario &s) { s.training.recomputeLayers = 4; }) << "training.recompute_layers" << "set training.recompute to full";
         QTest::newRow("negative recompute layers") << Edit([](Scenario &s) { s.training.recompute = Recompute::Full; s.training.recomputeLayers = -1; }) << "training.recompute_layers" << "0 (every layer)";
+        QTest::newRow("offload all layers") << Edit([](Scenario &s) { s.plan.framework = Framework::Megatron; s.plan.pp = 1; s.plan.dp *= 2; s.training.offloadLayers = 40; }) << "training.offload_layers" << "fewer than the model's 40 layers";
+        QTest::newRow("offload under fsdp") << Edit([](Scenario &s) { s.plan.framework = Framework::Fsdp; s.plan.zeroStage = 3; s.plan.pp = 1; s.plan.dp *= 2; s.training.offloadLayers = 4; }) << "training.offload_layers" << "plan.framework megatron (got fsdp)";
+        QTest::newRow("offload with pp") << Edit([](Scenario &s) { s.plan.framework = Framework::Megatron; s.training.offloadLayers = 4; }) << "training.offload_layers" << "without pipeline parallelism (got pp 2)";
+        QTest::newRow("offload with recompute") << Edit([](Scenario &s) { s.plan.framework = Framework::Megatron; s.plan.pp = 1; s.plan.dp *= 2; s.training.recompute = Recompute::Selective; s.training.offloadLayers = 4; }) << "training.offload_layers" << "without recompute (got selective)";
+        QTest::newRow("host memory") << Edit([](Scenario &s) { s.cluster.gpu.hostMemoryBytes = qQNaN(); }) << "cluster.gpu.host_memory" << "host memory per GPU";
+        QTest::newRow("host bandwidth") << Edit([](Scenario &s) { s.cluster.gpu.hostBytesPerSecond = -1; }) << "cluster.gpu.host_bandwidth" << "below 100 TB/s";
         QTest::newRow("fp8 params in bf16") << Edit([](Scenario &s) { s.training.fp8Params = true; }) << "training.fp8_params" << "precision fp8";
         QTest::newRow("mxfp8 on hopper") << Edit([](Scenario &s) { s.training.precision = Precision::Fp8; s.training.fp8Recipe = Fp8Recipe::Mxfp8; }) << "training.fp8_recipe" << "Blackwell";
         QTest::newRow("fp8 params under deepspeed") << Edit([](Scenario &s) { s.training.precision = Precision::Fp8; s.training.fp8Params = true; s.plan.framework = Framework::DeepSpeed; s.plan.zeroStage = 1; }) << "training.fp8_params" << "DeepSpeed";
@@ -812,6 +818,83 @@ private slots:
         QVERIFY(perLayer > 0);
         QVERIFY(std::abs(two.memory.activationsBytes - full.memory.activationsBytes - 4 * perLayer) < 1e-6 * perLayer);
         QVERIFY(none.memory.activationsBytes > two.memory.activationsBytes);
+    }
+
+    // Activation offloading [TE-OFF]: each offloaded layer takes its activations off the GPU, and
+    // the host copies wait in the open only where they outlast the compute (the closed form).
+    void offloadLayersMoveActivationsToTheHost()
+    {
+        Scenario s = base();   // 40 layers
+        s.plan.framework = Framework::Megatron;
+        s.plan.pp = 1;
+        s.plan.dp *= 2;
+        s.training.recompute = Recompute::None;
+        const auto run = [&](int n, double hostBytesPerSecond) {
+            Scenario x = s;
+            x.training.offloadLayers = n;
+            x.cluster.gpu.hostBytesPerSecond = hostBytesPerSecond;
+            const Evaluation e = evaluate(x);
+            [&] { QVERIFY2(e.feasible, e.problem.message.c_str()); }();
+            return e;
+        };
+        const Evaluation none = run(0, 0), ten = run(10, 0), twenty = run(20, 0);
+        QCOMPARE(ten.hostBytesPerSecond, memoryDefaults().hostBytesPerSecond);   // PCIe Gen5 when the GPU says nothing
+        // Memory: the same bytes per offloaded layer leave the GPU and appear in host memory.
+        const double layerBytes = ten.offloadLayerBytes;
+        QVERIFY(layerBytes > 0);
+        QCOMPARE(ten.memory.offloadedBytes, 10 * layerBytes);
+        QVERIFY(std::abs(none.memory.activationsBytes - ten.memory.activationsBytes - 10 * layerBytes) < 1e-6 * layerBytes);
+        QVERIFY(std::abs(ten.memory.activationsBytes - twenty.memory.activationsBytes - 10 * layerBytes) < 1e-6 * layerBytes);
+        QVERIFY(twenty.memory.totalBytes < ten.memory.totalBytes);
+        QCOMPARE(none.memory.offloadedBytes, 0.0);
+        QCOMPARE(none.breakdown.offloadExposedSeconds, 0.0);
+        // The offloaded activations must fit in the GPU's share of host memory: else the plan does
+        // not fit, and the fix offloads what host memory holds.
+        QCOMPARE(twenty.memory.hostCapacityBytes, memoryDefaults().hostMemoryBytes);
+        {
+            Scenario x = s;
+            x.training.offloadLayers = 20;
+            x.cluster.gpu.hostMemoryBytes = 7.5 * layerBytes;
+            const Evaluation e = evaluate(x);
+            QVERIFY(e.feasible);
+            QVERIFY(!e.memory.fits);
+            QVERIFY(e.memory.totalBytes <= e.memory.capacityBytes);   // the GPU itself would hold it
+            const Warning *w = nullptr;
+            for (int i = 0; i < e.warningCount; ++i)
+                if (e.warnings[size_t(i)].code == WarningCode::HostMemoryExceeded)
+                    w = &e.warnings[size_t(i)];
+            QVERIFY(w);
+            QCOMPARE(w->changes[0].field, Field::OffloadLayers);
+            QCOMPARE(w->changes[0].value, 7.0);
+            for (int i = 0; i < e.warningCount; ++i)
+                QVERIFY(e.warnings[size_t(i)].code != WarningCode::DoesNotFitMemory);
+        }
+        // A fast link hides every copy: the step is the step without offloading.
+        const Evaluation fast = run(20, 1e13);
+        QCOMPARE(fast.breakdown.offloadExposedSeconds, 0.0);
+        QVERIFY(std::abs(fast.breakdown.stepSeconds - none.breakdown.stepSeconds) < 1e-9 * none.breakdown.stepSeconds);
+        // A slow link: m x (max(0, N c - (L - 2) f) + max(0, N c - (L - 2) b)), and the step grows by it.
+        const double slowBytesPerSecond = 2e9;
+        for (int n : {10, 20, 38, 39}) {
+            const Evaluation e = run(n, slowBytesPerSecond);
+            const double c = layerBytes / slowBytesPerSecond;
+            QCOMPARE(e.offloadLayerSeconds, c);
+            const double f = e.perLayer.forwardSeconds + e.perLayer.forwardCommSeconds;
+            const double b = e.perLayer.backwardSeconds + e.perLayer.backwardCommSeconds;
+            const bool overlaps = 40 - n >= 2;   // with one layer's room on the GPU nothing overlaps
+            const double forward = overlaps ? std::max(0.0, n * c - 38 * f) : n * c;
+            const double backward = overlaps ? std::max(0.0, n * c - 38 * b) : n * c;
+            QVERIFY2(forward > 0, "the test needs a copy-bound link");
+            QVERIFY(std::abs(e.offloadForwardStallSeconds - forward) < 1e-12 + 1e-9 * forward);
+            QVERIFY(std::abs(e.offloadBackwardStallSeconds - backward) < 1e-12 + 1e-9 * forward);
+            const double exposed = double(e.microBatches) * (forward + backward);
+            QVERIFY(std::abs(e.breakdown.offloadExposedSeconds - exposed) < 1e-9 * exposed);
+            QVERIFY(std::abs(e.breakdown.stepSeconds - none.breakdown.stepSeconds - exposed) < 1e-6 * e.breakdown.stepSeconds);
+            // The step timeline draws the same step.
+            const StepTimeline timeline = stepTimeline([&] { Scenario x = s; x.training.offloadLayers = n; x.cluster.gpu.hostBytesPerSecond = slowBytesPerSecond; return x; }(), e);
+            QVERIFY2(timeline.error.empty(), timeline.error.c_str());
+            QVERIFY(std::abs(timeline.stepSeconds - (e.breakdown.stepSeconds - e.breakdown.stragglerSeconds)) < 1e-6 * e.breakdown.stepSeconds);
+        }
     }
 
     // FP8 primary weights: the GEMM weights lose their 16-bit copy (2 B per matrix parameter) and

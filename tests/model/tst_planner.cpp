@@ -23,6 +23,24 @@ Scenario base()
     s.training.tokens = 300e9;
     return s;
 }
+// Llama 3 8B at 8K tokens in FP8 on one node of 8 H100, plain data parallel: without recompute
+// it does not fit (the block-recompute and offload searches start here).
+Scenario llama3_8bFp8OnEightH100()
+{
+    Scenario s;
+    s.workload = {"llama3-8b", 32, 4096, 32, 8, 14336, MlpKind::SwiGlu, false, false, 128256, 8192};
+    s.training.globalBatch = 128;
+    s.training.precision = Precision::Fp8;
+    s.training.fp8Params = true;
+    s.cluster = fixtures::gpt13bOn64H100().cluster;
+    s.cluster.gpu.memoryBytes = 79.2 * 1024 * 1024 * 1024;
+    s.cluster.gpus = 8;
+    s.plan.tp = 1;
+    s.plan.pp = 1;
+    s.plan.dp = 8;
+    s.plan.zeroStage = 1;
+    return s;
+}
 } // namespace
 
 class TestPlanner : public QObject
@@ -97,18 +115,7 @@ private slots:
     // recompute with the fewest layers per chunk that fit, which is faster than full.
     void findsTheFewestRecomputedLayersThatFit()
     {
-        Scenario s;
-        s.workload = {"llama3-8b", 32, 4096, 32, 8, 14336, MlpKind::SwiGlu, false, false, 128256, 8192};
-        s.training.globalBatch = 128;
-        s.training.precision = Precision::Fp8;
-        s.training.fp8Params = true;
-        s.cluster = fixtures::gpt13bOn64H100().cluster;
-        s.cluster.gpu.memoryBytes = 79.2 * 1024 * 1024 * 1024;
-        s.cluster.gpus = 8;
-        s.plan.tp = 1;
-        s.plan.pp = 1;
-        s.plan.dp = 8;
-        s.plan.zeroStage = 1;
+        Scenario s = llama3_8bFp8OnEightH100();
         s.plan.gradReduce = GradReduce::Bf16;
         PlanSearchOptions options;
         options.top = 10000;
@@ -116,7 +123,8 @@ private slots:
         const PlanCandidate *block = nullptr, *full = nullptr;
         for (const PlanCandidate &c : r.best) {
             const Plan &p = c.scenario.plan;
-            if (p.tp != 1 || p.pp != 1 || p.dp != 8 || c.scenario.training.microBatch != 1 || p.zeroStage != 1 || !p.overlapDp)
+            if (p.tp != 1 || p.pp != 1 || p.dp != 8 || c.scenario.training.microBatch != 1 || p.zeroStage != 1 || !p.overlapDp
+                || c.scenario.training.offloadLayers > 0)   // offloading instead: findsTheFewestOffloadedLayersThatFit
                 continue;
             QVERIFY(c.scenario.training.recompute == Recompute::Full);   // none does not fit
             (c.scenario.training.recomputeLayers > 0 ? block : full) = &c;
@@ -132,6 +140,37 @@ private slots:
         QVERIFY(e.feasible);
         QVERIFY(n == 1 || e.memory.totalBytes > e.memory.capacityBytes * (1 - memoryDefaults().planMarginFraction));
         QCOMPARE(QString::fromStdString(recomputeText(block->scenario.training)), QStringLiteral("block %1").arg(n));
+    }
+
+    // The same plan under Megatron (pp 1) also tries activation offloading instead of recompute:
+    // the fewest layers that fit, none of it recomputed; one layer fewer does not fit.
+    void findsTheFewestOffloadedLayersThatFit()
+    {
+        Scenario s = llama3_8bFp8OnEightH100();
+        s.plan.framework = Framework::Megatron;
+        s.plan.gradReduce = GradReduce::Bf16;
+        PlanSearchOptions options;
+        options.top = 10000;
+        const PlanSearchResult r = searchPlans(s, options);
+        const PlanCandidate *offload = nullptr;
+        for (const PlanCandidate &c : r.best) {
+            const Plan &p = c.scenario.plan;
+            if (p.tp == 1 && p.pp == 1 && p.dp == 8 && c.scenario.training.microBatch == 1 && p.zeroStage == 1 && p.overlapDp
+                && c.scenario.training.offloadLayers > 0 && (!offload || c.trainSeconds < offload->trainSeconds))
+                offload = &c;
+        }
+        QVERIFY(offload);
+        const int n = offload->scenario.training.offloadLayers;
+        QVERIFY(n > 1 && n < 32);
+        QVERIFY(offload->scenario.training.recompute == Recompute::None);
+        QVERIFY(offload->fits);
+        const double margin = offload->scenario.cluster.gpu.memoryBytes * (1 - memoryDefaults().planMarginFraction);
+        Scenario fewer = offload->scenario;
+        fewer.training.offloadLayers = n - 1;
+        const Evaluation e = evaluate(fewer);
+        QVERIFY(e.feasible);
+        QVERIFY(e.memory.totalBytes > margin);
+        QCOMPARE(QString::fromStdString(recomputeText(offload->scenario.training)), QStringLiteral("offload %1").arg(n));
     }
 
     void sameOnOneOrTwoThreads()
