@@ -355,7 +355,9 @@ void ParameterPanel::setScenario(const Scenario &s, const ValidDegrees &degrees,
     m_combos.value(Field::Fp8Recipe)->setEnabled(fp8);
     m_toggles.value(Field::Fp8Params)->setEnabled(fp8);
     m_sliders.value(Field::RecomputeLayers)->setEnabled(s.training.recompute == Recompute::Full);
-    m_sliders.value(Field::OffloadLayers)->setEnabled(s.training.recompute == Recompute::None && s.plan.pp == 1);
+    // Megatron-Core's --cpu-offloading: pp 1, no recompute (other settings are errors naming the field).
+    m_sliders.value(Field::OffloadLayers)->setEnabled(s.training.recompute == Recompute::None && s.plan.pp == 1
+                                                      && resolveFramework(s.plan) == Framework::Megatron);
     m_combos.value(Field::CpComm)->setEnabled(s.plan.cp > 1);
 
     auto selectPreset = [this](const QString &kind, const std::string &name) {
