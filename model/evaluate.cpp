@@ -1117,7 +1117,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         // [TE-OFF] The first offload_layers layers' activations go to host memory: the GPU holds
         // at most L - N layers' at a time (pp 1, one micro-batch in flight, no recompute).
         if (tr.offloadLayers > 0) {
-            mem.offloadedBytes = std::min(L - 1, double(tr.offloadLayers)) * actKeptPerTokenLayer * tokensPerGpu;
+            mem.offloadedBytes = tr.offloadLayers * actKeptPerTokenLayer * tokensPerGpu;   // validate(): N < L
             mem.activationsBytes -= mem.offloadedBytes;
         }
         mem.lossBytes = last ? tokensPerGpu * double(w.vocab) / t * lossBytesPerLogit(crossEntropy) : 0.0;
@@ -1230,7 +1230,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     // max(0, N c - (L - 2) f); backward the same with the reloads. With k = 1 nothing overlaps.
     e.offloadLayerBytes = actKeptPerTokenLayer * tokensPerGpu;   // what one offloaded layer would move (the plan search reads it)
     if (tr.offloadLayers > 0 && !stageLayers.empty()) {
-        const double L = stageLayers.front(), N = std::min(L - 1, double(tr.offloadLayers));
+        const double L = stageLayers.front(), N = tr.offloadLayers;   // validate(): N < L, pp 1
         e.hostBytesPerSecond = cl.gpu.hostBytesPerSecond > 0 ? cl.gpu.hostBytesPerSecond : md.hostBytesPerSecond;
         e.offloadLayerSeconds = e.offloadLayerBytes / e.hostBytesPerSecond;
         const double copies = N * e.offloadLayerSeconds;

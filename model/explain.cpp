@@ -291,7 +291,7 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                        "(param_and_grad_buffer.py); PyTorch's AccumulateGrad adds each micro-batch's gradients to "
                        ".grad where Megatron fuses it into the weight-gradient GEMM"});
     if (sc.training.offloadLayers > 0) {
-        const double L = layersPerStage, n = std::min(L - 1, double(sc.training.offloadLayers));
+        const double L = layersPerStage, n = sc.training.offloadLayers;
         out.push_back({"offload_exposed_s", "Activation offload wait",
                        "m x (max(0, N c - (L - 2) f) + max(0, N c - (L - 2) b)), c = one layer's activations / host "
                        "bandwidth (N c each way when L - N = 1)",
