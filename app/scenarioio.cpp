@@ -244,6 +244,8 @@ bool readWorkload(const QJsonValue &value, LoadedScenario *out, ScenarioError *e
     s.integer("kv_heads", &w.kvHeads);
     if (!kvGiven && merged->contains(QLatin1String("heads")))
         w.kvHeads = w.heads;
+    s.integer("head_dim", &w.headDim);
+    s.boolean("qk_norm", &w.qkNorm);
     const bool ffnGiven = merged->contains(QLatin1String("ffn_hidden"));
     s.integer("ffn_hidden", &w.ffnHidden);
     if (!ffnGiven && merged->contains(QLatin1String("hidden")))
@@ -627,6 +629,8 @@ QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QStrin
                          {QStringLiteral("hidden"), w.hidden},
                          {QStringLiteral("heads"), w.heads},
                          {QStringLiteral("kv_heads"), w.kvHeads},
+                         {QStringLiteral("head_dim"), w.headDim},
+                         {QStringLiteral("qk_norm"), w.qkNorm},
                          {QStringLiteral("ffn_hidden"), w.ffnHidden},
                          {QStringLiteral("mlp"), QLatin1String(nameOf(w.mlp))},
                          {QStringLiteral("tied_embeddings"), w.tiedEmbeddings},

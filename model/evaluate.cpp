@@ -460,8 +460,13 @@ std::optional<Problem> validate(const Scenario &sc)
         return problem("workload.layers", "layers must be between 1 and 100000 (got %g)", w.layers);
     if (w.hidden < 1 || w.hidden > 1000000)
         return problem("workload.hidden", "hidden must be between 1 and 1000000 (got %g)", w.hidden);
-    if (w.heads < 1 || w.hidden % w.heads != 0)
-        return problem("workload.heads", "heads must be at least 1 and divide hidden %g (got %g)", w.hidden, w.heads);
+    if (w.headDim < 0 || w.headDim > 65536)
+        return problem("workload.head_dim", "head_dim must be between 1 and 65536, or 0 for hidden / heads (got %g)",
+                       w.headDim);
+    if (w.heads < 1 || (w.headDim == 0 && w.hidden % w.heads != 0))
+        return problem("workload.heads",
+                       "heads must be at least 1 and divide hidden %g, or give workload.head_dim (got %g)", w.hidden,
+                       w.heads);
     if (w.kvHeads < 1 || w.heads % w.kvHeads != 0)
         return problem("workload.kv_heads", "kv_heads must be at least 1 and divide heads %g (got %g)", w.heads,
                        w.kvHeads);
@@ -966,7 +971,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     if (c > 1) {
         // Each TP rank moves only its own heads (kv heads split by TP, replicated when TP exceeds
         // them): TE's context parallelism runs inside the TP shard.
-        const double headDim = h / w.heads;
+        const double headDim = headDimOf(w);
         const double kvWidth = std::max(1.0, double(w.kvHeads) / t) * headDim;
         const double kvOneBytes = b * (s / c) * kvWidth * actBytes;   // this rank's K (or V)
         // Recompute runs the exchange again inside the recomputed attention forward: full recompute

@@ -441,8 +441,10 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                        bytes(mem.offloadedBytes) + (mem.offloadedBytes <= mem.hostCapacityBytes ? " (fits in " : " (does NOT fit in ")
                            + bytes(mem.hostCapacityBytes) + " of host memory per GPU)",
                        "TransformerEngine cpu_offloading docs; host memory per GPU: cluster.gpu.host_memory"});
-    out.push_back({"parameters", "Parameters", "P = L (Q,K,V,O + FFN matrices + biases, norms) + V h (+ s h) (+ V h untied)",
-                   "L = " + std::to_string(w.layers) + ", h = " + std::to_string(w.hidden) + ", ffn = "
+    out.push_back({"parameters", "Parameters",
+                   "P = L (Q,K,V,O + FFN matrices + biases, norms) + V h (+ s h) (+ V h untied); Q and O are h x a d, K and V h x g d",
+                   "L = " + std::to_string(w.layers) + ", h = " + std::to_string(w.hidden) + ", a = " + std::to_string(w.heads)
+                       + ", g = " + std::to_string(w.kvHeads) + ", d = " + num(headDimOf(w)) + ", ffn = "
                        + std::to_string(w.ffnHidden) + ", V = " + std::to_string(w.vocab),
                    num(e.parameters), std::string(kSC21) + ", Eq. 2 generalised to GQA and SwiGLU"});
     out.push_back({"micro_batches", "Micro-batches per step", "m = B / (b x dp)",

@@ -78,6 +78,10 @@ struct Workload
     Attention attention = Attention::Flash;
     bool causal = true;          // decoder LM: kernels skip the masked half of Q K^T and P V
     NormKind norm = NormKind::Auto;
+    // Width of one attention head; 0 = hidden / heads. Models that decouple it (Qwen3-32B: 64
+    // heads of 128 on a hidden width of 5120; Gemma 2 and 3, Mistral NeMo) give it.
+    int headDim = 0;
+    bool qkNorm = false;         // RMSNorm on each query and key head (Qwen3, OLMo 2, Gemma 3)
 
     bool operator==(const Workload &) const = default;
 };

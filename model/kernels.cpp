@@ -42,6 +42,8 @@
 //          and split-K per problem, so several tiles are tried and the best one kept.
 #include "kernels.h"
 
+#include "shape.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -244,8 +246,7 @@ namespace {
 // K/V width per GPU: kv heads are split by TP, or replicated when TP exceeds them.
 double kvWidthPerGpu(const Workload &w, int tp)
 {
-    const double headDim = double(w.hidden) / w.heads;
-    return std::max(1.0, double(w.kvHeads) / tp) * headDim;
+    return std::max(1.0, double(w.kvHeads) / tp) * headDimOf(w);
 }
 
 } // namespace
@@ -256,11 +257,12 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
     const KernelDefaults &k = kernelDefaults();
     LayerTimes lt;
     const double T = tokens, h = w.hidden, t = tp, f = w.ffnHidden;
+    const double q = attentionWidthOf(w) / t;   // this GPU's query heads (and attention output) width
     const double gates = w.mlp == MlpKind::SwiGlu ? 2.0 : 1.0;
     const double kv = kvWidthPerGpu(w, tp);
     struct Shape { double N, K; };
-    const Shape gemms[LayerTimes::kLayerGemms] = {{h / t + 2 * kv, h},   // fused QKV (column parallel, after all-gather)
-                                                 {h, h / t},             // attention output (row parallel, then reduce-scatter)
+    const Shape gemms[LayerTimes::kLayerGemms] = {{q + 2 * kv, h},       // fused QKV (column parallel, after all-gather)
+                                                 {h, q},                 // attention output (row parallel, then reduce-scatter)
                                                  {gates * f / t, h},     // MLP up (+ gate)
                                                  {h, f / t}};            // MLP down
     // [TE-ACC] The forward GEMMs may accumulate faster than the gradient GEMMs.
@@ -281,7 +283,7 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
     const KernelSpec spec16 = sixteenBit(spec);
     const double s = w.seqLen;
     const double headsPerGpu = std::max(1.0, double(w.heads) / tp);
-    const double headDim = h / w.heads;
+    const double headDim = headDimOf(w);
     const double sequences = T * cp / s;   // micro-batch sequences (each rank holds 1/cp of every one)
     const double hbm = spec.hbmBytesPerSecond;
     double softmaxBytesPerToken = 0;
@@ -319,9 +321,11 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
                    + 2 * 6 * r;        // two bias-dropout-residual adds: read two, write one
     bytes += w.mlp == MlpKind::SwiGlu ? (eager ? k.eagerSwigluBytes : 6.0) * f / t : 4 * f / t;   // SiLU(gate)*up or GeLU
     if (!w.learnedPositions)
-        bytes += (eager ? k.eagerRotaryBytes : 4.0) * (h / t + kv);   // rotary on Q and K
+        bytes += (eager ? k.eagerRotaryBytes : 4.0) * (q + kv);   // rotary on Q and K
+    if (w.qkNorm)   // per-head RMSNorm of Q and K (fused: read and write 16-bit; eager as the layer norms)
+        bytes += (eager ? k.eagerRmsNormBytes : 4.0) * (q + kv);
     if (eager)
-        bytes += k.eagerAttentionOutputBytes * h / t;
+        bytes += k.eagerAttentionOutputBytes * q;
     bytes += softmaxBytesPerToken;
     lt.elementwiseForward = T * bytes / hbm;
     lt.elementwiseBackward = k.backwardTrafficRatio * lt.elementwiseForward;
@@ -354,8 +358,8 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
             lt.elementwiseForward -= T * 2 * 2 * normOut / hbm;   // the two norms' 16-bit writes
         }
         const double rowParallelGrads = 2 * cast(gathered ? r : h, spec.fp8ReadBytes, gathered);
-        const double inBytes = 2 * normCastBytes + cast(h / t + f / t, spec.fp8ReadBytes, false);
-        const double gradBytes = rowParallelGrads + cast(h / t + 2 * kv + gates * f / t, spec.fp8ReadBytes, false);
+        const double inBytes = 2 * normCastBytes + cast(q + f / t, spec.fp8ReadBytes, false);
+        const double gradBytes = rowParallelGrads + cast(q + 2 * kv + gates * f / t, spec.fp8ReadBytes, false);
         lt.castForward = T * inBytes / hbm;
         lt.castBackward = T * gradBytes / hbm;
     }

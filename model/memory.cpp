@@ -19,6 +19,8 @@
 //  [CTX]   PyTorch PR 86509: CUDA context 274 MiB with lazy module loading, 636 MiB without.
 #include "memory.h"
 
+#include "shape.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -84,9 +86,8 @@ struct Widths
 Widths widthsOf(const Workload &w, const ActivationLayout &l)
 {
     const double h = w.hidden, t = l.tp;
-    const double headDim = h / w.heads;
     const double r = (l.sequenceParallel || l.tp == 1) ? h / t : h;
-    return {r, l.gatheredGemmInputs && l.sequenceParallel ? h : r, h / t, std::max(1.0, double(w.kvHeads) / t) * headDim,
+    return {r, l.gatheredGemmInputs && l.sequenceParallel ? h : r, attentionWidthOf(w) / t, std::max(1.0, double(w.kvHeads) / t) * headDimOf(w),
             double(w.ffnHidden) / t, w.mlp == MlpKind::SwiGlu ? 2.0 : 1.0};
 }
 
@@ -130,6 +131,8 @@ double layerFullActivationBytesPerToken(const Workload &w, const ActivationLayou
         if (w.mlp == MlpKind::SwiGlu)
             bytes += 2 * x.f;
     }
+    if (w.qkNorm)   // the query and key norms keep their inputs
+        bytes += 2 * (x.q + x.kv);
     if (w.attention == Attention::Materialized) {
         // [K22]: scores 2, dropout mask 1, dropout output 2 per head and key; two 1-byte dropout masks.
         bytes += 5.0 * std::max(1.0, double(w.heads) / l.tp) * w.seqLen + 2 * x.r;

@@ -10,17 +10,21 @@ ShapeCounts countShape(const Workload &w)
 {
     ShapeCounts c;
     const double h = w.hidden;
-    const double kvDim = h * w.kvHeads / std::max(1, w.heads);   // K and V width under GQA
+    const double headDim = headDimOf(w);
+    const double qDim = attentionWidthOf(w);        // all query heads: h unless head_dim decouples it
+    const double kvDim = w.kvHeads * headDim;       // K and V width under GQA
     const double ffnMatrices = w.mlp == MlpKind::SwiGlu ? 3.0 : 2.0;
-    c.layerMatrixParams = 2 * h * h + 2 * h * kvDim + ffnMatrices * h * w.ffnHidden;
-    // Biases of QKV, O, FFN (GPT-style; Llama has none but they are < 0.1%) and two layer norms.
-    c.layerOtherParams = (h + 2 * kvDim) + h + (ffnMatrices - 1) * w.ffnHidden + h + 4 * h;
+    // W_Q (h x a d), W_K and W_V (h x g d), W_O (a d x h), and the FFN.
+    c.layerMatrixParams = 2 * h * qDim + 2 * h * kvDim + ffnMatrices * h * w.ffnHidden;
+    // Biases of QKV, O, FFN (GPT-style; Llama has none but they are < 0.1%), two layer norms, and
+    // the per-head query and key norms' weights (one d-vector each, shared by the heads).
+    c.layerOtherParams = (qDim + 2 * kvDim) + h + (ffnMatrices - 1) * w.ffnHidden + h + 4 * h + (w.qkNorm ? 2 * headDim : 0.0);
     c.embeddingParams = double(w.vocab) * h + (w.learnedPositions ? double(w.seqLen) * h : 0.0);
     c.headParams = w.tiedEmbeddings ? 0.0 : double(w.vocab) * h;
     c.totalParams = w.layers * (c.layerMatrixParams + c.layerOtherParams) + c.embeddingParams + c.headParams
                     + 2 * h;   // final layer norm
     c.layerMatrixFlopsPerToken = 2 * c.layerMatrixParams;
-    c.layerAttentionFlopsPerToken = 4.0 * w.seqLen * h;
+    c.layerAttentionFlopsPerToken = 4.0 * w.seqLen * qDim;
     c.headFlopsPerToken = 2.0 * h * w.vocab;
     return c;
 }

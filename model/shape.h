@@ -4,20 +4,26 @@
 
 #include "inputs.h"
 
+#include <algorithm>
 #include <string>
 
 namespace ts {
 
+/// Width of one attention head: workload.head_dim, or hidden / heads when it is 0.
+inline double headDimOf(const Workload &w) { return w.headDim > 0 ? double(w.headDim) : double(w.hidden) / std::max(1, w.heads); }
+/// Width of all query heads (the attention output), heads x head width: h unless head_dim decouples it.
+inline double attentionWidthOf(const Workload &w) { return w.heads * headDimOf(w); }
+
 struct ShapeCounts
 {
     double layerMatrixParams = 0;  // Q, K, V, O and FFN matrices of one layer
-    double layerOtherParams = 0;   // biases and layer norms of one layer
+    double layerOtherParams = 0;   // biases and layer norms of one layer (and the QK norms)
     double embeddingParams = 0;    // V x h (+ s x h with learned positions)
     double headParams = 0;         // untied LM head V x h (0 when tied)
     double totalParams = 0;
     // Forward FLOPs per token (one multiply-add = 2 FLOP).
     double layerMatrixFlopsPerToken = 0;    // 2 x layer matrix params
-    double layerAttentionFlopsPerToken = 0; // Q K^T and A V: 4 s h (counted unmasked, as Megatron)
+    double layerAttentionFlopsPerToken = 0; // Q K^T and A V: 4 s a d (= 4 s h when a d = h; counted unmasked, as Megatron)
     double headFlopsPerToken = 0;           // 2 h V
 };
 

@@ -4,6 +4,7 @@
 #include "quantity.h"
 #include "evaluate.h"
 #include "scenarioio.h"
+#include "shape.h"
 
 #include <QJsonDocument>
 #include <QTemporaryDir>
@@ -62,6 +63,21 @@ private slots:
                     &error);
                 QVERIFY2(s, qPrintable(model + QLatin1Char('/') + cluster + QStringLiteral(": ") + error.text()));
             }
+    }
+
+    // Every model preset's counted parameters match the figure its source publishes.
+    void modelPresetsMatchTheirParameterCounts()
+    {
+        for (const QJsonObject &o : Presets::builtin().all(Presets::Models)) {
+            const QString name = o.value(QLatin1String("name")).toString();
+            ScenarioError error;
+            const auto s = parseScenario(minimal(QStringLiteral(R"({"preset": "%1"})").arg(name)), &error);
+            QVERIFY2(s, qPrintable(name + QStringLiteral(": ") + error.text()));
+            const double published = o.value(QLatin1String("parameters")).toDouble();
+            const double counted = countShape(s->scenario.workload).totalParams;
+            QVERIFY2(std::abs(counted / published - 1) < 0.03,
+                     qPrintable(QStringLiteral("%1: %2 counted, %3 published").arg(name).arg(counted).arg(published)));
+        }
     }
 
     void units_data()
@@ -242,6 +258,8 @@ private slots:
         loaded->scenario.training.offloadLayers = 7;
         loaded->scenario.cluster.gpu.hostBytesPerSecond = 173e9;
         loaded->scenario.cluster.gpu.hostMemoryBytes = 240e9;
+        loaded->scenario.workload.headDim = 128;
+        loaded->scenario.workload.qkNorm = true;
         const auto again = parseScenario(QJsonDocument(scenarioToJson(loaded->scenario, loaded->name, loaded->description)).toJson(), &error);
         QVERIFY2(again, qPrintable(error.text()));
         QVERIFY(again->scenario.plan.rankOrder == loaded->scenario.plan.rankOrder);
@@ -267,6 +285,8 @@ private slots:
         QCOMPARE(again->scenario.training.offloadLayers, 7);
         QCOMPARE(again->scenario.cluster.gpu.hostBytesPerSecond, 173e9);
         QCOMPARE(again->scenario.cluster.gpu.hostMemoryBytes, 240e9);
+        QCOMPARE(again->scenario.workload.headDim, 128);
+        QCOMPARE(again->scenario.workload.qkNorm, true);
         QVERIFY(scenarioToJson(again->scenario, {}, {}).value(QLatin1String("plan")).toObject().value(QLatin1String("bucket")) == QLatin1String("auto"));
     }
 

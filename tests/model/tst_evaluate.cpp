@@ -195,6 +195,8 @@ private slots:
         QTest::newRow("host bandwidth") << Edit([](Scenario &s) { s.cluster.gpu.hostBytesPerSecond = -1; }) << "cluster.gpu.host_bandwidth" << "below 100 TB/s";
         QTest::newRow("fp8 params in bf16") << Edit([](Scenario &s) { s.training.fp8Params = true; }) << "training.fp8_params" << "precision fp8";
         QTest::newRow("mxfp8 on hopper") << Edit([](Scenario &s) { s.training.precision = Precision::Fp8; s.training.fp8Recipe = Fp8Recipe::Mxfp8; }) << "training.fp8_recipe" << "Blackwell";
+        QTest::newRow("head dim") << Edit([](Scenario &s) { s.workload.headDim = -64; }) << "workload.head_dim" << "0 for hidden / heads";
+        QTest::newRow("heads without head dim") << Edit([](Scenario &s) { s.workload.heads = 48; s.workload.kvHeads = 48; }) << "workload.heads" << "give workload.head_dim";
         QTest::newRow("fp8 params under deepspeed") << Edit([](Scenario &s) { s.training.precision = Precision::Fp8; s.training.fp8Params = true; s.plan.framework = Framework::DeepSpeed; s.plan.zeroStage = 1; }) << "training.fp8_params" << "DeepSpeed";
     }
     void infeasibleNamesTheField()
@@ -1545,6 +1547,49 @@ private slots:
         const double L = 96, h = 12288, V = 51200, s = 2048;
         const double eq2 = 12 * L * h * h * (1 + 13 / (12 * h) + (V + s) / (12 * L * h));
         QVERIFY(std::abs(countShape(w).totalParams - eq2) / eq2 < 1e-4);   // differs only by the final norm
+    }
+
+    void decoupledHeadWidth()
+    {
+        // Qwen3-32B (Hugging Face Qwen/Qwen3-32B config.json): hidden 5120, 64 layers, 64 query
+        // heads and 8 KV heads of 128, SwiGLU 25600, vocabulary 151936, untied, QK norm. Its model
+        // card gives 32.8B parameters, 31.2B without the embeddings; with the head width tied to
+        // 5120 / 64 = 80 the count would be 29.6B.
+        Workload w;
+        w.layers = 64;
+        w.hidden = 5120;
+        w.heads = 64;
+        w.kvHeads = 8;
+        w.headDim = 128;
+        w.qkNorm = true;
+        w.ffnHidden = 25600;
+        w.mlp = MlpKind::SwiGlu;
+        w.tiedEmbeddings = false;
+        w.vocab = 151936;
+        w.seqLen = 4096;
+        const ShapeCounts c = countShape(w);
+        QCOMPARE(c.layerMatrixParams, 5120.0 * 8192 * 2 + 2 * 5120.0 * 1024 + 3 * 5120.0 * 25600);
+        QVERIFY(std::abs(w.layers * c.layerMatrixParams / 31.2e9 - 1) < 0.005);
+        QVERIFY(std::abs(c.totalParams / 32.8e9 - 1) < 0.005);
+        QCOMPARE(c.layerAttentionFlopsPerToken, 4.0 * 4096 * 64 * 128);   // 4 s a d, not 4 s h
+
+        // head_dim equal to hidden / heads changes nothing.
+        Scenario s = fixtures::gpt13bOn64H100();
+        const Evaluation base = evaluate(s);
+        s.workload.headDim = s.workload.hidden / s.workload.heads;
+        const Evaluation same = evaluate(s);
+        QCOMPARE(same.breakdown.stepSeconds, base.breakdown.stepSeconds);
+        QCOMPARE(same.memory.totalBytes, base.memory.totalBytes);
+        // Wider heads: the QKV and output GEMMs, attention and the kept Q and attention output grow.
+        s.workload.headDim = 2 * s.workload.hidden / s.workload.heads;
+        const Evaluation wide = evaluate(s);
+        QVERIFY(wide.feasible);
+        QVERIFY(wide.layerGemmSeconds > base.layerGemmSeconds);
+        QVERIFY(std::abs(wide.layerAttentionSeconds / base.layerAttentionSeconds - 2) < 0.01);
+        QVERIFY(wide.memory.activationsBytes > base.memory.activationsBytes);
+        QVERIFY(wide.parameters - base.parameters > 0);
+        // Multi-head: Q, K, V and O all twice as wide, and the QKV biases.
+        QCOMPARE(wide.parameters - base.parameters, 40 * (4 * 5120.0 * 5120 + 3 * 5120.0));
     }
 
     void straggler()
