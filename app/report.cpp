@@ -154,12 +154,7 @@ QString inputsTable(const Scenario &s)
     const Plan &p = s.plan;
     QString html = QStringLiteral("<table cellspacing='0' cellpadding='3' border='1' width='100%'>");
     // A workload given by its shape alone has no name: the shape is the whole description.
-    const QString heads = w.headDim > 0 ? QStringLiteral("%1 heads of %2 (%3 KV)").arg(w.heads).arg(w.headDim).arg(w.kvHeads)
-                                        : QStringLiteral("%1 heads (%2 KV)").arg(w.heads).arg(w.kvHeads);
-    const QString shape = QStringLiteral("%1 layers, hidden %2, %3%4, FFN %5 (%6), vocab %7, sequence %8")
-                              .arg(w.layers).arg(w.hidden).arg(heads)
-                              .arg(w.qkNorm ? QStringLiteral(", QK norm") : QString()).arg(w.ffnHidden)
-                              .arg(QLatin1String(nameOf(w.mlp))).arg(w.vocab).arg(w.seqLen);
+    const QString shape = fmt::workloadShape(w);
     html += row(tr("Model"), w.name.empty() ? shape : QString::fromStdString(w.name) + QStringLiteral(": ") + shape);
     html += row(tr("Training"), QStringLiteral("global batch %1, micro-batch %2, %3, recompute %4, %5 tokens")
                                      .arg(t.globalBatch).arg(t.microBatch)

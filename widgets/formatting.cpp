@@ -180,6 +180,20 @@ QString contextParallel(const Plan &p)
                                                : QString::number(p.cp);
 }
 
+QString workloadShape(const Workload &w)
+{
+    const QString heads = w.headDim > 0 ? QStringLiteral("%1 heads of %2 (%3 KV)").arg(w.heads).arg(w.headDim).arg(w.kvHeads)
+                                        : QStringLiteral("%1 heads (%2 KV)").arg(w.heads).arg(w.kvHeads);
+    return QStringLiteral("%1 layers, hidden %2, %3%4, FFN %5 (%6), vocab %7, sequence %8")
+        .arg(w.layers)
+        .arg(w.hidden)
+        .arg(heads, w.qkNorm ? QStringLiteral(", QK norm") : QString())
+        .arg(w.ffnHidden)
+        .arg(QLatin1String(nameOf(w.mlp)))
+        .arg(w.vocab)
+        .arg(w.seqLen);
+}
+
 QString sharding(const Plan &p)
 {
     return p.shardGroup > 0 && p.zeroStage > 0 ? QStringLiteral("%1 in %2").arg(p.zeroStage).arg(p.shardGroup)

@@ -5,7 +5,7 @@
 
 #include <QString>
 
-namespace ts { struct Plan; }
+namespace ts { struct Plan; struct Workload; }
 
 namespace ts::fmt {
 
@@ -25,5 +25,8 @@ QString pipelineSplit(const Plan &plan);      // "even", "7..7" / "7..·" (first
 QString overlaps(const Plan &plan);           // "TP+DP", "DP", "TP", "none"
 QString contextParallel(const Plan &plan);    // CP degree, with how K/V move when not the ring: "4", "4 a2a", "4 allgather"
 QString sharding(const Plan &plan);           // ZeRO stage, with the shard group of hybrid sharding: "3", "3 in 8"
+// A model's shape: "80 layers, hidden 8192, 64 heads (8 KV), FFN 28672 (swiglu), vocab 128256, sequence 8192";
+// heads of a width decoupled from hidden / heads say it: "64 heads of 128 (8 KV), QK norm".
+QString workloadShape(const Workload &workload);
 
 } // namespace ts::fmt

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "parameterpanel.h"
 
+#include "formatting.h"
+
 #include "quantityslider.h"
 #include "units.h"
 
@@ -382,8 +384,9 @@ void ParameterPanel::setScenario(const Scenario &s, const ValidDegrees &degrees,
     selectPreset(QStringLiteral("gpu"), s.cluster.gpu.name);
     selectPreset(QStringLiteral("intra_node"), s.cluster.intraNode.name);
     selectPreset(QStringLiteral("inter_node"), s.cluster.interNode.name);
-    m_shapeNote->setText(shapeNote);
-    m_shapeNote->setVisible(!shapeNote.isEmpty());
+    // The shape the numbers use: the derivation's note when the parameter count derived it,
+    // else the preset's or file's shape.
+    m_shapeNote->setText(shapeNote.isEmpty() ? fmt::workloadShape(s.workload) : shapeNote);
 
     clearProblems();
     if (!problem.field.empty()) {
