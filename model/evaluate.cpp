@@ -463,9 +463,9 @@ std::optional<Problem> validate(const Scenario &sc)
     if (w.headDim < 0 || w.headDim > 65536)
         return problem("workload.head_dim", "head_dim must be between 1 and 65536, or 0 for hidden / heads (got %g)",
                        w.headDim);
-    if (w.heads < 1 || (w.headDim == 0 && w.hidden % w.heads != 0))
+    if (w.heads < 1 || w.heads > 1000000 || (w.headDim == 0 && w.hidden % w.heads != 0))
         return problem("workload.heads",
-                       "heads must be at least 1 and divide hidden %g, or give workload.head_dim (got %g)", w.hidden,
+                       "heads must be between 1 and 1000000 and divide hidden %g, or give workload.head_dim (got %g)", w.hidden,
                        w.heads);
     if (w.kvHeads < 1 || w.heads % w.kvHeads != 0)
         return problem("workload.kv_heads", "kv_heads must be at least 1 and divide heads %g (got %g)", w.heads,

@@ -394,7 +394,7 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
     out.push_back({"memory.activations_bytes", "Activations",
                    "layers on the stage x tokens x bytes per token per layer (flash: 2(4r + q + 2kv + q + (g+1)f); "
                    "materialized adds 5as/h; FP8 under TE: norm and activation outputs at 1 byte; eager PyTorch ops: "
-                   "RMSNorm + 8r, SwiGLU + 2f) x micro-batches "
+                   "RMSNorm + 8r, SwiGLU + 2f; QK norm + 2(q + kv), eager + 6(q + kv)) x micro-batches "
                    "in flight + one layer's backward gradients; block recompute: the first N layers of each chunk "
                    "recomputed, the others kept",
                    stageText + ", " + num(mem.inFlightMicroBatches) + " micro-batches in flight (" + nameOf(pl.schedule)

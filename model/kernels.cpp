@@ -306,8 +306,8 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
     } else {
         // [K22]: Q K^T and softmax(.) V as batched GEMMs with K = head dim; scores stored.
         const double batch = sequences * headsPerGpu;
-        const double q = s / cp;
-        lt.attentionForward = gemmSeconds(q, s, headDim, spec16, batch) + gemmSeconds(q, headDim, s, spec16, batch);
+        const double rows = s / cp;   // this rank's query rows
+        lt.attentionForward = gemmSeconds(rows, s, headDim, spec16, batch) + gemmSeconds(rows, headDim, s, spec16, batch);
         lt.attentionBackward = 2 * lt.attentionForward;
         // scale + mask + softmax (read 2, write 2), dropout (read 2, write 2 + mask 1) per score
         softmaxBytesPerToken = 9.0 * headsPerGpu * s;

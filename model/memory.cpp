@@ -91,6 +91,16 @@ Widths widthsOf(const Workload &w, const ActivationLayout &l)
             double(w.ffnHidden) / t, w.mlp == MlpKind::SwiGlu ? 2.0 : 1.0};
 }
 
+// Bytes per token the per-head query and key RMSNorms keep (Qwen3's q_norm/k_norm, Megatron
+// qk_layernorm, outside the recomputed core attention): their 16-bit inputs, and, as eager
+// PyTorch ops, the fp32 upcast and normalized copy as the layer norms below.
+double qkNormKeptBytes(const Workload &w, const Widths &x, const ActivationLayout &l)
+{
+    if (!w.qkNorm)
+        return 0.0;
+    return (2 + (l.eager ? l.eagerNormExtraBytes : 0.0)) * (x.q + x.kv);
+}
+
 // 16-bit elements per token: norm inputs (2 r) and outputs (2 rOut), Q K V (q + 2 kv), attention
 // output (q), MLP up(+gate) outputs and the activation output (gates + 1) f; [TE] FP8 inputs
 // take the norm outputs and the activation output to 1 byte and add an FP8 attention output.
@@ -131,8 +141,7 @@ double layerFullActivationBytesPerToken(const Workload &w, const ActivationLayou
         if (w.mlp == MlpKind::SwiGlu)
             bytes += 2 * x.f;
     }
-    if (w.qkNorm)   // the query and key norms keep their inputs
-        bytes += 2 * (x.q + x.kv);
+    bytes += qkNormKeptBytes(w, x, l);
     if (w.attention == Attention::Materialized) {
         // [K22]: scores 2, dropout mask 1, dropout output 2 per head and key; two 1-byte dropout masks.
         bytes += 5.0 * std::max(1.0, double(w.heads) / l.tp) * w.seqLen + 2 * x.r;
@@ -153,7 +162,7 @@ double layerActivationBytesPerToken(const Workload &w, Framework framework, Reco
         }
         // Megatron: recompute the core attention; with flash it stores nothing s x s to drop.
         if (w.attention == Attention::Materialized)
-            return keptBytes(x, l.fp8Inputs) + 2 * x.r;
+            return keptBytes(x, l.fp8Inputs) + 2 * x.r + qkNormKeptBytes(w, x, l);
         return layerFullActivationBytesPerToken(w, l);
     case Recompute::None:
         break;

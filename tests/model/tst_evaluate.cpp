@@ -1590,6 +1590,25 @@ private slots:
         QVERIFY(wide.parameters - base.parameters > 0);
         // Multi-head: Q, K, V and O all twice as wide, and the QKV biases.
         QCOMPARE(wide.parameters - base.parameters, 40 * (4 * 5120.0 * 5120 + 3 * 5120.0));
+
+        // The QK norms keep their 16-bit inputs, Q and K of this rank (q = a d / t, kv = g d / t),
+        // and as eager PyTorch ops also the fp32 upcast and the normalized copy (+4 B).
+        Workload plain = w, normed = w;
+        plain.qkNorm = false;
+        const double q = 64 * 128 / 8.0, kv = 8 * 128 / 8.0;
+        for (bool eager : {false, true}) {
+            const ActivationLayout l = activationLayout(Framework::Megatron, Precision::Bf16, 8, true, eager);
+            QCOMPARE(layerFullActivationBytesPerToken(normed, l) - layerFullActivationBytesPerToken(plain, l),
+                     (eager ? 6.0 : 2.0) * (q + kv));
+            QCOMPARE(layerActivationBytesPerToken(normed, Framework::Megatron, Recompute::Selective, l)
+                         - layerActivationBytesPerToken(plain, Framework::Megatron, Recompute::Selective, l),
+                     (eager ? 6.0 : 2.0) * (q + kv));   // outside the recomputed core attention
+            Workload plainScores = plain, normedScores = normed;
+            plainScores.attention = normedScores.attention = Attention::Materialized;
+            QCOMPARE(layerActivationBytesPerToken(normedScores, Framework::Megatron, Recompute::Selective, l)
+                         - layerActivationBytesPerToken(plainScores, Framework::Megatron, Recompute::Selective, l),
+                     (eager ? 6.0 : 2.0) * (q + kv));
+        }
     }
 
     void straggler()
