@@ -351,6 +351,7 @@ QJsonObject planRowToJson(const PlanCandidate &c)
         {"compute_s", b.computeSeconds},
         {"tp_comm_exposed_s", b.tpCommExposedSeconds},
         {"cp_comm_exposed_s", b.cpCommExposedSeconds},
+        {"ep_comm_exposed_s", b.epCommExposedSeconds},
         {"pp_bubble_s", b.ppBubbleSeconds},
         {"dp_comm_exposed_s", b.dpCommExposedSeconds}};
     for (const auto &[key, value] : more)
@@ -400,16 +401,23 @@ int runPlan(const Options &o, const LoadedScenario &loaded, QTextStream &out, QT
         int cpWidth = 4;
         for (const PlanCandidate &c : r.best)
             cpWidth = std::max(cpWidth, int(fmt::contextParallel(c.scenario.plan).size()));
+        // Mixture-of-experts models add the expert-parallel degree to the CP column: "1 ep8".
+        if (loaded.scenario.workload.experts > 0)
+            cpWidth += 6;
+        const auto cpText = [&](const Plan &p) {
+            return loaded.scenario.workload.experts > 0 ? fmt::contextParallel(p) + QStringLiteral(" ep%1").arg(p.ep)
+                                                        : fmt::contextParallel(p);
+        };
         out << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9 %10 %11 %12 %13\n")
                    .arg(QStringLiteral("framework"), -9).arg(QStringLiteral("TP"), 4).arg(QStringLiteral("PP"), 4).arg(QStringLiteral("DP"), 6).arg(QStringLiteral("CP"), cpWidth)
                    .arg(QStringLiteral("b"), 3).arg(QStringLiteral("schedule"), -16).arg(QStringLiteral("split"), -9)
-                   .arg(QStringLiteral("overlap"), -7).arg(QStringLiteral("ZeRO"), 7).arg(QStringLiteral("recompute"), -10)
+                   .arg(QStringLiteral("overlap"), -8).arg(QStringLiteral("ZeRO"), 7).arg(QStringLiteral("recompute"), -10)
                    .arg(QStringLiteral("step"), 10).arg(QStringLiteral("train (with failures) / MFU / memory"), -30);
         for (const PlanCandidate &c : r.best) {
             const Plan &p = c.scenario.plan;
             out << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9 %10 %11 %12 %13\n")
-                       .arg(QLatin1String(nameOf(resolveFramework(p))), -9).arg(p.tp, 4).arg(p.pp, 4).arg(p.dp, 6).arg(fmt::contextParallel(p), cpWidth).arg(c.scenario.training.microBatch, 3)
-                       .arg(fmt::schedule(p), -16).arg(fmt::pipelineSplit(p), -9).arg(fmt::overlaps(p), -7)
+                       .arg(QLatin1String(nameOf(resolveFramework(p))), -9).arg(p.tp, 4).arg(p.pp, 4).arg(p.dp, 6).arg(cpText(p), cpWidth).arg(c.scenario.training.microBatch, 3)
+                       .arg(fmt::schedule(p), -16).arg(fmt::pipelineSplit(p), -9).arg(fmt::overlaps(p), -8)
                        .arg(fmt::sharding(p), 7).arg(QString::fromStdString(recomputeText(c.scenario.training)), -10)
                        .arg(fmt::seconds(c.breakdown.stepSeconds), 10)
                        // As the app's plan table: the calendar time, failures and checkpoints included.

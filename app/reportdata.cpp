@@ -63,6 +63,8 @@ QList<ReportRow> evaluationRows(const Evaluation &e)
         {QStringLiteral("tp_comm_exposed_s"), b.tpCommExposedSeconds, QStringLiteral("s"), QStringLiteral("TP communication, exposed")},
         {QStringLiteral("cp_comm_s"), b.cpCommSeconds, QStringLiteral("s"), QStringLiteral("CP communication, total")},
         {QStringLiteral("cp_comm_exposed_s"), b.cpCommExposedSeconds, QStringLiteral("s"), QStringLiteral("CP communication, exposed")},
+        {QStringLiteral("ep_comm_s"), b.epCommSeconds, QStringLiteral("s"), QStringLiteral("EP all-to-all, total")},
+        {QStringLiteral("ep_comm_exposed_s"), b.epCommExposedSeconds, QStringLiteral("s"), QStringLiteral("EP all-to-all, exposed")},
         {QStringLiteral("pp_bubble_s"), b.ppBubbleSeconds, QStringLiteral("s"), QStringLiteral("Pipeline bubble")},
         {QStringLiteral("pp_p2p_s"), b.ppP2pSeconds, QStringLiteral("s"), QStringLiteral("Pipeline p2p, total")},
         {QStringLiteral("pp_p2p_exposed_s"), b.ppP2pExposedSeconds, QStringLiteral("s"), QStringLiteral("Pipeline p2p, exposed")},
@@ -84,6 +86,7 @@ QList<ReportRow> evaluationRows(const Evaluation &e)
         {QStringLiteral("train_time_s"), e.trainSeconds, QStringLiteral("s"), QStringLiteral("Time to train the token budget")},
         {QStringLiteral("train_gpu_hours"), e.gpuHours, QStringLiteral("GPU h"), QStringLiteral("GPU-hours to train")},
         {QStringLiteral("parameters"), e.parameters, QStringLiteral("1"), QStringLiteral("Parameters")},
+        {QStringLiteral("active_parameters"), e.activeParameters, QStringLiteral("1"), QStringLiteral("Parameters per token (MoE: k of the experts)")},
         {QStringLiteral("micro_batches"), double(e.microBatches), QStringLiteral("1"), QStringLiteral("Micro-batches per step (m)")},
         {QStringLiteral("gradient_bytes_per_gpu"), e.gradientBytesPerGpu, QStringLiteral("B"), QStringLiteral("Gradient bytes per GPU")},
         {QStringLiteral("memory_per_gpu_bytes"), m.totalBytes, QStringLiteral("B"), QStringLiteral("Memory per GPU")},
@@ -258,6 +261,8 @@ QString evaluationText(const Scenario &sc, const Evaluation &e, const QString &n
     line(QStringLiteral("CP comm (exposed / total)"),
          fmt::seconds(b.cpCommExposedSeconds) + QStringLiteral(" / ") + fmt::seconds(b.cpCommSeconds)
              + (sc.plan.cp > 1 ? QStringLiteral(" (%1)").arg(QLatin1String(nameOf(sc.plan.cpComm))) : QString()));
+    if (sc.workload.experts > 0)
+        line(QStringLiteral("EP all-to-all (exposed / total)"), fmt::seconds(b.epCommExposedSeconds) + QStringLiteral(" / ") + fmt::seconds(b.epCommSeconds));
     line(QStringLiteral("pipeline bubble"), fmt::seconds(b.ppBubbleSeconds));
     line(QStringLiteral("pipeline p2p (exposed / total)"), fmt::seconds(b.ppP2pExposedSeconds) + QStringLiteral(" / ") + fmt::seconds(b.ppP2pSeconds));
     line(QStringLiteral("DP sync (exposed / total)"), fmt::seconds(b.dpCommExposedSeconds) + QStringLiteral(" / ") + fmt::seconds(b.dpCommSeconds));
@@ -288,7 +293,9 @@ QString evaluationText(const Scenario &sc, const Evaluation &e, const QString &n
                                                                   + fmt::count(costs.cost.gpuHours) + QStringLiteral(" GPU-hours (goodput ")
                                                                   + fmt::percent(costs.goodput.effectiveFraction) + QStringLiteral(")"));
     out += QStringLiteral("Sizes\n");
-    line(QStringLiteral("parameters"), fmt::count(e.parameters));
+    line(QStringLiteral("parameters"), fmt::count(e.parameters)
+                                           + (sc.workload.experts > 0 ? QStringLiteral(" (%1 per token)").arg(fmt::count(e.activeParameters))
+                                                                      : QString()));
     line(QStringLiteral("gradient bytes per GPU"), fmt::bytes(e.gradientBytesPerGpu));
     line(QStringLiteral("micro-batches per step"), QString::number(e.microBatches));
     const MemoryBreakdown &m = e.memory;

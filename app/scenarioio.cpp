@@ -246,6 +246,9 @@ bool readWorkload(const QJsonValue &value, LoadedScenario *out, ScenarioError *e
         w.kvHeads = w.heads;
     s.integer("head_dim", &w.headDim);
     s.boolean("qk_norm", &w.qkNorm);
+    s.integer("experts", &w.experts);
+    s.integer("experts_per_token", &w.expertsPerToken);
+    s.integer("moe_ffn_hidden", &w.moeFfnHidden);
     const bool ffnGiven = merged->contains(QLatin1String("ffn_hidden"));
     s.integer("ffn_hidden", &w.ffnHidden);
     if (!ffnGiven && merged->contains(QLatin1String("hidden")))
@@ -496,6 +499,8 @@ bool readPlan(const QJsonValue &value, Scenario *sc, ScenarioError *error)
     s.choice("framework", kFramework, &pl.framework);
     s.choice("grad_reduce", kGradReduce, &pl.gradReduce);
     s.integer("shard_group", &pl.shardGroup);
+    s.integer("ep", &pl.ep);
+    s.boolean("ep_overlap", &pl.epOverlap);
     s.integer("first_stage_layers", &pl.firstStageLayers);
     s.integer("last_stage_layers", &pl.lastStageLayers);
     s.boolean("embedding_in_pipeline_split", &pl.embeddingInSplit);
@@ -608,6 +613,8 @@ QJsonObject planToJson(const Plan &pl)
                      {QStringLiteral("framework"), QLatin1String(nameOf(pl.framework))},
                      {QStringLiteral("grad_reduce"), QLatin1String(nameOf(pl.gradReduce))},
                      {QStringLiteral("shard_group"), pl.shardGroup},
+                     {QStringLiteral("ep"), pl.ep},
+                     {QStringLiteral("ep_overlap"), pl.epOverlap},
                      {QStringLiteral("first_stage_layers"), pl.firstStageLayers},
                      {QStringLiteral("last_stage_layers"), pl.lastStageLayers},
                      {QStringLiteral("embedding_in_pipeline_split"), pl.embeddingInSplit},
@@ -631,6 +638,9 @@ QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QStrin
                          {QStringLiteral("kv_heads"), w.kvHeads},
                          {QStringLiteral("head_dim"), w.headDim},
                          {QStringLiteral("qk_norm"), w.qkNorm},
+                         {QStringLiteral("experts"), w.experts},
+                         {QStringLiteral("experts_per_token"), w.expertsPerToken},
+                         {QStringLiteral("moe_ffn_hidden"), w.moeFfnHidden},
                          {QStringLiteral("ffn_hidden"), w.ffnHidden},
                          {QStringLiteral("mlp"), QLatin1String(nameOf(w.mlp))},
                          {QStringLiteral("tied_embeddings"), w.tiedEmbeddings},

@@ -28,7 +28,7 @@ std::vector<StepVariant> stepVariants(const Scenario &s, const Evaluation &e, co
         if (ve.tokensPerStep > 0 && ve.tokensPerStep != e.tokensPerStep) {
             const double k = e.tokensPerStep / ve.tokensPerStep;
             for (double *x : {&b.computeSeconds, &b.tpCommSeconds, &b.tpCommExposedSeconds, &b.cpCommSeconds,
-                              &b.cpCommExposedSeconds, &b.ppBubbleSeconds, &b.ppP2pSeconds, &b.ppP2pExposedSeconds,
+                              &b.cpCommExposedSeconds, &b.epCommSeconds, &b.epCommExposedSeconds, &b.ppBubbleSeconds, &b.ppP2pSeconds, &b.ppP2pExposedSeconds,
                               &b.dpCommSeconds, &b.dpCommExposedSeconds, &b.optimizerSeconds, &b.offloadExposedSeconds,
                               &b.stragglerSeconds, &b.stepSeconds})
                 *x *= k;

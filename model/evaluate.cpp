@@ -472,6 +472,15 @@ std::optional<Problem> validate(const Scenario &sc)
                        w.kvHeads);
     if (w.ffnHidden < 1 || w.ffnHidden > 10000000)
         return problem("workload.ffn_hidden", "ffn_hidden must be between 1 and 10000000 (got %g)", w.ffnHidden);
+    if (w.experts < 0 || w.experts == 1 || w.experts > 100000)
+        return problem("workload.experts", "experts must be 0 (a dense model) or between 2 and 100000 routed experts (got %g)",
+                       w.experts);
+    if (w.experts > 0 && (w.expertsPerToken < 1 || w.expertsPerToken > w.experts))
+        return problem("workload.experts_per_token", "experts_per_token must be between 1 and the %g experts (got %g)",
+                       w.experts, w.expertsPerToken);
+    if (w.moeFfnHidden < 0 || w.moeFfnHidden > 10000000)
+        return problem("workload.moe_ffn_hidden", "moe_ffn_hidden must be between 1 and 10000000, or 0 for ffn_hidden (got %g)",
+                       w.moeFfnHidden);
     if (w.vocab < 1 || w.vocab > 100000000)
         return problem("workload.vocab", "vocab must be between 1 and 100000000 (got %g)", w.vocab);
     if (w.seqLen < 1 || w.seqLen > 100000000)
@@ -647,6 +656,33 @@ std::optional<Problem> validate(const Scenario &sc)
     if (tr.fp8Params && tr.precision != Precision::Fp8)
         return problem("training.fp8_params", "fp8_params keeps the GEMM weights in FP8: it needs training.precision fp8");
     const Framework fw = resolveFramework(pl);
+    // Mixture of experts as Megatron-Core runs it (transformer_config.py, parallel_state.py):
+    // experts over ep ranks of the stage's tp x cp x dp (expert tensor parallelism 1), sequence
+    // parallelism with TP, its distributed optimizer. Only Megatron is modelled with MoE.
+    if (pl.ep < 1 || pl.ep > 100000)
+        return problem("plan.ep", "ep must be at least 1 (got %g)", pl.ep);
+    if (pl.ep > 1 && w.experts == 0)
+        return problem("plan.ep", "ep (%g) splits the experts of a mixture-of-experts model: set workload.experts, or ep 1",
+                       pl.ep);
+    if (w.experts > 0) {
+        if (w.experts % pl.ep != 0)
+            return problem("plan.ep", "ep (%g) must divide the %g experts", pl.ep, w.experts);
+        const long long stageRanks = (long long)pl.tp * pl.cp * pl.dp;
+        if (stageRanks % pl.ep != 0)
+            return problem("plan.ep", "ep (%g) must divide tp x cp x dp = %g, the ranks of a stage the experts spread over",
+                           pl.ep, double(stageRanks));
+        if (fw != Framework::Megatron || pl.zeroStage > 1)
+            return problem(fw != Framework::Megatron ? "plan.framework" : "plan.zero",
+                           "mixture-of-experts layers are modelled as Megatron-Core runs them: plan.framework megatron "
+                           "with zero 0 or 1 (its distributed optimizer)");
+        if (pl.shardGroup > 0)
+            return problem("plan.shard_group", "a shard group (hybrid sharding) is not modelled with mixture-of-experts layers: "
+                                               "set shard_group 0");
+        if (pl.tp > 1 && !pl.sequenceParallel)
+            return problem("plan.sequence_parallel",
+                           "Megatron-Core runs mixture-of-experts layers with tensor parallelism only under sequence "
+                           "parallelism (tp %g): set sequence_parallel", pl.tp);
+    }
     // Megatron-Core's own checks (transformer_config.py): fewer layers than the model, no
     // pipeline, no recompute; the offload is Transformer Engine's, which Megatron runs.
     if (tr.offloadLayers != 0) {
@@ -725,6 +761,7 @@ struct KernelTimesReuse::Cache
         Fp8Recipe recipe;
         Framework framework;
         CrossEntropy crossEntropy;
+        int ep;
         bool operator==(const Key &) const = default;
     };
     Workload workload;
@@ -761,7 +798,7 @@ std::pair<LayerTimes, HeadTimes> kernelTimesOf(const Scenario &sc, Framework fw,
     const int t = sc.plan.tp, c = sc.plan.cp;
     const bool sp = sc.plan.sequenceParallel;
     const auto compute = [&] {
-        return std::pair{layerTimes(w, tr.precision, tokens, t, c, sp, spec, wgradOutputBytes, eager, sc.plan.cpComm),
+        return std::pair{layerTimes(w, tr.precision, tokens, t, c, sp, spec, wgradOutputBytes, eager, sc.plan.cpComm, sc.plan.ep),
                          headTimes(w, tokens, t, spec, loss, wgradOutputBytes)};
     };
     KernelTimesReuse::Cache *cache = tKernelTimes;
@@ -772,7 +809,7 @@ std::pair<LayerTimes, HeadTimes> kernelTimesOf(const Scenario &sc, Framework fw,
         cache->gpu = sc.cluster.gpu;
         cache->entries.clear();
     }
-    const KernelTimesReuse::Cache::Key key{tokens, t, c, sc.plan.cpComm, sp, eager, wgradOutputBytes, tr.precision, tr.fp8Recipe, fw, crossEntropy};
+    const KernelTimesReuse::Cache::Key key{tokens, t, c, sc.plan.cpComm, sp, eager, wgradOutputBytes, tr.precision, tr.fp8Recipe, fw, crossEntropy, sc.plan.ep};
     if (cache->last < cache->entries.size() && cache->entries[cache->last].first == key)
         return cache->entries[cache->last].second;
     for (size_t i = 0; i < cache->entries.size(); ++i)
@@ -828,6 +865,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const ShapeCounts counts = countShape(w);
     e.microBatches = m;
     e.parameters = counts.totalParams;
+    e.activeParameters = counts.activeParams;
 
     const Framework fw = resolveFramework(pl);
     e.framework = fw;
@@ -870,8 +908,16 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const double overlapSlowdown = pl.tpOverlap && t > 1 ? tpOverlapSlowdown(spec) : 0.0;
     const bool asyncTp = fw == Framework::Fsdp && sp && pl.tpOverlap && t > 1;   // torchtitan's AsyncTP
     const double backwardOverlapSlowdown = asyncTp ? 0.0 : overlapSlowdown;
-    const double layerForward = lt.forward() + lt.gemmRsForward() * overlapSlowdown;
-    const double layerBackward = lt.backward() + 0.5 * lt.gemmBackwardData * backwardOverlapSlowdown + layerRecompute;
+    // [MoE] A mixture-of-experts layer's MLP has no TP collectives (its tokens stay this rank's SP
+    // shard and go to the experts by all-to-all, below): only the attention block pairs GEMMs with them.
+    const bool moe = isMoe(w);
+    const double mlpBlock = moe ? 0.0 : 1.0;
+    using LG = LayerTimes;
+    const double rsForwardGemms = lt.forwardOf[LG::kAttentionOut] + mlpBlock * lt.forwardOf[LG::kMlpDown];
+    const double bulkBackwardGemms = moe ? 0.5 * (lt.backwardDataOf[LG::kQkv] + lt.backwardDataOf[LG::kAttentionOut])
+                                         : 0.5 * lt.gemmBackwardData;
+    const double layerForward = lt.forward() + rsForwardGemms * overlapSlowdown;
+    const double layerBackward = lt.backward() + bulkBackwardGemms * backwardOverlapSlowdown + layerRecompute;
 
     // ---- Tensor parallel [SC21] Sec. 3.2: forward, 2 all-reduces of b s h per layer (with SP an
     // all-gather before QKV and up and a reduce-scatter after output and down: the same volume).
@@ -910,17 +956,18 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         const double pair = sp ? gather + half : allReduce;   // one all-reduce equivalent as the plan runs it
         e.tpFp8Gathers = sp && tr.precision == Precision::Fp8;
         const bool megatronLayers = (fw == Framework::Megatron || fw == Framework::DeepSpeed) && pl.tpAsyncGrad;
-        const double recomputed = tr.recompute == Recompute::Full ? 2 * pair * recomputedShare : 0.0;   // the forward's, again
-        double open = 2 * pair, behindDgrad = 0, behindWgrad = 0;
+        const double blocks = 1 + mlpBlock;   // attention and MLP; attention alone in a MoE layer
+        const double recomputed = tr.recompute == Recompute::Full ? blocks * pair * recomputedShare : 0.0;   // the forward's, again
+        double open = blocks * pair, behindDgrad = 0, behindWgrad = 0;
         if (megatronLayers && sp) {
-            open = 2 * gather;
-            behindDgrad = 2 * gather;
-            behindWgrad = 2 * half;
+            open = blocks * gather;
+            behindDgrad = blocks * gather;
+            behindWgrad = blocks * half;
         } else if (megatronLayers) {
             open = 0;
-            behindWgrad = 2 * allReduce;
+            behindWgrad = blocks * allReduce;
         }
-        tpLayerFwd = 2 * pair;
+        tpLayerFwd = blocks * pair;
         tpLayerBwd = open + behindDgrad + behindWgrad + recomputed;
         e.tpCollectivesPerLayer = (tpLayerFwd + tpLayerBwd) / allReduce;
         if (pl.tpOverlap && sp) {
@@ -938,17 +985,18 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             using G = LayerTimes;
             const auto over = [](double comm, double gemm) { return std::max(0.0, comm - gemm); };
             const double fwdExposed = over(gather, lt.forwardOf[G::kQkv]) + over(half, lt.forwardOf[G::kAttentionOut])
-                                      + over(gather, lt.forwardOf[G::kMlpUp]) + over(half, lt.forwardOf[G::kMlpDown]);
+                                      + mlpBlock * (over(gather, lt.forwardOf[G::kMlpUp]) + over(half, lt.forwardOf[G::kMlpDown]));
             tpLayerFwdExposed = fwdExposed;
-            const double rowGathers = over(gather, lt.backwardDataOf[G::kAttentionOut]) + over(gather, lt.backwardDataOf[G::kMlpDown]);
+            const double rowGathers = over(gather, lt.backwardDataOf[G::kAttentionOut])
+                                      + mlpBlock * over(gather, lt.backwardDataOf[G::kMlpDown]);
             double columnCollectives = 0;
             if (megatronLayers)
-                columnCollectives = over(gather, lt.backwardDataOf[G::kQkv]) + over(gather, lt.backwardDataOf[G::kMlpUp])
-                                    + over(half, lt.backwardWeightOf[G::kQkv]) + over(half, lt.backwardWeightOf[G::kMlpUp]);
+                columnCollectives = over(gather, lt.backwardDataOf[G::kQkv]) + over(half, lt.backwardWeightOf[G::kQkv])
+                                    + mlpBlock * (over(gather, lt.backwardDataOf[G::kMlpUp]) + over(half, lt.backwardWeightOf[G::kMlpUp]));
             else if (asyncTp)
                 columnCollectives = 2 * half;   // the summed input gradients' scatters
             else
-                columnCollectives = over(half, lt.backwardDataOf[G::kQkv]) + over(half, lt.backwardDataOf[G::kMlpUp]);
+                columnCollectives = over(half, lt.backwardDataOf[G::kQkv]) + mlpBlock * over(half, lt.backwardDataOf[G::kMlpUp]);
             tpLayerBwdExposed = rowGathers + columnCollectives + (tr.recompute == Recompute::Full ? recomputedShare * fwdExposed : 0.0);
         } else if (pl.tpOverlap) {   // all-reduces (no SP): hidden behind the layer's GEMMs together
             tpLayerFwdExposed = std::max(0.0, tpLayerFwd - lt.gemmForward);
@@ -960,8 +1008,9 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
                 return std::max(0.0, comm - gemm) + std::min(comm, gemm) * share;
             };
             tpLayerFwdExposed = tpLayerFwd;
-            tpLayerBwdExposed = open + recomputed + exposed(behindDgrad, lt.gemmColumnBackwardData())
-                                + exposed(behindWgrad, lt.gemmColumnBackwardWeight());
+            const double columnData = lt.backwardDataOf[LG::kQkv] + mlpBlock * lt.backwardDataOf[LG::kMlpUp];
+            const double columnWeight = lt.backwardWeightOf[LG::kQkv] + mlpBlock * lt.backwardWeightOf[LG::kMlpUp];
+            tpLayerBwdExposed = open + recomputed + exposed(behindDgrad, columnData) + exposed(behindWgrad, columnWeight);
         }
     }
 
@@ -1030,6 +1079,34 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         }
     }
 
+    // ---- Expert parallelism [MoE]: Megatron-Core's all-to-all token dispatcher
+    // (token_dispatcher.py MoEAlltoAllTokenDispatcher): each rank sends its Tin tokens' k copies,
+    // b s / (c t) x k rows of h, to the ranks holding their experts and gets the results back
+    // (dispatch and combine); backward the same two in reverse; full recompute repeats the
+    // forward's. The EP ranks are adjacent (expert tensor parallelism 1 puts EP innermost of
+    // Megatron's expert rank order tp-ep-dp-pp). Every copy travels: dispatchers that send a token
+    // once per node (DeepEP, HybridEP) are not modelled. Without ep_overlap the all-to-alls run in
+    // the open; with it (--overlap-moe-expert-parallel-comm) another micro-batch's layer runs
+    // meanwhile, on the SMs NCCL leaves. ----
+    double epLayerFwd = 0, epLayerBwd = 0, epLayerFwdExposed = 0, epLayerBwdExposed = 0;
+    if (moe && pl.ep > 1) {
+        const double tokensIn = tokensPerGpu / (sp ? t : 1);
+        e.epA2aBytes = tokensIn * std::min(w.expertsPerToken, w.experts) * h * actBytes;
+        const Group epGroup = groupOf(pl.ep, 1, cl.gpusPerNode);
+        e.epA2aSeconds = collectiveTime(Collective::AllToAll, Algorithm::Auto, e.epA2aBytes, epGroup, fabric).seconds;
+        epLayerFwd = 2 * e.epA2aSeconds;
+        epLayerBwd = 2 * e.epA2aSeconds + (tr.recompute == Recompute::Full ? recomputedShare * epLayerFwd : 0.0);
+        if (pl.epOverlap) {
+            const double comm = epLayerFwd + epLayerBwd, window = layerForward + layerBackward;
+            const double exposed = std::max(0.0, comm - window) + std::min(comm, window) * ncclComputeShare(spec);
+            epLayerFwdExposed = exposed * epLayerFwd / comm;
+            epLayerBwdExposed = exposed * epLayerBwd / comm;
+        } else {
+            epLayerFwdExposed = epLayerFwd;
+            epLayerBwdExposed = epLayerBwd;
+        }
+    }
+
     // ---- Stages: layers per stage (uneven splits allowed), time and memory of each ----
     const std::vector<int> stageLayers = stageLayerCounts(w.layers, pl);
     const MemoryDefaults &md = memoryDefaults();
@@ -1059,13 +1136,19 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     double stageFc = 0, stageBc = 0, stageW = 0;
     int critical = 0;
     double maxStageParamsPerGpu = 0, criticalBusySeconds = -1, criticalStageLayers = -1, maxStageMatrixShare = 0;
+    double maxStageExpertParamsPerGpu = 0;
+    // [MoE] Each GPU holds E/ep whole experts of each of its layers; their gradients are reduced and
+    // their optimizer states sharded over the edp = tp cp dp / ep ranks that hold the same experts
+    // (Megatron-Core expert data parallelism), the rest of the model's over dp x cp as before.
+    const int expertDataRanks = moe ? std::max(1, t * c * d / pl.ep) : 1;
+    const double expertOptimizerPerParam = pl.zeroStage >= 1 ? sb.optimizer * shardRanks / expertDataRanks : sb.optimizer;
     MemoryBreakdown best;
     best.totalBytes = -1;
     for (int i = 0; i < p; ++i) {
         const double L = stageLayers[size_t(i)];
         const bool first = i == 0, last = i == p - 1;
-        double F = L * (layerForward + tpLayerFwdExposed + cpLayerFwdExposed) + (last ? head.forward : 0.0);
-        double B = L * (layerBackward + tpLayerBwdExposed + cpLayerBwdExposed) + (last ? head.backward : 0.0)
+        double F = L * (layerForward + tpLayerFwdExposed + cpLayerFwdExposed + epLayerFwdExposed) + (last ? head.forward : 0.0);
+        double B = L * (layerBackward + tpLayerBwdExposed + cpLayerBwdExposed + epLayerBwdExposed) + (last ? head.backward : 0.0)
                    + (first ? embeddingGradSeconds : 0.0);
         const double W = L * lt.gemmBackwardWeight + (last ? head.weightGrad : 0.0) + (first ? embeddingGradSeconds : 0.0);
         // Parameters of this stage: its layers, the embedding on the first, the LM head on the
@@ -1075,7 +1158,8 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             params += counts.embeddingParams;
         if (last)
             params += (p > 1 && w.tiedEmbeddings ? double(w.vocab) * h : counts.headParams) + 2 * h;
-        const double paramsPerGpu = params / t;
+        const double expertParamsPerGpu = L * counts.layerExpertParams / pl.ep;
+        const double paramsPerGpu = params / t + expertParamsPerGpu;
         // The slowest stage, exposed TP/CP time included, sets the steady state. A given compute
         // time is spread over the layers (below): there the stage with most layers.
         const bool slowest = tr.computeSecondsOverride > 0 ? L > criticalStageLayers : F + B > criticalBusySeconds;
@@ -1090,13 +1174,14 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         // Every stage syncs its own gradients at the same time; the one with most parameters ends last.
         if (paramsPerGpu > maxStageParamsPerGpu) {
             maxStageParamsPerGpu = paramsPerGpu;
-            maxStageMatrixShare = L * counts.layerMatrixParams / params;
+            maxStageExpertParamsPerGpu = expertParamsPerGpu;
+            maxStageMatrixShare = (L * counts.layerMatrixParams / t + expertParamsPerGpu) / paramsPerGpu;
         }
 
         // ---- Memory of this stage [ZeRO], [MLM], [K22] (memory.cpp) ----
         MemoryBreakdown mem;
         mem.weightsBytes = paramsPerGpu * (sb.weights + sb.gatheredWeights);
-        const double matrixParamsPerGpu = L * counts.layerMatrixParams / t;
+        const double matrixParamsPerGpu = L * counts.layerMatrixParams / t + expertParamsPerGpu;
         if (tr.precision == Precision::Fp8 && fw != Framework::Fsdp) {
             // TE keeps one byte per FP8 copy (KernelSpec::fp8Copies); Megatron-FSDP shards them with the rest.
             mem.weightsBytes += matrixParamsPerGpu * spec.fp8Copies / megatronFsdpShards;
@@ -1106,7 +1191,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         if (tr.fp8Params && fw == Framework::Fsdp)   // gathered GEMM weights stay in FP8 (1 of 2 bytes)
             mem.weightsBytes -= matrixParamsPerGpu * sb.gatheredWeights / 2;
         mem.gradientsBytes = paramsPerGpu * sb.gradients;
-        mem.optimizerBytes = paramsPerGpu * sb.optimizer;
+        mem.optimizerBytes = (paramsPerGpu - expertParamsPerGpu) * sb.optimizer + expertParamsPerGpu * expertOptimizerPerParam;
         mem.inFlightMicroBatches = inFlightMicroBatches(pl.schedule, p, i, m, v);
         // Block recompute: the first recompute_layers of each of the stage's v chunks drop their activations.
         const double recomputedLayers = tr.recompute == Recompute::Full && tr.recomputeLayers > 0
@@ -1169,7 +1254,11 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     e.criticalStage = critical;
     e.criticalStageLayers = stageLayers[size_t(critical)];
     e.gradientBytesPerGpu = maxStageParamsPerGpu * gradCommBytes / pl.compression;
-    double optimizerSeconds = maxStageParamsPerGpu / (pl.zeroStage >= 1 ? shardRanks : 1)
+    e.expertParamsPerGpu = maxStageExpertParamsPerGpu;
+    const double optimizerParamsPerGpu = pl.zeroStage >= 1 ? (maxStageParamsPerGpu - maxStageExpertParamsPerGpu) / shardRanks
+                                                               + maxStageExpertParamsPerGpu / expertDataRanks
+                                                         : maxStageParamsPerGpu;
+    double optimizerSeconds = optimizerParamsPerGpu
                               * (tr.optimizerStates == OptimizerStates::Bf16 ? md.optimizerBytesPerParam16
                                                                              : md.optimizerBytesPerParam)
                               / spec.hbmBytesPerSecond;
@@ -1196,24 +1285,26 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     double tpBwdExposedStage = stageLayers[size_t(critical)] * tpLayerBwdExposed;
     double cpFwdExposedStage = stageLayers[size_t(critical)] * cpLayerFwdExposed;
     double cpBwdExposedStage = stageLayers[size_t(critical)] * cpLayerBwdExposed;
-    double computeFc = stageFc - tpFwdExposedStage - cpFwdExposedStage;
-    double computeBc = stageBc - tpBwdExposedStage - cpBwdExposedStage;
+    double epFwdExposedStage = stageLayers[size_t(critical)] * epLayerFwdExposed;
+    double epBwdExposedStage = stageLayers[size_t(critical)] * epLayerBwdExposed;
+    double computeFc = stageFc - tpFwdExposedStage - cpFwdExposedStage - epFwdExposedStage;
+    double computeBc = stageBc - tpBwdExposedStage - cpBwdExposedStage - epBwdExposedStage;
     double computeScale = 1;
     if (tr.computeSecondsOverride > 0) {
         computeScale = tr.computeSecondsOverride / (double(m) * (computeFc + computeBc));
         computeFc *= computeScale;
         computeBc *= computeScale;
         stageW *= computeScale;
-        stageFc = computeFc + tpFwdExposedStage + cpFwdExposedStage;
-        stageBc = computeBc + tpBwdExposedStage + cpBwdExposedStage;
+        stageFc = computeFc + tpFwdExposedStage + cpFwdExposedStage + epFwdExposedStage;
+        stageBc = computeBc + tpBwdExposedStage + cpBwdExposedStage + epBwdExposedStage;
         optimizerSeconds = 0;
     }
     LayerTimesPerStage &pls = e.perLayer;
     pls.forwardSeconds = layerForward * computeScale;
     pls.backwardSeconds = layerBackward * computeScale;
     pls.weightGradSeconds = lt.gemmBackwardWeight * computeScale;
-    pls.forwardCommSeconds = tpLayerFwdExposed + cpLayerFwdExposed;
-    pls.backwardCommSeconds = tpLayerBwdExposed + cpLayerBwdExposed;
+    pls.forwardCommSeconds = tpLayerFwdExposed + cpLayerFwdExposed + epLayerFwdExposed;
+    pls.backwardCommSeconds = tpLayerBwdExposed + cpLayerBwdExposed + epLayerBwdExposed;
     pls.headForwardSeconds = head.forward * computeScale;
     pls.headBackwardSeconds = head.backward * computeScale;
     pls.headWeightGradSeconds = head.weightGrad * computeScale;
@@ -1273,8 +1364,8 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     }
     e.stageForwardSeconds = st.forwardSeconds;
     e.stageBackwardSeconds = st.backwardSeconds;
-    e.stageForwardTpSeconds = tpFwdExposedStage + cpFwdExposedStage;
-    e.stageBackwardTpSeconds = tpBwdExposedStage + cpBwdExposedStage;
+    e.stageForwardTpSeconds = tpFwdExposedStage + cpFwdExposedStage + epFwdExposedStage;
+    e.stageBackwardTpSeconds = tpBwdExposedStage + cpBwdExposedStage + epBwdExposedStage;
     e.stageWeightGradSeconds = st.weightGradSeconds;
     e.p2pSecondsPerTransfer = st.p2pSeconds;
     const double busy = double(m) * (st.forwardSeconds + st.backwardSeconds);
@@ -1312,8 +1403,19 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const int dpRanks = d * c;   // gradients are reduced over DP x CP
     double dpTotal = 0, dpExposed = 0;
     double dpLead = 0, dpPerMicro = 0, dpTail = 0;   // where the exposed part sits (Evaluation::dpLeadSeconds)
-    if (dpRanks > 1) {
+    if (dpRanks > 1 || expertDataRanks > 1) {
         const double G = e.gradientBytesPerGpu;
+        // [MoE] Buckets hold dense and expert gradients in their shares; the expert part of each
+        // is reduced over the ranks that hold the same experts.
+        const double expertShare = G > 0 ? maxStageExpertParamsPerGpu * gradCommBytes / pl.compression / G : 0.0;
+        const Group expertGroup = groupOf(expertDataRanks, pl.ep, cl.gpusPerNode);
+        const auto timed = [&](Collective collective, double bytes, const Group &group) {
+            if (expertShare <= 0)
+                return collectiveTime(collective, Algorithm::Auto, bytes, group, fabric);
+            CollectiveTime dense = collectiveTime(collective, Algorithm::Auto, bytes * (1 - expertShare), group, fabric);
+            dense.seconds += collectiveTime(collective, Algorithm::Auto, bytes * expertShare, expertGroup, fabric).seconds;
+            return dense;
+        };
         const long long buckets = bucketBytesEff > 0
                                       ? std::max(1LL, (long long)std::ceil(G * pl.compression / bucketBytesEff - 1e-9))
                                       : 1;
@@ -1346,7 +1448,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             }
             dpExposed = dpTail = dpTotal;
         } else if (pl.zeroStage == 0) {
-            const CollectiveTime ct = collectiveTime(Collective::AllReduce, Algorithm::Auto, bucketBytes, dpGroup, fabric);
+            const CollectiveTime ct = timed(Collective::AllReduce, bucketBytes, dpGroup);
             e.dpAlgorithm = ct.algorithm;
             e.dpProtocol = ct.protocol;
             e.dpBucketSeconds = ct.seconds;
@@ -1356,8 +1458,8 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             const int shards = std::min(shardRanks, dpRanks);
             const int replicas = dpRanks / shards;
             const Group shardGroup = groupOf(shards, dpStride, cl.gpusPerNode);
-            const CollectiveTime rs = collectiveTime(Collective::ReduceScatter, Algorithm::Auto, bucketBytes, shardGroup, fabric);
-            const CollectiveTime ag = collectiveTime(Collective::AllGather, Algorithm::Auto, paramBytes, shardGroup, fabric);
+            const CollectiveTime rs = timed(Collective::ReduceScatter, bucketBytes, shardGroup);
+            const CollectiveTime ag = timed(Collective::AllGather, paramBytes, shardGroup);
             e.dpAlgorithm = rs.algorithm;
             e.dpProtocol = rs.protocol;
             e.dpBucketSeconds = rs.seconds;
@@ -1444,6 +1546,8 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     bd.tpCommExposedSeconds = double(m) * (tpFwdExposedStage + tpBwdExposedStage);
     bd.cpCommSeconds = double(m) * criticalLayers * (cpLayerFwd + cpLayerBwd);
     bd.cpCommExposedSeconds = double(m) * (cpFwdExposedStage + cpBwdExposedStage);
+    bd.epCommSeconds = double(m) * criticalLayers * (epLayerFwd + epLayerBwd);
+    bd.epCommExposedSeconds = double(m) * (epFwdExposedStage + epBwdExposedStage);
     bd.ppBubbleSeconds = bubble;
     // Each micro-batch's two transfers on a stage, plus the fill and drain hops across the other
     // p - 1 boundaries, which the exposed figure counts too (so exposed never exceeds the total).
@@ -1492,7 +1596,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     e.stepsToTrain = tr.tokens / e.tokensPerStep;
     e.trainSeconds = e.stepsToTrain * step;
     e.gpuHours = e.trainSeconds * N / units::kSecondsPerHour;
-    const double exposedComm = bd.tpCommExposedSeconds + bd.cpCommExposedSeconds + bd.ppP2pExposedSeconds + dpExposed;
+    const double exposedComm = bd.tpCommExposedSeconds + bd.cpCommExposedSeconds + bd.epCommExposedSeconds + bd.ppP2pExposedSeconds + dpExposed;
     e.communicationFraction = exposedComm / step;
     e.feasible = true;
 
@@ -1713,6 +1817,12 @@ ValidDegrees validDegrees(const Scenario &s)
             out.globalBatch.push_back(double(quantum * power * 3 / 2));
     }
     std::sort(out.globalBatch.begin(), out.globalBatch.end());
+    const long long stageRanks = (long long)std::max(1, s.plan.tp) * std::max(1, s.plan.cp) * std::max(1, s.plan.dp);
+    for (int x = 1; x <= std::max(1, s.workload.experts); ++x)
+        if (s.workload.experts % x == 0 && stageRanks % x == 0)
+            out.ep.push_back(x);
+    if (out.ep.empty())
+        out.ep.push_back(1);
     return out;
 }
 

@@ -52,6 +52,7 @@ struct ValidDegrees
 {
     std::vector<int> tp, pp, cp, dp;
     std::vector<double> globalBatch;   // multiples of micro_batch x dp (x pp for interleaved), 1-2-3-4-6-8 per octave
+    std::vector<int> ep;               // expert parallelism: divisors of the experts that divide tp x cp x dp ({1} when dense)
 };
 ValidDegrees validDegrees(const Workload &workload, int gpus);
 /// The degrees for the scenario's shape and GPU count, and the global batches its plan accepts.

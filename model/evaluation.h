@@ -28,6 +28,8 @@ struct Breakdown
     double tpCommExposedSeconds = 0;  // ... on the critical path
     double cpCommSeconds = 0;         // context-parallel K/V exchange, total
     double cpCommExposedSeconds = 0;
+    double epCommSeconds = 0;         // mixture-of-experts all-to-all dispatch and combine, total
+    double epCommExposedSeconds = 0;
     double ppBubbleSeconds = 0;       // pipeline fill and drain idle time
     double ppP2pSeconds = 0;          // boundary send/recv per step: a stage's, plus fill and drain hops
     double ppP2pExposedSeconds = 0;
@@ -144,7 +146,7 @@ struct Evaluation
     // Per micro-batch, per stage (the critical stage).
     double stageForwardSeconds = 0;     // compute + exposed TP/CP comm
     double stageBackwardSeconds = 0;    // includes recompute
-    double stageForwardTpSeconds = 0;   // exposed TP (and CP) communication inside stageForwardSeconds
+    double stageForwardTpSeconds = 0;   // exposed TP (and CP, EP) communication inside stageForwardSeconds
     double stageBackwardTpSeconds = 0;  // ... inside stageBackwardSeconds
     double dpInterferenceSeconds = 0;   // compute slowed by hidden DP collectives holding SMs (in dp exposed)
     // Where the exposed DP sync sits in the step (their sum + interference = dp exposed), and the
@@ -170,6 +172,11 @@ struct Evaluation
     double ppTransferBytesPerStep = 0;  // per boundary, forward + backward, all micro-batches
     double ppStashedBoundaryBytes = 0;  // boundary activations kept on stage 1
     double cpGatherBytes = 0;           // cp_comm allgather: whole-sequence K, V, dK, dV held in a layer's backward
+    // Mixture of experts: one all-to-all's buffer per rank (its tokens' k copies) and time.
+    double epA2aBytes = 0;
+    double epA2aSeconds = 0;
+    double activeParameters = 0;        // per token: k of the E experts (= parameters when dense)
+    double expertParamsPerGpu = 0;      // the experts this GPU holds on its fullest stage
     double tpBytesPerCollective = 0;
     double tpCollectivesPerLayer = 0;   // per micro-batch, fwd + bwd (+ recompute), in 16-bit all-reduces (fractional: FP8 gathers, partial recompute)
     bool tpFp8Gathers = false;          // SP under FP8: the all-gathers move FP8, the reduce-scatters 16-bit

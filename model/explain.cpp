@@ -70,9 +70,10 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
     const KernelSpec ks = kernelSpec(sc.cluster.gpu, sc.training.precision, sc.training.fp8Recipe, e.framework);
 
     out.push_back({"step_time_s", "Step time",
-                   "T = compute + TP_exposed + CP_exposed + bubble + p2p_exposed + DP_exposed + optimizer + offload_exposed"
-                   " + stragglers",
+                   "T = compute + TP_exposed + CP_exposed + EP_exposed + bubble + p2p_exposed + DP_exposed + optimizer"
+                   " + offload_exposed + stragglers",
                    sec(b.computeSeconds) + " + " + sec(b.tpCommExposedSeconds) + " + " + sec(b.cpCommExposedSeconds) + " + "
+                       + sec(b.epCommExposedSeconds) + " + "
                        + sec(b.ppBubbleSeconds) + " + " + sec(b.ppP2pExposedSeconds) + " + " + sec(b.dpCommExposedSeconds)
                        + " + " + sec(b.optimizerSeconds) + " + " + sec(b.offloadExposedSeconds) + " + " + sec(b.stragglerSeconds),
                    sec(b.stepSeconds), "Critical path of one synchronous step; model/evaluate.cpp"});
@@ -183,6 +184,20 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                        "c = " + std::to_string(c), sec(b.cpCommExposedSeconds) + " exposed of " + sec(b.cpCommSeconds),
                        std::string(kind.source) + "; TransformerEngine context_parallel.py, Megatron-LM --cp-comm-type"});
     }
+    if (isMoe(w) && pl.ep > 1)
+        out.push_back({"ep_comm_exposed_s", "Expert-parallel communication (all-to-all)",
+                       std::string("per layer a dispatch and a combine all-to-all forward and two backward (full recompute "
+                                   "repeats the forward's), each moving this rank's tokens' k copies: b s / (c t) x k x h x "
+                                   "bytes; ")
+                           + (pl.epOverlap ? "ep_overlap: behind another micro-batch's layer, exposed = max(0, comm - layer) + "
+                                             "min(comm, layer) x NCCL's SM share"
+                                           : "all exposed"),
+                       "ep = " + std::to_string(pl.ep) + ", k = " + std::to_string(std::min(w.expertsPerToken, w.experts))
+                           + ", one all-to-all " + bytes(e.epA2aBytes) + " in " + sec(e.epA2aSeconds) + " x "
+                           + std::to_string(m) + " micro-batches x " + std::to_string(int(e.criticalStageLayers)) + " layers",
+                       sec(b.epCommExposedSeconds) + " exposed of " + sec(b.epCommSeconds),
+                       "Megatron-Core MoEAlltoAllTokenDispatcher (token_dispatcher.py), --overlap-moe-expert-parallel-comm; "
+                       "Lepikhin et al. 2020 (GShard), arXiv:2006.16668"});
     if (p > 1) {
         std::string formula, subst;
         switch (pl.schedule) {
@@ -337,8 +352,9 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                    num(e.trainSeconds / units::kSecondsPerDay, "days"), "Definition"});
     out.push_back({"train_gpu_hours", "GPU-hours to train", "time to train x N / 3600",
                    num(e.trainSeconds, "s") + " x " + std::to_string(N) + " / 3600", num(e.gpuHours, "GPU-hours"), "Definition"});
-    out.push_back({"communication_fraction", "Communication share", "(TP + CP + p2p + DP exposed) / T",
-                   "(" + sec(b.tpCommExposedSeconds) + " + " + sec(b.cpCommExposedSeconds) + " + " + sec(b.ppP2pExposedSeconds)
+    out.push_back({"communication_fraction", "Communication share", "(TP + CP + EP + p2p + DP exposed) / T",
+                   "(" + sec(b.tpCommExposedSeconds) + " + " + sec(b.cpCommExposedSeconds) + " + " + sec(b.epCommExposedSeconds)
+                       + " + " + sec(b.ppP2pExposedSeconds)
                        + " + " + sec(b.dpCommExposedSeconds) + ") / " + sec(b.stepSeconds),
                    pct(e.communicationFraction), "Seed 000/001: s = T_comm / (T_comp + T_comm)"});
     if (const Economics x = economics(sc, e); x.valid) {

@@ -65,6 +65,8 @@ const std::array<FieldInfo, size_t(Field::Count)> kFields = {{
     {Field::Norm, "workload.norm", "normalisation", "", 1, K::Choice, 0, 2},
     {Field::Kernels, "training.kernels", "elementwise kernels", "", 1, K::Choice, 0, 2},
     {Field::GradReduce, "plan.grad_reduce", "gradient reduction", "", 1, K::Choice, 0, 2},
+    {Field::Ep, "plan.ep", "EP", "", 1, K::Integer, 1, 65536},
+    {Field::EpOverlap, "plan.ep_overlap", "EP all-to-all overlap", "", 1, K::Bool, 0, 1},
 }};
 
 int asInt(double v) { return int(std::lround(v)); }
@@ -205,6 +207,8 @@ double fieldValue(const Scenario &s, Field field)
     case Field::Norm: return int(s.workload.norm);
     case Field::Kernels: return int(s.training.kernels);
     case Field::GradReduce: return int(s.plan.gradReduce);
+    case Field::Ep: return s.plan.ep;
+    case Field::EpOverlap: return s.plan.epOverlap ? 1 : 0;
     }
     return 0;
 }
@@ -321,6 +325,8 @@ FieldEdit withField(const Scenario &in, Field field, double v)
     case Field::Norm: s.workload.norm = NormKind(asInt(v)); break;
     case Field::Kernels: s.training.kernels = Kernels(asInt(v)); break;
     case Field::GradReduce: s.plan.gradReduce = GradReduce(asInt(v)); break;
+    case Field::Ep: s.plan.ep = asInt(v); break;
+    case Field::EpOverlap: s.plan.epOverlap = v != 0; break;
     }
     return r;
 }

@@ -25,6 +25,8 @@ enum class Field {
     Attention, CrossEntropy, Norm, Kernels,
     // gradient sync
     GradReduce,
+    // mixture of experts
+    Ep, EpOverlap,
     Count
 };
 

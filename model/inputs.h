@@ -82,6 +82,12 @@ struct Workload
     // heads of 128 on a hidden width of 5120; Gemma 2 and 3, Mistral NeMo) give it.
     int headDim = 0;
     bool qkNorm = false;         // RMSNorm on each query and key head (Qwen3, OLMo 2, Gemma 3)
+    // Mixture of experts (every layer): `experts` routed FFN experts, each token sent to
+    // `expertsPerToken` of them (top-k), each expert an FFN of `moeFfnHidden` (0 = ffnHidden) of
+    // the layer's MLP kind. 0 experts = dense.
+    int experts = 0;
+    int expertsPerToken = 2;
+    int moeFfnHidden = 0;
 
     bool operator==(const Workload &) const = default;
 };
@@ -228,6 +234,13 @@ struct Plan
     int lastStageLayers = 0;
     bool embeddingInSplit = false;   // the embedding counts as one layer slot of the first stage
     bool lossInSplit = false;        // the LM head and loss count as one layer slot of the last stage
+    // Expert parallelism (Megatron-Core --expert-model-parallel-size, experts with expert tensor
+    // parallelism 1): the experts of a layer split over ep ranks of the stage's tp x cp x dp ranks,
+    // tokens dispatched to them and combined back by all-to-alls.
+    int ep = 1;
+    // The all-to-alls of one micro-batch run behind another's computation (Megatron-Core
+    // --overlap-moe-expert-parallel-comm, Megatron-Bridge overlap_moe_expert_parallel_comm).
+    bool epOverlap = false;
     // Rank order of the groups, innermost (adjacent global ranks) first: Megatron's default
     // tp-cp-dp-pp keeps TP inside a node.
     std::array<ParallelDim, 4> rankOrder{ParallelDim::Tp, ParallelDim::Cp, ParallelDim::Dp, ParallelDim::Pp};

@@ -252,7 +252,7 @@ double kvWidthPerGpu(const Workload &w, int tp)
 } // namespace
 
 LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int tp, int cp, bool sp,
-                      const KernelSpec &spec, double wgradOutputBytes, bool eager, CpComm cpComm)
+                      const KernelSpec &spec, double wgradOutputBytes, bool eager, CpComm cpComm, int ep)
 {
     const KernelDefaults &k = kernelDefaults();
     LayerTimes lt;
@@ -269,14 +269,43 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
     KernelSpec forwardSpec = spec;
     forwardSpec.gemmEfficiency *= spec.forwardGemmRate;
     forwardSpec.ridgeFlopsPerByte *= spec.forwardGemmRate;
+    // [MoE] Mixture of experts (Megatron-Core MoELayer, experts with expert tensor parallelism 1,
+    // TE GroupedLinear): the router scores this rank's Tin tokens (its SP shard) against the E
+    // experts, each token goes to k of them, and this rank runs its E/ep experts on the tokens the ep
+    // ranks route there: with balanced routing Tin k ep / E tokens each, one grouped GEMM over the
+    // E/ep experts per projection. The work per GPU is Tin k expert FFNs whatever ep is; ep sets the
+    // GEMMs' M and how many experts share the SMs.
+    const bool moe = isMoe(w);
+    const double Tin = moe && (sp || tp == 1) ? T / t : T;
+    const double topK = moe ? std::min(w.expertsPerToken, w.experts) : 0.0;
+    const double fe = expertFfnOf(w);
+    const double localExperts = moe ? double(w.experts) / std::max(1, ep) : 0.0;
+    const double expertTokens = moe ? Tin * topK / localExperts : 0.0;   // M of each local expert's GEMMs
+    // The expert FFN width per token of this rank (Tin k expert rows), as f / t is the dense MLP's.
+    const double mlpWidth = moe ? Tin / T * topK * fe : f / t;
     for (int i = 0; i < LayerTimes::kLayerGemms; ++i) {
         const Shape &g = gemms[i];
-        lt.forwardOf[i] = gemmSeconds(T, g.N, g.K, forwardSpec);
-        lt.backwardDataOf[i] = gemmSeconds(T, g.K, g.N, spec);
-        lt.backwardWeightOf[i] = gemmSeconds(g.K, g.N, T, spec, 1, wgradOutputBytes);
+        const bool expert = moe && (i == LayerTimes::kMlpUp || i == LayerTimes::kMlpDown);
+        if (expert) {
+            const double N = i == LayerTimes::kMlpUp ? gates * fe : h, K = i == LayerTimes::kMlpUp ? h : fe;
+            lt.forwardOf[i] = gemmSeconds(expertTokens, N, K, forwardSpec, localExperts);
+            lt.backwardDataOf[i] = gemmSeconds(expertTokens, K, N, spec, localExperts);
+            lt.backwardWeightOf[i] = gemmSeconds(K, N, expertTokens, spec, localExperts, wgradOutputBytes);
+            lt.expertGemmForward += lt.forwardOf[i];
+        } else {
+            lt.forwardOf[i] = gemmSeconds(T, g.N, g.K, forwardSpec);
+            lt.backwardDataOf[i] = gemmSeconds(T, g.K, g.N, spec);
+            lt.backwardWeightOf[i] = gemmSeconds(g.K, g.N, T, spec, 1, wgradOutputBytes);
+        }
         lt.gemmForward += lt.forwardOf[i];
         lt.gemmBackwardData += lt.backwardDataOf[i];
         lt.gemmBackwardWeight += lt.backwardWeightOf[i];
+    }
+    if (moe) {   // the router: Tin x E scores from h, in 16-bit (the recipes' fp32 router is smaller still)
+        const KernelSpec router16 = sixteenBit(spec);
+        lt.gemmForward += gemmSeconds(Tin, w.experts, h, router16);
+        lt.gemmBackwardData += gemmSeconds(Tin, h, w.experts, router16);
+        lt.gemmBackwardWeight += gemmSeconds(h, w.experts, Tin, router16, 1, wgradOutputBytes);
     }
 
     // Core attention.
@@ -319,7 +348,14 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
     const double normBytes = eager && resolveNorm(w) == NormKind::RmsNorm ? k.eagerRmsNormBytes : 4.0;
     double bytes = 2 * normBytes * r   // two norms: read + write 16-bit when fused
                    + 2 * 6 * r;        // two bias-dropout-residual adds: read two, write one
-    bytes += w.mlp == MlpKind::SwiGlu ? (eager ? k.eagerSwigluBytes : 6.0) * f / t : 4 * f / t;   // SiLU(gate)*up or GeLU
+    bytes += w.mlp == MlpKind::SwiGlu ? (eager ? k.eagerSwigluBytes : 6.0) * mlpWidth : 4 * mlpWidth;   // SiLU(gate)*up or GeLU
+    if (moe) {
+        // [MoE] Per token of this rank: the router's fp32 logits and probabilities (softmax, top-k:
+        // write and read 4 B each of E), the gather into expert order (k rows of h read and
+        // written, 16-bit) and the weighted scatter back (k rows read, one written), fused as
+        // Megatron-Core's moe_permute_fusion runs them.
+        lt.permuteForward = Tin * (8.0 * w.experts + 6.0 * topK * h + 2.0 * h) / hbm;
+    }
     if (!w.learnedPositions)
         bytes += (eager ? k.eagerRotaryBytes : 4.0) * (q + kv);   // rotary on Q and K
     if (w.qkNorm)   // per-head RMSNorm of Q and K (fused: read and write 16-bit; eager as the layer norms)
@@ -327,7 +363,7 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
     if (eager)
         bytes += k.eagerAttentionOutputBytes * q;
     bytes += softmaxBytesPerToken;
-    lt.elementwiseForward = T * bytes / hbm;
+    lt.elementwiseForward = T * bytes / hbm + lt.permuteForward;
     lt.elementwiseBackward = k.backwardTrafficRatio * lt.elementwiseForward;
     if (precision == Precision::Fp8) {
         // [TE] every GEMM input is quantized forward and every output gradient backward, reading 16
@@ -357,9 +393,19 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
             normCastBytes = (1 + spec.fp8ScaleBytes) * normOut + transposeBytes * (gathered ? h : normOut);
             lt.elementwiseForward -= T * 2 * 2 * normOut / hbm;   // the two norms' 16-bit writes
         }
-        const double rowParallelGrads = 2 * cast(gathered ? r : h, spec.fp8ReadBytes, gathered);
-        const double inBytes = 2 * normCastBytes + cast(q + f / t, spec.fp8ReadBytes, false);
-        const double gradBytes = rowParallelGrads + cast(q + 2 * kv + gates * f / t, spec.fp8ReadBytes, false);
+        double rowParallelGrads = 2 * cast(gathered ? r : h, spec.fp8ReadBytes, gathered);
+        double inBytes = 2 * normCastBytes + cast(q + mlpWidth, spec.fp8ReadBytes, false);
+        if (moe) {
+            // [MoE] The experts' grouped GEMMs quantize their own inputs, the permuted token rows
+            // (k h per token of this rank; the router stays 16-bit), and the down projection's
+            // output gradients there, not a norm's gathered output.
+            const double expertRows = Tin / T * topK * h;
+            inBytes += cast(expertRows, spec.fp8ReadBytes, false) - normCastBytes;
+            rowParallelGrads += cast(expertRows, spec.fp8ReadBytes, false) - cast(gathered ? r : h, spec.fp8ReadBytes, gathered);
+            if (spec.fp8NormFusion == Fp8Fusion::Output)   // only the attention norm wrote FP8 in place of 16-bit
+                lt.elementwiseForward += T * 2 * normOut / hbm;
+        }
+        const double gradBytes = rowParallelGrads + cast(q + 2 * kv + gates * mlpWidth, spec.fp8ReadBytes, false);
         lt.castForward = T * inBytes / hbm;
         lt.castBackward = T * gradBytes / hbm;
     }

@@ -212,6 +212,10 @@ struct LayerTimes
     double elementwiseBackward = 0;
     double castForward = 0;         // FP8 quantization of GEMM inputs
     double castBackward = 0;
+    // Mixture of experts: the router GEMM and the experts' grouped GEMMs (in gemm* and *Of[kMlp*]),
+    // and the tokens' permutation to and from expert order (in elementwise*).
+    double expertGemmForward = 0;   // the experts' up and down GEMMs, forward
+    double permuteForward = 0;      // gather into expert order and the weighted scatter back
     double forward() const { return gemmForward + attentionForward + elementwiseForward + castForward; }
     double backward() const
     {
@@ -226,8 +230,11 @@ struct LayerTimes
 /// (KernelDefaults::eager*), else fused kernels.
 /// cpComm: a K/V ring (p2p) runs each of its c steps over all of this rank's Q blocks, so each Q
 /// block pays its fixed cost c times; all-gather and all-to-all run every Q block once.
+/// ep: expert-parallel degree of a mixture-of-experts layer (Plan::ep): this GPU runs E/ep whole
+/// experts on the tokens the ep ranks route to them (balanced routing), in place of the dense MLP.
 LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int tp, int cp, bool sequenceParallel,
-                      const KernelSpec &spec, double wgradOutputBytes = 2, bool eager = false, CpComm cpComm = CpComm::P2p);
+                      const KernelSpec &spec, double wgradOutputBytes = 2, bool eager = false, CpComm cpComm = CpComm::P2p,
+                      int ep = 1);
 
 /// LM head and loss of one micro-batch on the last stage: GEMM forward, backward, loss traffic.
 struct HeadTimes

@@ -81,14 +81,26 @@ namespace {
 struct Widths
 {
     double r, rOut, q, kv, f, gates;   // rOut: a norm output as the next GEMM keeps it
+    // [MoE] Per token of this GPU: the expert rows (k copies of h, SP shard), and the router's
+    // fp32 logits and top-k probabilities in bytes; f is then the k experts' FFN width.
+    double expertRows = 0, routerBytes = 0;
+    bool moe = false;
 };
 
 Widths widthsOf(const Workload &w, const ActivationLayout &l)
 {
     const double h = w.hidden, t = l.tp;
     const double r = (l.sequenceParallel || l.tp == 1) ? h / t : h;
-    return {r, l.gatheredGemmInputs && l.sequenceParallel ? h : r, attentionWidthOf(w) / t, std::max(1.0, double(w.kvHeads) / t) * headDimOf(w),
-            double(w.ffnHidden) / t, w.mlp == MlpKind::SwiGlu ? 2.0 : 1.0};
+    Widths x{r, l.gatheredGemmInputs && l.sequenceParallel ? h : r, attentionWidthOf(w) / t, std::max(1.0, double(w.kvHeads) / t) * headDimOf(w),
+             double(w.ffnHidden) / t, w.mlp == MlpKind::SwiGlu ? 2.0 : 1.0};
+    if (isMoe(w)) {   // this rank's SP shard of the tokens, each to k experts (validate(): SP with TP)
+        const double k = std::min(w.expertsPerToken, w.experts);
+        x.moe = true;
+        x.f = k * expertFfnOf(w) / t;
+        x.expertRows = k * h / t;
+        x.routerBytes = 4.0 * (w.experts + k) / t;
+    }
+    return x;
 }
 
 // Bytes per token the per-head query and key RMSNorms keep (Qwen3's q_norm/k_norm, Megatron
@@ -107,6 +119,14 @@ double qkNormKeptBytes(const Workload &w, const Widths &x, const ActivationLayou
 double keptBytes(const Widths &x, bool fp8Inputs)
 {
     double bytes = 2 * (2 * x.r + 2 * x.rOut + x.q + 2 * x.kv + x.q + (x.gates + 1) * x.f);
+    if (x.moe) {
+        // [MoE] the experts' permuted input rows and their output rows before the weighted
+        // combine (Megatron-Core moe_utils permute / unpermute save them), the router's scores.
+        bytes += 2 * 2 * x.expertRows + x.routerBytes;
+        if (fp8Inputs)   // the attention norm's output and the expert rows go in as FP8; the router reads 16-bit
+            bytes -= x.rOut + x.expertRows + x.f - x.q;
+        return bytes;
+    }
     if (fp8Inputs)
         bytes -= 2 * x.rOut + x.f - x.q;
     return bytes;

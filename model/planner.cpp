@@ -138,21 +138,35 @@ PlanSearchResult searchPlans(const Scenario &base, const PlanSearchOptions &opti
             // Every overlap setting of the current recompute, with context parallelism under each K/V
             // exchange the plan's framework runs (plan.cp_comm); the memory of the first (the
             // settings share it, the exchanges nearly).
+            // Mixture-of-experts models: every expert-parallel degree the stage's ranks take (Megatron-Core
+            // lays experts over tp x cp x dp), with and without the all-to-all overlap; dense: ep 1.
+            const int experts = base.workload.experts;
+            const long long stageRanks = (long long)shape.tp * shape.cp * s.plan.dp;
             auto overlaps = [&]() {
                 double bytes = -1;
-                for (const CpComm comm : {CpComm::P2p, CpComm::AllGather, CpComm::A2a}) {
-                    if (shape.cp == 1 ? comm != CpComm::P2p : !frameworkRunsCpComm(framework, comm, shape.cp))
+                for (int ep = 1; ep <= std::max(1, experts); ++ep) {
+                    if (ep > 1 && (experts % ep != 0 || stageRanks % ep != 0))
                         continue;
-                    s.plan.cpComm = shape.cp == 1 ? base.plan.cpComm : comm;
-                    for (bool overlap : {true, false}) {
-                        s.plan.overlapDp = overlap;
-                        for (bool tpOverlap : {false, true}) {
-                            if (tpOverlap && shape.tp == 1)
-                                break;
-                            s.plan.tpOverlap = tpOverlap;
-                            const double b = consider(s);
-                            if (bytes < 0)
-                                bytes = b;
+                    s.plan.ep = ep;
+                    for (bool epOverlap : {false, true}) {
+                        if (epOverlap && ep == 1)
+                            break;
+                        s.plan.epOverlap = epOverlap;
+                        for (const CpComm comm : {CpComm::P2p, CpComm::AllGather, CpComm::A2a}) {
+                            if (shape.cp == 1 ? comm != CpComm::P2p : !frameworkRunsCpComm(framework, comm, shape.cp))
+                                continue;
+                            s.plan.cpComm = shape.cp == 1 ? base.plan.cpComm : comm;
+                            for (bool overlap : {true, false}) {
+                                s.plan.overlapDp = overlap;
+                                for (bool tpOverlap : {false, true}) {
+                                    if (tpOverlap && shape.tp == 1)
+                                        break;
+                                    s.plan.tpOverlap = tpOverlap;
+                                    const double b = consider(s);
+                                    if (bytes < 0)
+                                        bytes = b;
+                                }
+                            }
                         }
                     }
                 }

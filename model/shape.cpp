@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "shape.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -14,16 +15,24 @@ ShapeCounts countShape(const Workload &w)
     const double qDim = attentionWidthOf(w);        // all query heads: h unless head_dim decouples it
     const double kvDim = w.kvHeads * headDim;       // K and V width under GQA
     const double ffnMatrices = w.mlp == MlpKind::SwiGlu ? 3.0 : 2.0;
-    // W_Q (h x a d), W_K and W_V (h x g d), W_O (a d x h), and the FFN.
-    c.layerMatrixParams = 2 * h * qDim + 2 * h * kvDim + ffnMatrices * h * w.ffnHidden;
-    // Biases of QKV, O, FFN (GPT-style; Llama has none but they are < 0.1%), two layer norms, and
-    // the per-head query and key norms' weights (one d-vector each, shared by the heads).
-    c.layerOtherParams = (qDim + 2 * kvDim) + h + (ffnMatrices - 1) * w.ffnHidden + h + 4 * h + (w.qkNorm ? 2 * headDim : 0.0);
+    // W_Q (h x a d), W_K and W_V (h x g d), W_O (a d x h), and the FFN; a mixture-of-experts layer
+    // has the router (h x E) and E expert FFNs in its place (Shazeer et al. 2017; Fedus et al. 2022).
+    const double attentionMatrices = 2 * h * qDim + 2 * h * kvDim;
+    const bool moe = isMoe(w);
+    c.layerMatrixParams = attentionMatrices + (moe ? h * w.experts : ffnMatrices * h * w.ffnHidden);
+    c.layerExpertParams = moe ? double(w.experts) * ffnMatrices * h * expertFfnOf(w) : 0.0;
+    // Biases of QKV, O, FFN (GPT-style; Llama has none but they are < 0.1%; experts have none), two
+    // layer norms, and the per-head query and key norms' weights (one d-vector each, shared by the heads).
+    c.layerOtherParams = (qDim + 2 * kvDim) + h + (moe ? 0.0 : (ffnMatrices - 1) * w.ffnHidden + h) + 4 * h
+                         + (w.qkNorm ? 2 * headDim : 0.0);
     c.embeddingParams = double(w.vocab) * h + (w.learnedPositions ? double(w.seqLen) * h : 0.0);
     c.headParams = w.tiedEmbeddings ? 0.0 : double(w.vocab) * h;
-    c.totalParams = w.layers * (c.layerMatrixParams + c.layerOtherParams) + c.embeddingParams + c.headParams
-                    + 2 * h;   // final layer norm
-    c.layerMatrixFlopsPerToken = 2 * c.layerMatrixParams;
+    c.totalParams = w.layers * (c.layerMatrixParams + c.layerOtherParams + c.layerExpertParams) + c.embeddingParams
+                    + c.headParams + 2 * h;   // final layer norm
+    // A token runs through k of the E experts.
+    const double activeExpertParams = moe ? c.layerExpertParams * std::min(w.expertsPerToken, w.experts) / w.experts : 0.0;
+    c.activeParams = c.totalParams - w.layers * (c.layerExpertParams - activeExpertParams);
+    c.layerMatrixFlopsPerToken = 2 * (c.layerMatrixParams + activeExpertParams);
     c.layerAttentionFlopsPerToken = 4.0 * w.seqLen * qDim;
     c.headFlopsPerToken = 2.0 * h * w.vocab;
     return c;

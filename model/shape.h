@@ -11,18 +11,24 @@ namespace ts {
 
 /// Width of one attention head: workload.head_dim, or hidden / heads when it is 0.
 inline double headDimOf(const Workload &w) { return w.headDim > 0 ? double(w.headDim) : double(w.hidden) / std::max(1, w.heads); }
+/// Whether the layers are mixture-of-experts layers.
+inline bool isMoe(const Workload &w) { return w.experts > 0; }
+/// One expert's FFN width: workload.moe_ffn_hidden, or ffn_hidden when it is 0.
+inline double expertFfnOf(const Workload &w) { return w.moeFfnHidden > 0 ? double(w.moeFfnHidden) : double(w.ffnHidden); }
 /// Width of all query heads (the attention output), heads x head width: h unless head_dim decouples it.
 inline double attentionWidthOf(const Workload &w) { return w.heads * headDimOf(w); }
 
 struct ShapeCounts
 {
-    double layerMatrixParams = 0;  // Q, K, V, O and FFN matrices of one layer
+    double layerMatrixParams = 0;  // Q, K, V, O and FFN matrices of one layer (MoE: the router instead of the FFN)
+    double layerExpertParams = 0;  // MoE: all experts' FFN matrices of one layer (0 when dense)
     double layerOtherParams = 0;   // biases and layer norms of one layer (and the QK norms)
     double embeddingParams = 0;    // V x h (+ s x h with learned positions)
     double headParams = 0;         // untied LM head V x h (0 when tied)
     double totalParams = 0;
+    double activeParams = 0;       // used per token: with MoE, k of the E experts (= totalParams when dense)
     // Forward FLOPs per token (one multiply-add = 2 FLOP).
-    double layerMatrixFlopsPerToken = 0;    // 2 x layer matrix params
+    double layerMatrixFlopsPerToken = 0;    // 2 x layer matrix params (MoE: + 2 x the k experts' a token uses)
     double layerAttentionFlopsPerToken = 0; // Q K^T and A V: 4 s a d (= 4 s h when a d = h; counted unmasked, as Megatron)
     double headFlopsPerToken = 0;           // 2 h V
 };

@@ -167,11 +167,14 @@ QString pipelineSplit(const Plan &p)
 
 QString overlaps(const Plan &p)
 {
-    if (p.tpOverlap && p.overlapDp)
-        return QStringLiteral("TP+DP");
-    if (p.tpOverlap || p.overlapDp)
-        return p.tpOverlap ? QStringLiteral("TP") : QStringLiteral("DP");
-    return QStringLiteral("none");
+    QStringList parts;
+    if (p.tpOverlap)
+        parts << QStringLiteral("TP");
+    if (p.epOverlap && p.ep > 1)
+        parts << QStringLiteral("EP");
+    if (p.overlapDp)
+        parts << QStringLiteral("DP");
+    return parts.isEmpty() ? QStringLiteral("none") : parts.join(QLatin1Char('+'));
 }
 
 QString contextParallel(const Plan &p)

@@ -22,7 +22,7 @@ QString energy(double joules);                // "5.97 GWh", "820 MWh", "3.2 kWh
 // A plan's choices in the plan tables' words.
 QString schedule(const Plan &plan);           // "1f1b", "interleaved v=8"
 QString pipelineSplit(const Plan &plan);      // "even", "7..7" / "7..·" (first..last stage layers), "emb+loss", "-" without PP
-QString overlaps(const Plan &plan);           // "TP+DP", "DP", "TP", "none"
+QString overlaps(const Plan &plan);           // "TP+DP", "DP", "TP", "TP+EP+DP" (expert all-to-alls), "none"
 QString contextParallel(const Plan &plan);    // CP degree, with how K/V move when not the ring: "4", "4 a2a", "4 allgather"
 QString sharding(const Plan &plan);           // ZeRO stage, with the shard group of hybrid sharding: "3", "3 in 8"
 // A model's shape: "80 layers, hidden 8192, 64 heads (8 KV), FFN 28672 (swiglu), vocab 128256, sequence 8192";

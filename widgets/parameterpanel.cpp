@@ -130,6 +130,12 @@ ParameterPanel::ParameterPanel(QWidget *parent)
                 "attention; K and V gathered whole before attention, in the open (Llama 3); or DeepSpeed-Ulysses "
                 "all-to-alls that give each rank whole sequences of fewer heads, in the open."));
     addSlider(plan, Field::Dp, tr("Data parallel (DP)"), QString(), tr("Replicas. Changing it changes the GPU count."));
+    addSlider(plan, Field::Ep, tr("Expert parallel (EP)"), QString(),
+              tr("Mixture-of-experts models: splits each layer's experts over this many of the stage's TP × CP × DP ranks "
+                 "(Megatron-Core --expert-model-parallel-size); tokens reach them by all-to-all."));
+    addToggle(plan, Field::EpOverlap, tr("Overlap expert all-to-alls"),
+              tr("The dispatch and combine of one micro-batch run behind another's layer (Megatron-Core "
+                 "--overlap-moe-expert-parallel-comm)."));
     addCombo(plan, Field::Schedule, tr("Pipeline schedule"), {tr("GPipe"), tr("1F1B"), tr("Interleaved 1F1B"), tr("Zero bubble (ZB-H1)")},
              tr("How forward and backward passes of micro-batches are ordered on the stages."));
     addSlider(plan, Field::VirtualStages, tr("Virtual stages (v)"), QString(), tr("Model chunks per stage for interleaved 1F1B."))
@@ -338,6 +344,8 @@ void ParameterPanel::setScenario(const Scenario &s, const ValidDegrees &degrees,
     m_sliders.value(Field::Cp)->setSteps(toDoubles(degrees.cp));
     m_sliders.value(Field::Dp)->setSteps(toDoubles(degrees.dp));
     m_sliders.value(Field::GlobalBatch)->setSteps(degrees.globalBatch);
+    m_sliders.value(Field::Ep)->setSteps(toDoubles(degrees.ep));
+    m_sliders.value(Field::Ep)->setRange(1, std::max(1, s.workload.experts), Scale::Steps, 0);
     for (Field f : {Field::Tp, Field::Pp, Field::Cp, Field::Dp})
         m_sliders.value(f)->setRange(1, std::max(1, s.cluster.gpus) * 64.0, Scale::Steps, 0);
     for (auto it = m_sliders.begin(); it != m_sliders.end(); ++it) {
@@ -361,6 +369,9 @@ void ParameterPanel::setScenario(const Scenario &s, const ValidDegrees &degrees,
     m_sliders.value(Field::OffloadLayers)->setEnabled(s.training.recompute == Recompute::None && s.plan.pp == 1
                                                       && resolveFramework(s.plan) == Framework::Megatron);
     m_combos.value(Field::CpComm)->setEnabled(s.plan.cp > 1);
+    // Expert parallelism applies to mixture-of-experts models only (validate() names plan.ep otherwise).
+    m_sliders.value(Field::Ep)->setEnabled(s.workload.experts > 0);
+    m_toggles.value(Field::EpOverlap)->setEnabled(s.workload.experts > 0 && s.plan.ep > 1);
 
     auto selectPreset = [this](const QString &kind, const std::string &name) {
         QComboBox *combo = m_presetCombos.value(kind);

@@ -32,7 +32,7 @@ QVariant PlanTableModel::headerData(int section, Qt::Orientation orientation, in
 {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
         return {};
-    static const char *names[] = {"Time to train", "vs current", "Cost", "Framework", "TP", "PP", "DP", "CP", "b", "Schedule",
+    static const char *names[] = {"Time to train", "vs current", "Cost", "Framework", "TP", "PP", "DP", "CP", "EP", "b", "Schedule",
                                   "Split", "ZeRO", "Recompute", "Overlap", "Step", "MFU", "Memory/GPU", "Comm.", "Same figures"};
     if (role == Qt::DisplayRole)
         return tr(names[section]);
@@ -45,7 +45,9 @@ QVariant PlanTableModel::headerData(int section, Qt::Orientation orientation, in
         case ColSplit: return tr("Layers per pipeline stage: even; first..last stage layers; or embedding and loss counted as layers");
         case ColZero:
             return tr("ZeRO stage; \"3 in 8\": sharded within groups of 8 ranks and replicated across them (FSDP HYBRID_SHARD)");
-        case ColOverlap: return tr("Communication hidden behind compute: TP (tensor-parallel overlap), DP (gradient sync)");
+        case ColOverlap:
+            return tr("Communication hidden behind compute: TP (tensor-parallel overlap), EP (expert all-to-alls), DP (gradient sync)");
+        case ColEp: return tr("Expert parallelism: the ranks a mixture-of-experts layer's experts are split over (1 for dense models)");
         case ColEqual: return tr("Other plans with the same time and memory (choices that change nothing here), folded into this row");
         default: break;
         }
@@ -91,6 +93,7 @@ QVariant PlanTableModel::data(const QModelIndex &index, int role) const
     case ColPp: return p.pp;
     case ColDp: return p.dp;
     case ColCp: return raw ? QVariant(p.cp * 4 + int(p.cpComm)) : QVariant(fmt::contextParallel(p));
+    case ColEp: return p.ep;
     case ColMicro: return c.scenario.training.microBatch;
     case ColFramework: return QString::fromLatin1(nameOf(resolveFramework(p)));
     case ColSchedule: return fmt::schedule(p);

@@ -14,7 +14,7 @@ class PlanTableModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { ColTrain, ColDelta, ColCost, ColFramework, ColTp, ColPp, ColDp, ColCp, ColMicro, ColSchedule, ColSplit, ColZero,
+    enum Column { ColTrain, ColDelta, ColCost, ColFramework, ColTp, ColPp, ColDp, ColCp, ColEp, ColMicro, ColSchedule, ColSplit, ColZero,
                   ColRecompute, ColOverlap,
                   ColStep, ColMfu, ColMemory, ColComm, ColEqual, ColumnCount };
     using QAbstractTableModel::QAbstractTableModel;

@@ -29,6 +29,7 @@ constexpr std::array kPartFields{
     PartField{Part::Compute, &Breakdown::computeSeconds},
     PartField{Part::TpComm, &Breakdown::tpCommExposedSeconds},
     PartField{Part::CpComm, &Breakdown::cpCommExposedSeconds},
+    PartField{Part::EpComm, &Breakdown::epCommExposedSeconds},
     PartField{Part::PpBubble, &Breakdown::ppBubbleSeconds},
     PartField{Part::PpP2p, &Breakdown::ppP2pExposedSeconds},
     PartField{Part::DpComm, &Breakdown::dpCommExposedSeconds},

@@ -14,6 +14,7 @@ QColor color(Part part)
     case Part::Compute: return QColor(0x00, 0x72, 0xB2);
     case Part::TpComm: return QColor(0xE6, 0x9F, 0x00);
     case Part::CpComm: return QColor(0xCC, 0x79, 0xA7);
+    case Part::EpComm: return QColor(0x88, 0x22, 0x55);   // wine: expert all-to-alls
     case Part::PpBubble: return QColor(0x99, 0x99, 0x99);
     case Part::PpP2p: return QColor(0x56, 0xB4, 0xE9);
     case Part::DpComm: return QColor(0xD5, 0x5E, 0x00);
@@ -39,6 +40,7 @@ QString label(Part part)
     case Part::Compute: text = QT_TRANSLATE_NOOP("Theme", "Compute"); break;
     case Part::TpComm: text = QT_TRANSLATE_NOOP("Theme", "TP comm"); break;
     case Part::CpComm: text = QT_TRANSLATE_NOOP("Theme", "CP comm"); break;
+    case Part::EpComm: text = QT_TRANSLATE_NOOP("Theme", "EP all-to-all"); break;
     case Part::PpBubble: text = QT_TRANSLATE_NOOP("Theme", "Bubble"); break;
     case Part::PpP2p: text = QT_TRANSLATE_NOOP("Theme", "P2P"); break;
     case Part::DpComm: text = QT_TRANSLATE_NOOP("Theme", "DP sync"); break;
@@ -63,6 +65,7 @@ QString explanationId(Part part)
     case Part::Compute: return QStringLiteral("compute_s");
     case Part::TpComm: return QStringLiteral("tp_comm_exposed_s");
     case Part::CpComm: return QStringLiteral("cp_comm_exposed_s");
+    case Part::EpComm: return QStringLiteral("ep_comm_exposed_s");
     case Part::PpBubble: return QStringLiteral("pp_bubble_s");
     case Part::PpP2p: return QStringLiteral("pp_p2p_exposed_s");
     case Part::DpComm: return QStringLiteral("dp_comm_exposed_s");

@@ -9,7 +9,7 @@
 namespace ts::theme {
 
 enum class Part {
-    Compute, TpComm, CpComm, PpBubble, PpP2p, DpComm, Optimizer, Offload, Straggler,
+    Compute, TpComm, CpComm, EpComm, PpBubble, PpP2p, DpComm, Optimizer, Offload, Straggler,
     Weights, Gradients, OptimizerStates, Activations, Loss, Buffers, Runtime,
     Count
 };

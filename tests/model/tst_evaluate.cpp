@@ -197,6 +197,13 @@ private slots:
         QTest::newRow("mxfp8 on hopper") << Edit([](Scenario &s) { s.training.precision = Precision::Fp8; s.training.fp8Recipe = Fp8Recipe::Mxfp8; }) << "training.fp8_recipe" << "Blackwell";
         QTest::newRow("head dim") << Edit([](Scenario &s) { s.workload.headDim = -64; }) << "workload.head_dim" << "0 for hidden / heads";
         QTest::newRow("heads without head dim") << Edit([](Scenario &s) { s.workload.heads = 48; s.workload.kvHeads = 48; }) << "workload.heads" << "give workload.head_dim";
+        QTest::newRow("ep without experts") << Edit([](Scenario &s) { s.plan.ep = 2; }) << "plan.ep" << "set workload.experts";
+        QTest::newRow("ep divides experts") << Edit([](Scenario &s) { s.workload.experts = 6; s.plan.ep = 4; }) << "plan.ep" << "divide the 6 experts";
+        QTest::newRow("ep divides stage ranks") << Edit([](Scenario &s) { s.workload.experts = 64; s.plan.ep = 64; }) << "plan.ep" << "tp x cp x dp = 32";
+        QTest::newRow("top-k") << Edit([](Scenario &s) { s.workload.experts = 8; s.workload.expertsPerToken = 9; }) << "workload.experts_per_token" << "between 1 and the 8 experts";
+        QTest::newRow("one expert") << Edit([](Scenario &s) { s.workload.experts = 1; }) << "workload.experts" << "0 (a dense model)";
+        QTest::newRow("moe under fsdp") << Edit([](Scenario &s) { s.workload.experts = 8; s.plan.framework = Framework::Fsdp; s.plan.zeroStage = 3; }) << "plan.framework" << "Megatron-Core";
+        QTest::newRow("moe with tp needs sp") << Edit([](Scenario &s) { s.workload.experts = 8; s.plan.sequenceParallel = false; }) << "plan.sequence_parallel" << "sequence parallelism";
         QTest::newRow("fp8 params under deepspeed") << Edit([](Scenario &s) { s.training.precision = Precision::Fp8; s.training.fp8Params = true; s.plan.framework = Framework::DeepSpeed; s.plan.zeroStage = 1; }) << "training.fp8_params" << "DeepSpeed";
     }
     void infeasibleNamesTheField()
@@ -1609,6 +1616,69 @@ private slots:
                          - layerActivationBytesPerToken(plainScores, Framework::Megatron, Recompute::Selective, l),
                      (eager ? 6.0 : 2.0) * (q + kv));
         }
+    }
+
+    void mixtureOfExperts()
+    {
+        // Qwen3-30B-A3B (Qwen3 technical report Table 2, the released config): 48 layers, hidden
+        // 2048, 32 query and 4 KV heads of 128, 128 experts of 768 (SwiGLU), 8 per token. Model
+        // card: 30.5B parameters, 3.3B activated.
+        Scenario s;
+        Workload &w = s.workload;
+        w = {"qwen3-30b-a3b", 48, 2048, 32, 4, 6144, MlpKind::SwiGlu, false, false, 151936, 4096};
+        w.headDim = 128;
+        w.qkNorm = true;
+        w.experts = 128;
+        w.expertsPerToken = 8;
+        w.moeFfnHidden = 768;
+        const ShapeCounts c = countShape(w);
+        QVERIFY(std::abs(c.totalParams / 30.5e9 - 1) < 0.005);
+        QVERIFY(std::abs(c.activeParams / 3.35e9 - 1) < 0.01);
+        QCOMPARE(c.layerExpertParams, 128 * 3 * 2048.0 * 768);
+        const double attention = 2 * 2048.0 * 4096 + 2 * 2048.0 * 512;
+        QCOMPARE(c.layerMatrixFlopsPerToken, 2 * (attention + 2048.0 * 128 + 8 * 3 * 2048.0 * 768));
+
+        // 16 H100 in two nodes, TP 1, EP 8 (one node), DP 16; micro-batch 1 of 4096 tokens.
+        s.training.globalBatch = 64;
+        s.training.microBatch = 1;
+        s.cluster = fixtures::gpt13bOn64H100().cluster;
+        s.cluster.gpus = 16;
+        s.plan.tp = 1;
+        s.plan.pp = 1;
+        s.plan.dp = 16;
+        s.plan.zeroStage = 1;
+        s.plan.framework = Framework::Megatron;
+        s.plan.ep = 8;
+        const Evaluation e = evaluate(s);
+        QVERIFY2(e.feasible, e.problem.message.c_str());
+        // Each rank runs its 16 experts on the 4096 x 8 x 8 / 128 = 2048 tokens each gets: one
+        // grouped GEMM per projection, as gemmSeconds with the experts as the batch.
+        const KernelSpec spec = kernelSpec(s.cluster.gpu, s.training.precision, s.training.fp8Recipe, Framework::Megatron);
+        const LayerTimes lt = layerTimes(w, s.training.precision, 4096, 1, 1, false, spec, 8.0, false, CpComm::P2p, 8);
+        QCOMPARE(lt.forwardOf[LayerTimes::kMlpUp], gemmSeconds(2048, 2 * 768, 2048, spec, 16));
+        QCOMPARE(lt.forwardOf[LayerTimes::kMlpDown], gemmSeconds(2048, 2048, 768, spec, 16));
+        // Dispatch and combine forward, both again backward: 4096 tokens x 8 copies x h x 2 B each.
+        QCOMPARE(e.epA2aBytes, 4096.0 * 8 * 2048 * 2);
+        const double a2a = collectiveTime(Collective::AllToAll, Algorithm::Auto, e.epA2aBytes, groupOf(8, 1, 8), fabricOf(s.cluster)).seconds;
+        QCOMPARE(e.epA2aSeconds, a2a);
+        QCOMPARE(e.breakdown.epCommSeconds, double(e.microBatches) * 48 * 4 * a2a);
+        QCOMPARE(e.breakdown.epCommExposedSeconds, e.breakdown.epCommSeconds);   // in the open without ep_overlap
+        // Memory: 16 of the 128 experts a layer, whose Adam states are sharded over the 16 / 8 = 2
+        // ranks holding the same experts; the rest of the model's over all 16.
+        const double expertParams = 48 * c.layerExpertParams / 8;
+        QCOMPARE(e.expertParamsPerGpu, expertParams);
+        const double otherParams = 48 * (c.layerMatrixParams + c.layerOtherParams) + c.embeddingParams + c.headParams + 2 * 2048.0;
+        QVERIFY(std::abs(e.memory.optimizerBytes / (otherParams * 12 / 16 + expertParams * 12 / 2) - 1) < 1e-12);
+
+        // Overlapped all-to-alls hide behind another micro-batch's layer; EP 16 spans both nodes.
+        s.plan.epOverlap = true;
+        const Evaluation hidden = evaluate(s);
+        QVERIFY(hidden.breakdown.epCommExposedSeconds < e.breakdown.epCommExposedSeconds);
+        s.plan.epOverlap = false;
+        s.plan.ep = 16;
+        const Evaluation acrossNodes = evaluate(s);
+        QVERIFY(acrossNodes.epA2aSeconds > e.epA2aSeconds);
+        QVERIFY(acrossNodes.memory.totalBytes < e.memory.totalBytes);   // half the experts per GPU
     }
 
     void straggler()

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <random>
 
 using namespace ts;
@@ -137,6 +138,18 @@ Scenario randomValidScenario(std::mt19937_64 &rng)
         t.offloadLayers = pick(rng, {0, 0, 1, w.layers / 2, w.layers - 1});
         c.gpu.hostBytesPerSecond = pick(rng, {0.0, 2e9, 173e9});
     }
+    // Mixture of experts where Megatron runs it (zero 0/1, SP with TP, no shard group): E experts,
+    // top-k, an expert-parallel degree that divides both E and the stage's tp x cp x dp ranks.
+    if (resolveFramework(p) == Framework::Megatron && p.zeroStage <= 1 && p.shardGroup == 0 && pick(rng, {false, true})) {
+        w.experts = pick(rng, {8, 16, 64, 128});
+        w.expertsPerToken = std::min(w.experts, pick(rng, {1, 2, 8}));
+        w.moeFfnHidden = pick(rng, {0, w.hidden / 2});
+        if (p.tp > 1)
+            p.sequenceParallel = true;
+        p.ep = std::gcd(w.experts, p.tp * p.cp * p.dp);
+        p.ep = pick(rng, {1, p.ep, std::max(1, p.ep / 2)});
+        p.epOverlap = pick(rng, {false, true});
+    }
     return s;
 }
 
@@ -159,14 +172,14 @@ private slots:
             ++feasible;
             const Breakdown &b = e.breakdown;
             const double parts[] = {b.computeSeconds, b.tpCommSeconds, b.tpCommExposedSeconds, b.cpCommSeconds,
-                                    b.cpCommExposedSeconds, b.ppBubbleSeconds, b.ppP2pSeconds, b.ppP2pExposedSeconds,
-                                    b.dpCommSeconds, b.dpCommExposedSeconds, b.optimizerSeconds, b.offloadExposedSeconds,
+                                    b.cpCommExposedSeconds, b.epCommSeconds, b.epCommExposedSeconds, b.ppBubbleSeconds,
+                                    b.ppP2pSeconds, b.ppP2pExposedSeconds, b.dpCommSeconds, b.dpCommExposedSeconds, b.optimizerSeconds, b.offloadExposedSeconds,
                                     b.stragglerSeconds, e.mfu, e.hfu, e.tokensPerSecond, e.trainSeconds, e.gpuHours, e.memory.totalBytes,
                                     e.memory.activationsBytes, e.stepMedianSeconds, e.stepP99Seconds, e.communicationFraction};
             for (double x : parts)
                 QVERIFY2(finiteNonNegative(x), qPrintable(QStringLiteral("plan %1 has a non-finite or negative output").arg(i)));
             QVERIFY(b.stepSeconds > 0);
-            const double sum = b.computeSeconds + b.tpCommExposedSeconds + b.cpCommExposedSeconds + b.ppBubbleSeconds
+            const double sum = b.computeSeconds + b.tpCommExposedSeconds + b.cpCommExposedSeconds + b.epCommExposedSeconds + b.ppBubbleSeconds
                                + b.ppP2pExposedSeconds + b.dpCommExposedSeconds + b.optimizerSeconds + b.offloadExposedSeconds
                                + b.stragglerSeconds;
             QVERIFY(std::abs(sum - b.stepSeconds) <= 1e-9 * b.stepSeconds);
@@ -182,6 +195,7 @@ private slots:
                                     .arg(i).arg(b.dpCommExposedSeconds).arg(e.dpLeadSeconds).arg(e.dpPerMicroExposedSeconds)
                                     .arg(e.dpTailSeconds).arg(e.dpInterferenceSeconds)));
             QVERIFY(b.cpCommExposedSeconds <= b.cpCommSeconds * (1 + 1e-12) + 1e-15);
+            QVERIFY(b.epCommExposedSeconds <= b.epCommSeconds * (1 + 1e-12) + 1e-15);
             QVERIFY2(b.ppP2pExposedSeconds <= b.ppP2pSeconds * (1 + 1e-12) + 1e-15,
                      qPrintable(QStringLiteral("plan %1: p2p exposed %2 of %3").arg(i).arg(b.ppP2pExposedSeconds).arg(b.ppP2pSeconds)));
             QVERIFY(e.pipelineEfficiency > 0 && e.pipelineEfficiency <= 1);
