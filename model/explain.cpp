@@ -410,7 +410,8 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
     out.push_back({"memory.activations_bytes", "Activations",
                    "layers on the stage x tokens x bytes per token per layer (flash: 2(4r + q + 2kv + q + (g+1)f); "
                    "materialized adds 5as/h; FP8 under TE: norm and activation outputs at 1 byte; eager PyTorch ops: "
-                   "RMSNorm + 8r, SwiGLU + 2f; QK norm + 2(q + kv), eager + 6(q + kv)) x micro-batches "
+                   "RMSNorm + 8r, SwiGLU + 2f; QK norm + 2(q + kv), eager + 6(q + kv); MoE: f = k f_e / t and the k expert "
+                   "rows in and out, 4 k h / t, and the router's fp32 scores) x micro-batches "
                    "in flight + one layer's backward gradients; block recompute: the first N layers of each chunk "
                    "recomputed, the others kept",
                    stageText + ", " + num(mem.inFlightMicroBatches) + " micro-batches in flight (" + nameOf(pl.schedule)
@@ -458,11 +459,16 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                            + bytes(mem.hostCapacityBytes) + " of host memory per GPU)",
                        "TransformerEngine cpu_offloading docs; host memory per GPU: cluster.gpu.host_memory"});
     out.push_back({"parameters", "Parameters",
-                   "P = L (Q,K,V,O + FFN matrices + biases, norms) + V h (+ s h) (+ V h untied); Q and O are h x a d, K and V h x g d",
+                   std::string("P = L (Q,K,V,O + FFN matrices + biases, norms) + V h (+ s h) (+ V h untied); Q and O are h x a d, K and V h x g d")
+                       + (isMoe(w) ? "; MoE: the FFN is E experts of width f_e and a router h x E, a token using k of them" : ""),
                    "L = " + std::to_string(w.layers) + ", h = " + std::to_string(w.hidden) + ", a = " + std::to_string(w.heads)
                        + ", g = " + std::to_string(w.kvHeads) + ", d = " + num(headDimOf(w)) + ", ffn = "
                        + std::to_string(w.ffnHidden) + ", V = " + std::to_string(w.vocab),
-                   num(e.parameters), std::string(kSC21) + ", Eq. 2 generalised to GQA and SwiGLU"});
+                   num(e.parameters)
+                       + (isMoe(w) ? " (" + num(e.activeParameters) + " per token: E = " + std::to_string(w.experts) + ", k = "
+                                         + std::to_string(std::min(w.expertsPerToken, w.experts)) + ", f_e = " + num(expertFfnOf(w)) + ")"
+                                   : std::string()),
+                   std::string(kSC21) + ", Eq. 2 generalised to GQA and SwiGLU" + (isMoe(w) ? "; Shazeer et al. 2017 (MoE)" : "")});
     out.push_back({"micro_batches", "Micro-batches per step", "m = B / (b x dp)",
                    std::to_string(sc.training.globalBatch) + " / (" + std::to_string(sc.training.microBatch) + " x "
                        + std::to_string(d) + ")",
