@@ -230,6 +230,7 @@ std::optional<std::pair<Field, double>> ScenarioDocument::repairEdit() const
         case Field::Tp: return nearest(valid.tp, pl.tp);
         case Field::Pp: return nearest(valid.pp, pl.pp);
         case Field::Cp: return nearest(valid.cp, pl.cp);
+        case Field::Ep: return nearest(valid.ep, pl.ep);
         case Field::GlobalBatch: return nearest(valid.globalBatch, double(m_scenario.training.globalBatch));
         // MXFP8 on a GPU without block-scaled tensor cores: per-tensor current scaling, the FP8
         // recipe Hopper runs (Megatron-Bridge's FP8-CS).

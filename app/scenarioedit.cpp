@@ -14,8 +14,13 @@ bool applyPreset(Scenario *s, const QString &kind, const QString &name, QString 
     if (kind == QLatin1String("model")) {
         Workload w;
         ok = workloadFromPreset(name, &w, &e);
-        if (ok)
+        if (ok) {
             s->workload = w;
+            if (w.experts == 0) {   // a dense model has no experts to split
+                s->plan.ep = 1;
+                s->plan.epOverlap = false;
+            }
+        }
     } else if (kind == QLatin1String("gpu")) {
         Gpu g;
         ok = gpuFromPreset(name, &g, &e);

@@ -659,8 +659,8 @@ std::optional<Problem> validate(const Scenario &sc)
     // Mixture of experts as Megatron-Core runs it (transformer_config.py, parallel_state.py):
     // experts over ep ranks of the stage's tp x cp x dp (expert tensor parallelism 1), sequence
     // parallelism with TP, its distributed optimizer. Only Megatron is modelled with MoE.
-    if (pl.ep < 1 || pl.ep > 100000)
-        return problem("plan.ep", "ep must be at least 1 (got %g)", pl.ep);
+    if (pl.ep < 1 || pl.ep > 65536)
+        return problem("plan.ep", "ep must be between 1 and 65536 (got %g)", pl.ep);
     if (pl.ep > 1 && w.experts == 0)
         return problem("plan.ep", "ep (%g) splits the experts of a mixture-of-experts model: set workload.experts, or ep 1",
                        pl.ep);
@@ -675,6 +675,16 @@ std::optional<Problem> validate(const Scenario &sc)
             return problem(fw != Framework::Megatron ? "plan.framework" : "plan.zero",
                            "mixture-of-experts layers are modelled as Megatron-Core runs them: plan.framework megatron "
                            "with zero 0 or 1 (its distributed optimizer)");
+        if (pl.rankOrder[3] != ParallelDim::Pp)
+            return problem("plan.rank_order", "mixture-of-experts layers are modelled with the pipeline outermost (tp-cp-dp-pp, "
+                                              "Megatron's order), where each stage's experts spread over its own ranks");
+        // Megatron-Core's checks for --overlap-moe-expert-parallel-comm (transformer_config.py).
+        if (pl.epOverlap && pl.ep > 1 && tr.recompute == Recompute::Full)
+            return problem("plan.ep_overlap", "the overlapped expert all-to-alls run without full recompute: turn ep_overlap "
+                                              "off or use selective or no recompute");
+        if (pl.epOverlap && pl.ep > 1 && pl.pp > 1 && pl.schedule != Schedule::Interleaved)
+            return problem("plan.ep_overlap", "with pipeline stages the overlapped expert all-to-alls need the interleaved "
+                                              "schedule (pp %g): set schedule interleaved or turn ep_overlap off", pl.pp);
         if (pl.shardGroup > 0)
             return problem("plan.shard_group", "a shard group (hybrid sharding) is not modelled with mixture-of-experts layers: "
                                                "set shard_group 0");
@@ -984,15 +994,16 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             // matmuls and their reduce-scatters run in the open.
             using G = LayerTimes;
             const auto over = [](double comm, double gemm) { return std::max(0.0, comm - gemm); };
+            // (Summed in the dense order, each MLP term times mlpBlock: dense figures stay bit for bit.)
             const double fwdExposed = over(gather, lt.forwardOf[G::kQkv]) + over(half, lt.forwardOf[G::kAttentionOut])
-                                      + mlpBlock * (over(gather, lt.forwardOf[G::kMlpUp]) + over(half, lt.forwardOf[G::kMlpDown]));
+                                      + mlpBlock * over(gather, lt.forwardOf[G::kMlpUp]) + mlpBlock * over(half, lt.forwardOf[G::kMlpDown]);
             tpLayerFwdExposed = fwdExposed;
             const double rowGathers = over(gather, lt.backwardDataOf[G::kAttentionOut])
                                       + mlpBlock * over(gather, lt.backwardDataOf[G::kMlpDown]);
             double columnCollectives = 0;
             if (megatronLayers)
-                columnCollectives = over(gather, lt.backwardDataOf[G::kQkv]) + over(half, lt.backwardWeightOf[G::kQkv])
-                                    + mlpBlock * (over(gather, lt.backwardDataOf[G::kMlpUp]) + over(half, lt.backwardWeightOf[G::kMlpUp]));
+                columnCollectives = over(gather, lt.backwardDataOf[G::kQkv]) + mlpBlock * over(gather, lt.backwardDataOf[G::kMlpUp])
+                                    + over(half, lt.backwardWeightOf[G::kQkv]) + mlpBlock * over(half, lt.backwardWeightOf[G::kMlpUp]);
             else if (asyncTp)
                 columnCollectives = 2 * half;   // the summed input gradients' scatters
             else
@@ -1097,8 +1108,12 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         epLayerFwd = 2 * e.epA2aSeconds;
         epLayerBwd = 2 * e.epA2aSeconds + (tr.recompute == Recompute::Full ? recomputedShare * epLayerFwd : 0.0);
         if (pl.epOverlap) {
+            // The first micro-batch's forward and the last one's backward have no other micro-batch
+            // to run beside: (m - 1) / m of the traffic can hide.
             const double comm = epLayerFwd + epLayerBwd, window = layerForward + layerBackward;
-            const double exposed = std::max(0.0, comm - window) + std::min(comm, window) * ncclComputeShare(spec);
+            const double hideable = comm * double(m - 1) / double(m);
+            const double exposed = comm - hideable + std::max(0.0, hideable - window)
+                                   + std::min(hideable, window) * ncclComputeShare(spec);
             epLayerFwdExposed = exposed * epLayerFwd / comm;
             epLayerBwdExposed = exposed * epLayerBwd / comm;
         } else {
@@ -1175,7 +1190,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         if (paramsPerGpu > maxStageParamsPerGpu) {
             maxStageParamsPerGpu = paramsPerGpu;
             maxStageExpertParamsPerGpu = expertParamsPerGpu;
-            maxStageMatrixShare = (L * counts.layerMatrixParams / t + expertParamsPerGpu) / paramsPerGpu;
+            maxStageMatrixShare = (L * counts.layerMatrixParams + t * expertParamsPerGpu) / (params + t * expertParamsPerGpu);
         }
 
         // ---- Memory of this stage [ZeRO], [MLM], [K22] (memory.cpp) ----
@@ -1818,9 +1833,9 @@ ValidDegrees validDegrees(const Scenario &s)
     }
     std::sort(out.globalBatch.begin(), out.globalBatch.end());
     const long long stageRanks = (long long)std::max(1, s.plan.tp) * std::max(1, s.plan.cp) * std::max(1, s.plan.dp);
-    for (int x = 1; x <= std::max(1, s.workload.experts); ++x)
+    for (long long x = 1; x <= std::min<long long>(std::max(1, s.workload.experts), stageRanks); ++x)
         if (s.workload.experts % x == 0 && stageRanks % x == 0)
-            out.ep.push_back(x);
+            out.ep.push_back(int(x));
     if (out.ep.empty())
         out.ep.push_back(1);
     return out;

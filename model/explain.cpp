@@ -241,7 +241,7 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                        sec(b.ppP2pExposedSeconds) + " exposed of " + sec(b.ppP2pSeconds),
                        std::string(kSC21) + ", Sec. 4.1 (scatter/gather); simulated schedule in model/pipeline.cpp"});
     }
-    if (d * c > 1) {
+    if (d * c > 1 || b.dpCommSeconds > 0) {   // (MoE: expert gradients are reduced over tp cp dp / ep ranks)
         // As evaluate() syncs: per micro-batch (FSDP, ZeRO-2/3), once per step behind the last
         // backward (DDP, ZeRO-1), or after it (DeepSpeed's pipeline engine, no overlap).
         const bool perMicro = e.dpGathersPerMicro > 0 || e.dpReducePerMicroSeconds > 0;

@@ -226,7 +226,9 @@ FieldEdit withField(const Scenario &in, Field field, double v)
             break;
         }
         const DerivedShape d = deriveShape(v, s.workload.vocab, s.workload.seqLen);
-        s.workload = d.workload;
+        s.workload = d.workload;   // a dense GPT shape: no experts to split
+        s.plan.ep = 1;
+        s.plan.epOverlap = false;
         r.note = d.description;
         break;
     }

@@ -142,12 +142,16 @@ PlanSearchResult searchPlans(const Scenario &base, const PlanSearchOptions &opti
             // lays experts over tp x cp x dp), with and without the all-to-all overlap; dense: ep 1.
             const int experts = base.workload.experts;
             const long long stageRanks = (long long)shape.tp * shape.cp * s.plan.dp;
+            // The memory it returns is the first variant's; for MoE the least of each EP degree's first
+            // (ep 1 holds every expert on every GPU), so that recompute and offloading are tried for
+            // the degrees that need them.
             auto overlaps = [&]() {
-                double bytes = -1;
-                for (int ep = 1; ep <= std::max(1, experts); ++ep) {
+                double bytes = -1, leastBytes = -1;
+                for (long long ep = 1; ep <= std::min<long long>(std::max(1, experts), stageRanks); ++ep) {
                     if (ep > 1 && (experts % ep != 0 || stageRanks % ep != 0))
                         continue;
-                    s.plan.ep = ep;
+                    s.plan.ep = int(ep);
+                    double epBytes = -1;
                     for (bool epOverlap : {false, true}) {
                         if (epOverlap && ep == 1)
                             break;
@@ -165,12 +169,16 @@ PlanSearchResult searchPlans(const Scenario &base, const PlanSearchOptions &opti
                                     const double b = consider(s);
                                     if (bytes < 0)
                                         bytes = b;
+                                    if (epBytes < 0)
+                                        epBytes = b;
                                 }
                             }
                         }
                     }
+                    if (epBytes > 0 && (leastBytes < 0 || epBytes < leastBytes))
+                        leastBytes = epBytes;
                 }
-                return bytes;
+                return experts > 0 && leastBytes > 0 ? leastBytes : bytes;
             };
             const int v = s.plan.schedule == Schedule::Interleaved ? s.plan.virtualStages : 1;
             const double layersPerChunk = double(base.workload.layers) / (double(shape.pp) * v);

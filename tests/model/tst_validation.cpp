@@ -48,10 +48,10 @@ const std::map<QString, Bound> kBounds = {
     // fast, GB300 4-11% slow, README "Validation")
     {QStringLiteral("mbridge"), {0.07, 0.15}},
     // Megatron-Bridge mixture-of-experts rows (Qwen3 30B-A3B, 235B-A22B; 26.04.01-26.06), tokens/s:
-    // 1.5% / 13.8% over 7 runs, held out. Blackwell (MXFP8, HybridEP inside NVLink, all-to-alls
-    // overlapped) -3.3% to +1.5%, H100 235B with NCCL's all-to-all +2.9%; H100 30B -13.8%, whose
+    // 2.9% / 13.8% over 7 runs, held out. Blackwell (MXFP8, HybridEP inside NVLink, all-to-alls
+    // overlapped) -4.5% to -0.6%, H100 235B with NCCL's all-to-all +2.9%; H100 30B -13.8%, whose
     // HybridEP sends a token once per node where the model sends its k copies (README "Validation").
-    {QStringLiteral("moe"), {0.03, 0.15}},
+    {QStringLiteral("moe"), {0.035, 0.15}},
     // NVIDIA DGX Cloud benchmarking (NeMo 24.12-25.04), step time: 3.3% / 21.2%. H100 BF16/FP8 within
     // -3% to +7%; GB200 7-12% (BF16) and 17-21% (FP8) too fast (README "Validation").
     {QStringLiteral("dgxc"), {0.04, 0.22}},
