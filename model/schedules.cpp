@@ -385,8 +385,8 @@ StepTimeline stepTimeline(const Scenario &sc, const Evaluation &e)
         const double perDrawn = stepReduce / drawn;
         for (int i = 0; i < drawn; ++i) {
             const std::string label = drawn == buckets ? "bucket " + std::to_string(i + 1)
-                                                       : "buckets " + std::to_string(i * buckets / drawn + 1) + "-"
-                                                             + std::to_string((i + 1) * buckets / drawn);
+                                                       : "buckets " + std::to_string((long long)i * buckets / drawn + 1) + "-"
+                                                             + std::to_string((long long)(i + 1) * buckets / drawn);   // up to 2^30 buckets
             out.intervals.push_back({Stream::DpComm, label, -1, dpStart + i * perDrawn, dpStart + (i + 1) * perDrawn});
         }
     } else if (reducePerMicro > 0) {   // the last micro-batch's reduction

@@ -26,6 +26,17 @@ inline Scenario gpt13bOn64H100()
     return s;
 }
 
+/// Qwen3-32B (Hugging Face Qwen/Qwen3-32B config.json): hidden 5120, 64 layers, 64 query and 8 KV
+/// heads of 128 (the head width decoupled from 5120 / 64), SwiGLU 25600, vocabulary 151936, untied,
+/// QK norm; sequence 4096.
+inline Workload qwen3_32b()
+{
+    Workload w{"qwen3-32b", 64, 5120, 64, 8, 25600, MlpKind::SwiGlu, false, false, 151936, 4096};
+    w.headDim = 128;
+    w.qkNorm = true;
+    return w;
+}
+
 /// Llama 3 405B pre-training as the Llama 3 paper describes it (Sec. 3.3): 16,384 H100, TP 8,
 /// PP 16 interleaved (v 2, 7 layers on the first and last stage), DP 128, sequence 8192, BF16.
 inline Scenario llama3_405bOn16kH100()

@@ -1562,18 +1562,7 @@ private slots:
         // heads and 8 KV heads of 128, SwiGLU 25600, vocabulary 151936, untied, QK norm. Its model
         // card gives 32.8B parameters, 31.2B without the embeddings; with the head width tied to
         // 5120 / 64 = 80 the count would be 29.6B.
-        Workload w;
-        w.layers = 64;
-        w.hidden = 5120;
-        w.heads = 64;
-        w.kvHeads = 8;
-        w.headDim = 128;
-        w.qkNorm = true;
-        w.ffnHidden = 25600;
-        w.mlp = MlpKind::SwiGlu;
-        w.tiedEmbeddings = false;
-        w.vocab = 151936;
-        w.seqLen = 4096;
+        const Workload w = fixtures::qwen3_32b();
         const ShapeCounts c = countShape(w);
         QCOMPARE(c.layerMatrixParams, 5120.0 * 8192 * 2 + 2 * 5120.0 * 1024 + 3 * 5120.0 * 25600);
         QVERIFY(std::abs(w.layers * c.layerMatrixParams / 31.2e9 - 1) < 0.005);

@@ -165,17 +165,9 @@ private slots:
         QCOMPARE(fmt::percent(0.993), QStringLiteral("99.3%"));
         QCOMPARE(fmt::seconds(qQNaN()), QStringLiteral("—"));
         QCOMPARE(fmt::count(7e9), QStringLiteral("7.00B"));
-        Workload qwen;
-        qwen.layers = 64;
-        qwen.hidden = 5120;
-        qwen.heads = 64;
-        qwen.kvHeads = 8;
+        Workload qwen{"qwen3-32b", 64, 5120, 64, 8, 25600, MlpKind::SwiGlu, false, false, 151936, 4096};
         qwen.headDim = 128;
         qwen.qkNorm = true;
-        qwen.ffnHidden = 25600;
-        qwen.mlp = MlpKind::SwiGlu;
-        qwen.vocab = 151936;
-        qwen.seqLen = 4096;
         QCOMPARE(fmt::workloadShape(qwen), QStringLiteral("64 layers, hidden 5120, 64 heads of 128 (8 KV), QK norm, FFN 25600 (swiglu), vocab 151936, sequence 4096"));
         qwen.headDim = 0;
         qwen.qkNorm = false;
