@@ -1102,7 +1102,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     double epLayerFwd = 0, epLayerBwd = 0, epLayerFwdExposed = 0, epLayerBwdExposed = 0;
     if (moe && pl.ep > 1) {
         const double tokensIn = tokensPerGpu / (sp ? t : 1);
-        e.epA2aBytes = tokensIn * std::min(w.expertsPerToken, w.experts) * h * actBytes;
+        e.epA2aBytes = tokensIn * expertsPerTokenOf(w) * h * actBytes;
         const Group epGroup = groupOf(pl.ep, 1, cl.gpusPerNode);
         e.epA2aSeconds = collectiveTime(Collective::AllToAll, Algorithm::Auto, e.epA2aBytes, epGroup, fabric).seconds;
         epLayerFwd = 2 * e.epA2aSeconds;
@@ -1422,7 +1422,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         const double G = e.gradientBytesPerGpu;
         // [MoE] Buckets hold dense and expert gradients in their shares; the expert part of each
         // is reduced over the ranks that hold the same experts.
-        const double expertShare = G > 0 ? maxStageExpertParamsPerGpu * gradCommBytes / pl.compression / G : 0.0;
+        const double expertShare = maxStageParamsPerGpu > 0 ? maxStageExpertParamsPerGpu / maxStageParamsPerGpu : 0.0;
         const Group expertGroup = groupOf(expertDataRanks, pl.ep, cl.gpusPerNode);
         const auto timed = [&](Collective collective, double bytes, const Group &group) {
             if (expertShare <= 0)

@@ -192,7 +192,7 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                            + (pl.epOverlap ? "ep_overlap: behind another micro-batch's layer, exposed = max(0, comm - layer) + "
                                              "min(comm, layer) x NCCL's SM share"
                                            : "all exposed"),
-                       "ep = " + std::to_string(pl.ep) + ", k = " + std::to_string(std::min(w.expertsPerToken, w.experts))
+                       "ep = " + std::to_string(pl.ep) + ", k = " + std::to_string(expertsPerTokenOf(w))
                            + ", one all-to-all " + bytes(e.epA2aBytes) + " in " + sec(e.epA2aSeconds) + " x "
                            + std::to_string(m) + " micro-batches x " + std::to_string(int(e.criticalStageLayers)) + " layers",
                        sec(b.epCommExposedSeconds) + " exposed of " + sec(b.epCommSeconds),
@@ -466,7 +466,7 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                        + std::to_string(w.ffnHidden) + ", V = " + std::to_string(w.vocab),
                    num(e.parameters)
                        + (isMoe(w) ? " (" + num(e.activeParameters) + " per token: E = " + std::to_string(w.experts) + ", k = "
-                                         + std::to_string(std::min(w.expertsPerToken, w.experts)) + ", f_e = " + num(expertFfnOf(w)) + ")"
+                                         + std::to_string(expertsPerTokenOf(w)) + ", f_e = " + num(expertFfnOf(w)) + ")"
                                    : std::string()),
                    std::string(kSC21) + ", Eq. 2 generalised to GQA and SwiGLU" + (isMoe(w) ? "; Shazeer et al. 2017 (MoE)" : "")});
     out.push_back({"micro_batches", "Micro-batches per step", "m = B / (b x dp)",

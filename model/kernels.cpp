@@ -277,7 +277,7 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
     // GEMMs' M and how many experts share the SMs.
     const bool moe = isMoe(w);
     const double Tin = moe && (sp || tp == 1) ? T / t : T;
-    const double topK = moe ? std::min(w.expertsPerToken, w.experts) : 0.0;
+    const double topK = expertsPerTokenOf(w);
     const double fe = expertFfnOf(w);
     const double localExperts = moe ? double(w.experts) / std::max(1, ep) : 0.0;
     const double expertTokens = moe ? Tin * topK / localExperts : 0.0;   // M of each local expert's GEMMs
@@ -291,7 +291,6 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
             lt.forwardOf[i] = gemmSeconds(expertTokens, N, K, forwardSpec, localExperts);
             lt.backwardDataOf[i] = gemmSeconds(expertTokens, K, N, spec, localExperts);
             lt.backwardWeightOf[i] = gemmSeconds(K, N, expertTokens, spec, localExperts, wgradOutputBytes);
-            lt.expertGemmForward += lt.forwardOf[i];
         } else {
             lt.forwardOf[i] = gemmSeconds(T, g.N, g.K, forwardSpec);
             lt.backwardDataOf[i] = gemmSeconds(T, g.K, g.N, spec);

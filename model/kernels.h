@@ -212,9 +212,8 @@ struct LayerTimes
     double elementwiseBackward = 0;
     double castForward = 0;         // FP8 quantization of GEMM inputs
     double castBackward = 0;
-    // Mixture of experts: the router GEMM and the experts' grouped GEMMs (in gemm* and *Of[kMlp*]),
-    // and the tokens' permutation to and from expert order (in elementwise*).
-    double expertGemmForward = 0;   // the experts' up and down GEMMs, forward
+    // Mixture of experts: the router GEMM and the experts' grouped GEMMs are in gemm* and *Of[kMlp*];
+    // the tokens' permutation to and from expert order is in elementwise*, and here.
     double permuteForward = 0;      // gather into expert order and the weighted scatter back
     double forward() const { return gemmForward + attentionForward + elementwiseForward + castForward; }
     double backward() const

@@ -84,7 +84,6 @@ struct Widths
     // [MoE] Per token of this GPU: the expert rows (k copies of h, SP shard), and the router's
     // fp32 logits and top-k probabilities in bytes; f is then the k experts' FFN width.
     double expertRows = 0, routerBytes = 0;
-    bool moe = false;
 };
 
 Widths widthsOf(const Workload &w, const ActivationLayout &l)
@@ -94,8 +93,7 @@ Widths widthsOf(const Workload &w, const ActivationLayout &l)
     Widths x{r, l.gatheredGemmInputs && l.sequenceParallel ? h : r, attentionWidthOf(w) / t, std::max(1.0, double(w.kvHeads) / t) * headDimOf(w),
              double(w.ffnHidden) / t, w.mlp == MlpKind::SwiGlu ? 2.0 : 1.0};
     if (isMoe(w)) {   // this rank's SP shard of the tokens, each to k experts (validate(): SP with TP)
-        const double k = std::min(w.expertsPerToken, w.experts);
-        x.moe = true;
+        const double k = expertsPerTokenOf(w);
         x.f = k * expertFfnOf(w) / t;
         x.expertRows = k * h / t;
         x.routerBytes = 4.0 * (w.experts + k) / t;
@@ -119,7 +117,7 @@ double qkNormKeptBytes(const Workload &w, const Widths &x, const ActivationLayou
 double keptBytes(const Widths &x, bool fp8Inputs)
 {
     double bytes = 2 * (2 * x.r + 2 * x.rOut + x.q + 2 * x.kv + x.q + (x.gates + 1) * x.f);
-    if (x.moe) {
+    if (x.expertRows > 0) {
         // [MoE] the experts' permuted input rows and their output rows before the weighted
         // combine (Megatron-Core moe_utils permute / unpermute save them), the router's scores.
         bytes += 2 * 2 * x.expertRows + x.routerBytes;

@@ -30,7 +30,7 @@ ShapeCounts countShape(const Workload &w)
     c.totalParams = w.layers * (c.layerMatrixParams + c.layerOtherParams + c.layerExpertParams) + c.embeddingParams
                     + c.headParams + 2 * h;   // final layer norm
     // A token runs through k of the E experts.
-    const double activeExpertParams = moe ? c.layerExpertParams * std::min(w.expertsPerToken, w.experts) / w.experts : 0.0;
+    const double activeExpertParams = moe ? c.layerExpertParams * expertsPerTokenOf(w) / w.experts : 0.0;
     c.activeParams = c.totalParams - w.layers * (c.layerExpertParams - activeExpertParams);
     c.layerMatrixFlopsPerToken = 2 * (c.layerMatrixParams + activeExpertParams);
     c.layerAttentionFlopsPerToken = 4.0 * w.seqLen * qDim;

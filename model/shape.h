@@ -13,6 +13,8 @@ namespace ts {
 inline double headDimOf(const Workload &w) { return w.headDim > 0 ? double(w.headDim) : double(w.hidden) / std::max(1, w.heads); }
 /// Whether the layers are mixture-of-experts layers.
 inline bool isMoe(const Workload &w) { return w.experts > 0; }
+/// Experts a token is routed to, k (0 when dense; validate() keeps it within the experts).
+inline int expertsPerTokenOf(const Workload &w) { return w.experts > 0 ? std::min(w.expertsPerToken, w.experts) : 0; }
 /// One expert's FFN width: workload.moe_ffn_hidden, or ffn_hidden when it is 0.
 inline double expertFfnOf(const Workload &w) { return w.moeFfnHidden > 0 ? double(w.moeFfnHidden) : double(w.ffnHidden); }
 /// Width of all query heads (the attention output), heads x head width: h unless head_dim decouples it.
