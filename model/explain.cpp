@@ -218,6 +218,29 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                     + sec(e.stageBackwardSeconds - e.stageWeightGradSeconds) + " - " + sec(e.stageWeightGradSeconds) + ")";
             break;
         }
+        // Uneven stages (the head on the last stage, Megatron's first/last stage layers): fill and
+        // drain pass once through every other stage; GPipe's two phases each at their slowest stage.
+        const std::vector<StageTimes> stages = stageTimesOf(stageLayerCounts(w.layers, pl), e.perLayer);
+        double others = 0, maxF = 0, maxB = 0;
+        for (size_t i = 0; i < stages.size(); ++i) {
+            if (int(i) != e.criticalStage)
+                others += stages[i].forwardSeconds + stages[i].backwardSeconds;
+            maxF = std::max(maxF, stages[i].forwardSeconds);
+            maxB = std::max(maxB, stages[i].backwardSeconds);
+        }
+        const StageTimes &slow = stages[size_t(std::clamp(e.criticalStage, 0, int(stages.size()) - 1))];
+        const bool uneven = std::any_of(stages.begin(), stages.end(), [&](const StageTimes &t) {
+            return std::abs(t.forwardSeconds + t.backwardSeconds - slow.forwardSeconds - slow.backwardSeconds)
+                   > 1e-9 * (slow.forwardSeconds + slow.backwardSeconds);
+        });
+        if (uneven && pl.schedule != Schedule::ZeroBubbleH1) {
+            formula += "; uneven stages: x (sum of the other stages' F+B) / ((p-1)(F+B) of the slowest)";
+            subst += "; x " + sec(others) + " / (" + std::to_string(p - 1) + " x " + sec(slow.forwardSeconds + slow.backwardSeconds) + ")";
+        }
+        if (uneven && pl.schedule == Schedule::GPipe && maxF + maxB > slow.forwardSeconds + slow.backwardSeconds) {
+            formula += "; GPipe's forward and backward phases each wait on their own slowest stage: + (m-1)(max F + max B - F - B)";
+            subst += "; + " + std::to_string(m - 1) + " x (" + sec(maxF) + " + " + sec(maxB) + " - " + sec(slow.forwardSeconds + slow.backwardSeconds) + ")";
+        }
         out.push_back({"pp_bubble_s", "Pipeline bubble", formula, subst,
                        sec(b.ppBubbleSeconds) + " (" + pct(e.ppBubbleFraction) + " of pipeline time, " +
                            pct(e.ppBubbleFractionOfIdeal) + " of ideal)",

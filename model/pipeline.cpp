@@ -303,18 +303,30 @@ double unevenBubble(Schedule schedule, int p, int v, long long m, StageAt at)
     if (p <= 1)
         return 0;
     int slowest = 0;
-    double total = 0, slowFB = -1;
+    double total = 0, slowFB = -1, maxF = 0, maxB = 0;
     for (int i = 0; i < p; ++i) {
         const StageTimes t = at(i);
         const double fb = t.forwardSeconds + t.backwardSeconds;
         total += fb;
+        maxF = std::max(maxF, t.forwardSeconds);
+        maxB = std::max(maxB, t.backwardSeconds);
         if (fb > slowFB) {
             slowFB = fb;
             slowest = i;
         }
     }
     const double share = slowFB > 0 ? std::min(1.0, (total - slowFB) / ((p - 1) * slowFB)) : 1.0;
-    return pipelineBubbleSeconds(schedule, p, v, at(slowest), m) * share;
+    const double scaled = pipelineBubbleSeconds(schedule, p, v, at(slowest), m) * share;
+    if (schedule != Schedule::GPipe)
+        return scaled;
+    // GPipe runs every forward, then every backward: each phase is a flow shop of m identical jobs
+    // (the last leaves after the sum of the stages' times + (m - 1) x the longest: the critical
+    // path runs all m jobs through the longest stage), so it is paced by the slowest forward and
+    // then the slowest backward, which need not be on one stage (the loss slot's forward, the
+    // embedding's backward). Idle time of the stage with the largest F + B:
+    //   sum_i (F_i + B_i) + (m - 1)(max F + max B) - m (F_s + B_s).
+    const double mm = double(m > 0 ? m : p);
+    return scaled + (mm - 1) * std::max(0.0, maxF + maxB - slowFB);
 }
 
 } // namespace

@@ -92,8 +92,10 @@ double pipelineBubbleSeconds(Schedule schedule, int stages, int virtualStages, c
                              long long microBatches = 0);
 /// The same for stages with their own times: fill and drain pass once through every stage but the
 /// slowest (the one with the largest F + B), so the closed form at the slowest stage's times is
-/// scaled by (sum of the other stages' F + B) / ((p - 1)(F + B) of the slowest). Exact for even
-/// splits; checked against simulatePipeline for uneven ones (tst_pipeline).
+/// scaled by (sum of the other stages' F + B) / ((p - 1)(F + B) of the slowest). GPipe, whose
+/// forward and backward phases are each paced by their own slowest stage, adds
+/// (m - 1)(max F + max B - (F + B) of the slowest). Exact for even splits; checked against
+/// simulatePipeline for uneven ones (tst_pipeline).
 double pipelineBubbleSeconds(Schedule schedule, int virtualStages, const std::vector<StageTimes> &perStage,
                              long long microBatches = 0);
 /// The same from the stages' layer counts, without building the stage list (evaluate()'s path).

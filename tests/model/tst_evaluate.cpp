@@ -694,6 +694,38 @@ private slots:
             }
     }
 
+    // GPipe on uneven stages (13B on PP 4 with the loss as a layer slot, full recompute: the last
+    // stage's forward is the longest, a layer stage's backward the longest): the evaluation's
+    // pipeline time is the schedule's own makespan, and the explanation shows the split pace.
+    void gpipeUnevenStagesMatchTheirSchedule()
+    {
+        Scenario s = fixtures::gpt13bOn64H100();
+        s.plan.pp = 4;
+        s.plan.dp = 2;
+        s.plan.schedule = Schedule::GPipe;
+        s.plan.lossInSplit = true;
+        s.workload.vocab = 204800;   // the head's forward about 2.7 layers', its backward (not recomputed) 1.4 x that
+        s.training.recompute = Recompute::Full;
+        s.training.globalBatch = 64;
+        const Evaluation e = evaluate(s);
+        QVERIFY2(e.feasible, e.problem.message.c_str());
+        std::vector<StageTimes> stages = stageTimesOf(stageLayerCounts(s.workload.layers, s.plan), e.perLayer);
+        for (StageTimes &t : stages)
+            t.p2pSeconds = 0;
+        const StageTimes &last = stages.back(), &mid = stages[1];
+        QVERIFY(last.forwardSeconds > mid.forwardSeconds && last.backwardSeconds < mid.backwardSeconds);
+        const PipelineSimulation sim = simulatePipeline(Schedule::GPipe, 4, int(e.microBatches), 1, stages);
+        QVERIFY2(sim.ok, sim.error.c_str());
+        const double closed = double(e.microBatches) * (e.stageForwardSeconds + e.stageBackwardSeconds) + e.breakdown.ppBubbleSeconds;
+        QVERIFY2(std::abs(closed - sim.makespanSeconds) <= 1e-9 * sim.makespanSeconds,
+                 qPrintable(QStringLiteral("closed %1 s, simulated %2 s").arg(closed).arg(sim.makespanSeconds)));
+        bool explained = false;
+        for (const Explanation &x : explainAll(s, e))
+            explained |= x.id == "pp_bubble_s" && x.formula.find("max F + max B") != std::string::npos
+                         && x.substituted.find(std::to_string(e.microBatches - 1) + " x (") != std::string::npos;
+        QVERIFY(explained);
+    }
+
     // PyTorch eager runs a Llama block op by op: per token, the two RMSNorms move 2 x 36 h bytes
     // (fused 2 x 4 h), SwiGLU 10 f (6), rotary 20 (h + kv) (4 (h + kv)) and the attention output
     // is copied back to [tokens, h] (4 h). A GPT block (LayerNorm, GeLU, learned positions) only

@@ -251,7 +251,8 @@ private slots:
     // The Step timeline replays random plans to the evaluation's step: exactly without a pipeline
     // (the DP sync drawn where the evaluation puts it). With one, the event simulation is the
     // ground truth the closed forms approximate. Over these plans they are never more than 10%
-    // short of it for GPipe, 1F1B and interleaved (ZB-H1 29%: on uneven stages with a small W the
+    // short of it for GPipe (exact since its two phases are paced apart; 14% short before), 1F1B
+    // and interleaved (ZB-H1 29%: on uneven stages with a small W the
     // simulation's greedy zero-bubble order does worse than 1F1B), and
     // at most 45% long, where transfers approach the compute (README "Pipelines"). The evaluation
     // once paced the pipeline by the stage with most compute, not most time (up to 2.2x short),
