@@ -38,9 +38,10 @@ QList<CardData> headlineCards(const Scenario &s, const Evaluation &e, const Econ
         CardData mfu{QStringLiteral("mfu"), tr("MFU"), fmt::percent(e.mfu),
                      tr("%1 hardware (Eq. 3) · %2").arg(fmt::flops(e.hardwareFlopsPerSecondPerGpu), QLatin1String(nameOf(e.framework)))};
         mfu.tone = e.mfu >= kMfuGood ? CardData::Normal : e.mfu >= kMfuPoor ? CardData::Warn : CardData::Bad;
-        // The bands are dense runs'; tuned mixture-of-experts runs publish far less (Megatron-Bridge's
-        // Qwen3 MoE tables: 10-27% of the FP8 peak), so no colour for them.
-        if (s.workload.experts > 0)
+        // The bands are dense runs' against BF16 and FP8 peaks; tuned mixture-of-experts runs publish
+        // far less (Megatron-Bridge's Qwen3 MoE tables: 10-27% of the FP8 peak), and so do NVFP4 runs
+        // against the FP4 peak (its Llama tables: 20-24%), so no colour for them.
+        if (s.workload.experts > 0 || (s.training.precision == Precision::Fp8 && s.training.fp8Recipe == Fp8Recipe::Nvfp4))
             mfu.tone = CardData::Normal;
         if (mfu.tone != CardData::Normal)   // the colour says why
             mfu.detail += QStringLiteral(" · ") + tr("below the %1 that tuned large runs reach").arg(fmt::percent(kMfuGood, 0));

@@ -159,7 +159,9 @@ QString inputsTable(const Scenario &s)
     html += row(tr("Training"), QStringLiteral("global batch %1, micro-batch %2, %3, recompute %4, %5 tokens")
                                      .arg(t.globalBatch).arg(t.microBatch)
                                      .arg(t.precision == Precision::Fp8
-                                              ? QStringLiteral("fp8 (%1 scaling)").arg(QLatin1String(nameOf(t.fp8Recipe)))
+                                              ? (t.fp8Recipe == Fp8Recipe::Nvfp4
+                                                     ? QStringLiteral("NVFP4 GEMMs (fp8 machinery, nvfp4 recipe)")
+                                                     : QStringLiteral("fp8 (%1 scaling)").arg(QLatin1String(nameOf(t.fp8Recipe))))
                                               : QLatin1String(nameOf(t.precision)))
                                      .arg(QLatin1String(nameOf(t.recompute))).arg(fmt::count(t.tokens)));
     html += row(tr("Kernels"), tr("attention %1, loss %2")

@@ -179,12 +179,15 @@ const std::pair<const char *, GradReduce> kGradReduce[] = {{"auto", GradReduce::
                                                            {"bf16", GradReduce::Bf16}};
 const std::pair<const char *, Framework> kFramework[] = {{"auto", Framework::Auto}, {"megatron", Framework::Megatron},
                                                          {"deepspeed", Framework::DeepSpeed}, {"fsdp", Framework::Fsdp}};
+// "nvfp4" (read in readTraining: fp8 with the nvfp4 recipe) is listed so that a wrong value's
+// message names it.
 const std::pair<const char *, Precision> kPrecision[] = {
-    {"fp32", Precision::Fp32}, {"bf16", Precision::Bf16}, {"fp16", Precision::Fp16}, {"fp8", Precision::Fp8}};
+    {"fp32", Precision::Fp32}, {"bf16", Precision::Bf16}, {"fp16", Precision::Fp16}, {"fp8", Precision::Fp8}, {"nvfp4", Precision::Fp8}};
 const std::pair<const char *, Fp8Recipe> kFp8Recipe[] = {{"delayed", Fp8Recipe::Delayed},
                                                          {"tensorwise", Fp8Recipe::Tensorwise},
                                                          {"mxfp8", Fp8Recipe::Mxfp8},
-                                                         {"blockwise", Fp8Recipe::Blockwise}};
+                                                         {"blockwise", Fp8Recipe::Blockwise},
+                                                         {"nvfp4", Fp8Recipe::Nvfp4}};
 const std::pair<const char *, NormKind> kNorm[] = {
     {"auto", NormKind::Auto}, {"layernorm", NormKind::LayerNorm}, {"rmsnorm", NormKind::RmsNorm}};
 const std::pair<const char *, Kernels> kKernels[] = {
@@ -271,7 +274,19 @@ bool readTraining(const QJsonValue &value, Training *tr, ScenarioError *error)
     Section s(value.toObject(), QStringLiteral("training."), error);
     s.integer("global_batch", &tr->globalBatch);
     s.integer("micro_batch", &tr->microBatch);
-    s.choice("precision", kPrecision, &tr->precision);
+    if (s.value("precision").toString() == QLatin1String("nvfp4")) {
+        // Megatron-Bridge's compute dtype nvfp4: Transformer Engine's NVFP4 recipe, which runs
+        // through the FP8 autocast like the FP8 recipes (saved as fp8 with fp8_recipe nvfp4).
+        s.known("precision");
+        tr->precision = Precision::Fp8;
+        tr->fp8Recipe = Fp8Recipe::Nvfp4;
+        if (s.has("fp8_recipe") && s.value("fp8_recipe").toString() != QLatin1String("nvfp4"))
+            return s.fail(s.key("fp8_recipe"), QStringLiteral("precision nvfp4 runs the nvfp4 recipe: drop fp8_recipe or set "
+                                                              "it to nvfp4 (got \"%1\")")
+                                                   .arg(s.value("fp8_recipe").toString()));
+    } else {
+        s.choice("precision", kPrecision, &tr->precision);
+    }
     s.choice("recompute", kRecompute, &tr->recompute);
     s.integer("recompute_layers", &tr->recomputeLayers);
     s.integer("offload_layers", &tr->offloadLayers);
@@ -320,15 +335,17 @@ bool readGpu(const QJsonValue &value, Gpu *gpu, const QString &key, ScenarioErro
         return s.fail(key, QStringLiteral("a GPU needs peak_flops, memory and memory_bandwidth"));
     gpu->peakFlops8 = 0;
     gpu->peakFlops32 = 0;
+    gpu->peakFlops4 = 0;
     s.quantity("peak_flops", Dimension::FlopsPerSecond, &gpu->peakFlops16);
     s.quantity("peak_flops_fp8", Dimension::FlopsPerSecond, &gpu->peakFlops8);
     s.quantity("peak_flops_fp32", Dimension::FlopsPerSecond, &gpu->peakFlops32);
+    s.quantity("peak_flops_fp4", Dimension::FlopsPerSecond, &gpu->peakFlops4);
     s.quantity("memory", Dimension::Bytes, &gpu->memoryBytes);
     s.quantity("memory_bandwidth", Dimension::BytesPerSecond, &gpu->memoryBytesPerSecond);
     gpu->smCount = 0;
     gpu->gemmTileM = gpu->gemmTileN = gpu->gemmTileSms = 0;
     gpu->fp8Copies = 0;
-    gpu->gemmEfficiency = gpu->gemmEfficiencyFp8 = gpu->gemmEfficiencyFp8Fast = gpu->attentionEfficiency = gpu->attentionEfficiencyFa2 = 0;
+    gpu->gemmEfficiency = gpu->gemmEfficiencyFp8 = gpu->gemmEfficiencyFp8Fast = gpu->gemmEfficiencyFp4 = gpu->attentionEfficiency = gpu->attentionEfficiencyFa2 = 0;
     gpu->sustainedFraction = 0;
     s.integer("sm_count", &gpu->smCount, 100000);
     s.integer("gemm_tile_m", &gpu->gemmTileM, 4096);
@@ -340,6 +357,7 @@ bool readGpu(const QJsonValue &value, Gpu *gpu, const QString &key, ScenarioErro
     s.quantity("gemm_efficiency", Dimension::Ratio, &gpu->gemmEfficiency);
     s.quantity("gemm_efficiency_fp8", Dimension::Ratio, &gpu->gemmEfficiencyFp8);
     s.quantity("gemm_efficiency_fp8_fast", Dimension::Ratio, &gpu->gemmEfficiencyFp8Fast);
+    s.quantity("gemm_efficiency_fp4", Dimension::Ratio, &gpu->gemmEfficiencyFp4);
     s.quantity("attention_efficiency", Dimension::Ratio, &gpu->attentionEfficiency);
     s.quantity("attention_efficiency_fa2", Dimension::Ratio, &gpu->attentionEfficiencyFa2);
     s.quantity("sustained_fraction", Dimension::Ratio, &gpu->sustainedFraction);
@@ -676,6 +694,8 @@ QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QStrin
         gpu.insert(QStringLiteral("peak_flops_fp8"), cl.gpu.peakFlops8);
     if (cl.gpu.peakFlops32 > 0)
         gpu.insert(QStringLiteral("peak_flops_fp32"), cl.gpu.peakFlops32);
+    if (cl.gpu.peakFlops4 > 0)
+        gpu.insert(QStringLiteral("peak_flops_fp4"), cl.gpu.peakFlops4);
     if (cl.gpu.smCount > 0)
         gpu.insert(QStringLiteral("sm_count"), cl.gpu.smCount);
     if (cl.gpu.gemmTileM > 0)
@@ -694,6 +714,8 @@ QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QStrin
         gpu.insert(QStringLiteral("gemm_efficiency_fp8"), cl.gpu.gemmEfficiencyFp8);
     if (cl.gpu.gemmEfficiencyFp8Fast > 0)
         gpu.insert(QStringLiteral("gemm_efficiency_fp8_fast"), cl.gpu.gemmEfficiencyFp8Fast);
+    if (cl.gpu.gemmEfficiencyFp4 > 0)
+        gpu.insert(QStringLiteral("gemm_efficiency_fp4"), cl.gpu.gemmEfficiencyFp4);
     if (cl.gpu.attentionEfficiency > 0)
         gpu.insert(QStringLiteral("attention_efficiency"), cl.gpu.attentionEfficiency);
     if (cl.gpu.attentionEfficiencyFa2 > 0)

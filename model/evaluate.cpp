@@ -308,6 +308,7 @@ const char *nameOf(Fp8Recipe r)
     case Fp8Recipe::Tensorwise: return "tensorwise";
     case Fp8Recipe::Mxfp8: return "mxfp8";
     case Fp8Recipe::Blockwise: return "blockwise";
+    case Fp8Recipe::Nvfp4: return "nvfp4";
     }
     return "?";
 }
@@ -510,6 +511,9 @@ std::optional<Problem> validate(const Scenario &sc)
                        cl.gpu.peakFlops16);
     if (!finiteNonNegative(cl.gpu.peakFlops8) || !finiteNonNegative(cl.gpu.peakFlops32))
         return problem("cluster.gpu.peak_flops_fp8", "peak_flops_fp8 and peak_flops_fp32 must be >= 0 (0 = unknown)");
+    if (!finiteNonNegative(cl.gpu.peakFlops4) || cl.gpu.peakFlops4 > 1e18)
+        return problem("cluster.gpu.peak_flops_fp4", "peak_flops_fp4 must be >= 0 (0 = no FP4 tensor cores) and below 1e18 FLOP/s (got %g)",
+                       cl.gpu.peakFlops4);
     if (!finitePositive(cl.gpu.memoryBytes) || cl.gpu.memoryBytes > 1e15)
         return problem("cluster.gpu.memory", "memory must be positive and below 1 PB (got %g bytes)", cl.gpu.memoryBytes);
     if (!finitePositive(cl.gpu.memoryBytesPerSecond) || cl.gpu.memoryBytesPerSecond > 1e15)
@@ -533,6 +537,7 @@ std::optional<Problem> validate(const Scenario &sc)
     for (auto [value, key] : {std::pair{cl.gpu.gemmEfficiency, "cluster.gpu.gemm_efficiency"},
                               std::pair{cl.gpu.gemmEfficiencyFp8, "cluster.gpu.gemm_efficiency_fp8"},
                               std::pair{cl.gpu.gemmEfficiencyFp8Fast, "cluster.gpu.gemm_efficiency_fp8_fast"},
+                              std::pair{cl.gpu.gemmEfficiencyFp4, "cluster.gpu.gemm_efficiency_fp4"},
                               std::pair{cl.gpu.attentionEfficiency, "cluster.gpu.attention_efficiency"},
                               std::pair{cl.gpu.attentionEfficiencyFa2, "cluster.gpu.attention_efficiency_fa2"},
                               std::pair{cl.gpu.sustainedFraction, "cluster.gpu.sustained_fraction"}})
@@ -641,6 +646,10 @@ std::optional<Problem> validate(const Scenario &sc)
         return problem("training.precision",
                        "fp8 needs a GPU with FP8 tensor cores; this GPU has no FP8 peak (cluster.gpu.peak_flops_fp8); "
                        "use bf16, or an H100, H200, B200 or MI300X");
+    if (tr.precision == Precision::Fp8 && tr.fp8Recipe == Fp8Recipe::Nvfp4 && !(cl.gpu.peakFlops4 > 0))
+        return problem("training.fp8_recipe",
+                       "nvfp4 needs FP4 tensor cores (Blackwell: B200, GB200, B300, GB300; cluster.gpu.peak_flops_fp4), "
+                       "which this GPU lacks: use an FP8 recipe (tensorwise, delayed, mxfp8 or blockwise)");
     if (tr.precision == Precision::Fp8 && tr.fp8Recipe == Fp8Recipe::Mxfp8 && !cl.gpu.mxfp8)
         return problem("training.fp8_recipe",
                        "mxfp8 needs block-scaled FP8 tensor cores (Blackwell: B200, GB200; cluster.gpu.mxfp8), which "
@@ -655,6 +664,10 @@ std::optional<Problem> validate(const Scenario &sc)
                        "recompute_layers to 0", tr.recomputeLayers);
     if (tr.fp8Params && tr.precision != Precision::Fp8)
         return problem("training.fp8_params", "fp8_params keeps the GEMM weights in FP8: it needs training.precision fp8");
+    if (tr.fp8Params && tr.fp8Recipe == Fp8Recipe::Nvfp4)
+        return problem("training.fp8_params",
+                       "fp8_params with fp8_recipe nvfp4: NVFP4 weights kept and gathered in 4 bits (Megatron "
+                       "--fp4-param-gather) are not modelled; turn fp8_params off");
     const Framework fw = resolveFramework(pl);
     // Mixture of experts as Megatron-Core runs it (transformer_config.py, parallel_state.py):
     // experts over ep ranks of the stage's tp x cp x dp (expert tensor parallelism 1), sequence
@@ -960,8 +973,11 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         // (TransformerEngine: layernorm_linear.py gathers its FP8 ln_out, base.py
         // grad_output_preprocess "gathered grad_output in FP8"; torchao Float8ColwiseParallel);
         // the reduce-scatters carry the GEMMs' 16-bit outputs.
+        // NVFP4 gathers its half-byte elements and their scales (TE distributed.py _all_gather_nvfp4).
         const double gather = sp && tr.precision == Precision::Fp8
-                                  ? collectiveTime(Collective::AllGather, Algorithm::Auto, e.tpBytesPerCollective / 2, tpGroup, fabric).seconds
+                                  ? collectiveTime(Collective::AllGather, Algorithm::Auto,
+                                                   e.tpBytesPerCollective / 2 * (spec.fp8ElementBytes + (spec.fp8ElementBytes < 1 ? spec.fp8ScaleBytes : 0.0)),
+                                                   tpGroup, fabric).seconds
                                   : half;   // a ring gathers as it scatters
         const double pair = sp ? gather + half : allReduce;   // one all-reduce equivalent as the plan runs it
         e.tpFp8Gathers = sp && tr.precision == Precision::Fp8;
@@ -1131,7 +1147,8 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const StateBytesPerParam sb = stateBytesPerParam(fw, tr.precision, pl.zeroStage, shardRanks, p > 1,
                                                    gradientReduceElementBytes(pl.framework, tr.precision, pl.gradReduce, p),
                                                    tr.optimizerStates);
-    const ActivationLayout layout = activationLayout(fw, tr.precision, t, sp, e.kernels == Kernels::Eager);
+    const ActivationLayout layout = activationLayout(fw, tr.precision, t, sp, e.kernels == Kernels::Eager,
+                                                     spec.fp8ElementBytes < 1 ? spec.fp8ElementBytes + spec.fp8ScaleBytes : 1.0);
     const double actPerTokenLayer = layerActivationBytesPerToken(w, fw, tr.recompute, layout) * activationElementBytes(tr.precision) / 2;
     // A layer that keeps its activations keeps them all (layerActivationBytesPerToken, Recompute::None).
     const double actFullPerTokenLayer = layerFullActivationBytesPerToken(w, layout) * activationElementBytes(tr.precision) / 2;
@@ -1198,8 +1215,10 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         mem.weightsBytes = paramsPerGpu * (sb.weights + sb.gatheredWeights);
         const double matrixParamsPerGpu = L * counts.layerMatrixParams / t + expertParamsPerGpu;
         if (tr.precision == Precision::Fp8 && fw != Framework::Fsdp) {
-            // TE keeps one byte per FP8 copy (KernelSpec::fp8Copies); Megatron-FSDP shards them with the rest.
-            mem.weightsBytes += matrixParamsPerGpu * spec.fp8Copies / megatronFsdpShards;
+            // TE keeps one byte per FP8 copy (KernelSpec::fp8Copies; NVFP4 half a byte and its
+            // scales); Megatron-FSDP shards them with the rest.
+            mem.weightsBytes += matrixParamsPerGpu * spec.fp8Copies * (spec.fp8ElementBytes < 1 ? spec.fp8ElementBytes + spec.fp8ScaleBytes : 1.0)
+                                / megatronFsdpShards;
             if (tr.fp8Params)   // the FP8 weights are the model's: no 16-bit copy of the GEMM weights
                 mem.weightsBytes -= matrixParamsPerGpu * sb.weights;
         }

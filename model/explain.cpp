@@ -85,10 +85,14 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
         const std::string fp8Text =
             !fp8 ? std::string()
                  : std::string("; FP8 recipe ") + nameOf(sc.training.fp8Recipe) + ": each cast reads " + num(ks.fp8ReadBytes, "B")
-                       + " and writes " + num(ks.fp8Copies * (1 + ks.fp8ScaleBytes), "B") + " per element ("
+                       + " and writes " + num(ks.fp8Copies * (ks.fp8ElementBytes + ks.fp8ScaleBytes), "B") + " per element ("
                        + std::to_string(ks.fp8Copies) + (ks.fp8Copies == 1 ? " copy" : " copies")
-                       + (ks.fp8BlockScaled ? " with block scales), GEMMs at " + pct(ks.fp8GemmRate) + " of the per-tensor FP8 rate"
-                                            : ")")
+                       + (sc.training.fp8Recipe == Fp8Recipe::Nvfp4
+                              ? " of 4-bit elements with E4M3 scales per 16; the amax pass covers the Hadamard-transformed "
+                                "column-wise copy), GEMMs at the FP4 peak " + num(ks.peakFlops / 1e12, "TFLOP/s") + " x ceiling "
+                                    + pct(ks.gemmEfficiency)
+                          : ks.fp8BlockScaled ? " with block scales), GEMMs at " + pct(ks.fp8GemmRate) + " of the per-tensor FP8 rate"
+                                              : ")")
                        + (ks.forwardGemmRate != 1 ? "; forward GEMMs with fast accumulation at " + num(ks.forwardGemmRate, "x")
                                                         + " the split-accumulator ceiling of the gradient GEMMs"
                                                   : std::string())

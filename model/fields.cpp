@@ -28,7 +28,7 @@ const std::array<FieldInfo, size_t(Field::Count)> kFields = {{
     {Field::RecomputeLayers, "training.recompute_layers", "recomputed layers per chunk (0 = all)", "", 1, K::Integer, 0, 1000000},
     {Field::OffloadLayers, "training.offload_layers", "layers offloaded to host memory", "", 1, K::Integer, 0, 1000000},
     {Field::Fp8Params, "training.fp8_params", "FP8 weights", "", 1, K::Bool, 0, 1},
-    {Field::Fp8Recipe, "training.fp8_recipe", "FP8 scaling recipe", "", 1, K::Choice, 0, 3},
+    {Field::Fp8Recipe, "training.fp8_recipe", "FP8 scaling recipe", "", 1, K::Choice, 0, 4},
     {Field::Tokens, "training.tokens", "token budget", "T tokens", 1e12, K::Real, 0.001, 100},
     {Field::ComputeTime, "training.compute_time", "given compute time", "s", 1, K::Real, 0, 1e6},
     {Field::Gpus, "cluster.gpus", "GPUs", "", 1, K::Integer, 1, 65536},
@@ -123,10 +123,10 @@ const char *choiceName(Field f, int i)
         static const char *names[] = {"the framework's", "fused (Megatron/TE, torch.compile)", "PyTorch eager"};
         return i >= 0 && i < 3 ? names[i] : "?";
     }
-    case Field::Fp8Recipe: {   // Fp8Recipe's order: Delayed, Tensorwise, Mxfp8, Blockwise
+    case Field::Fp8Recipe: {   // Fp8Recipe's order: Delayed, Tensorwise, Mxfp8, Blockwise, Nvfp4
         static const char *names[] = {"delayed (amax history)", "tensorwise (current scaling)", "MXFP8 (32-element blocks)",
-                                      "blockwise (128-element blocks)"};
-        return i >= 0 && i < 4 ? names[i] : "?";
+                                      "blockwise (128-element blocks)", "NVFP4 (4-bit, 16-element blocks)"};
+        return i >= 0 && i < 5 ? names[i] : "?";
     }
     case Field::CpComm: {   // CpComm's order: P2p, AllGather, A2a
         static const char *names[] = {"K/V ring (p2p)", "K/V all-gather", "all-to-all (Ulysses)"};

@@ -59,7 +59,9 @@ enum class Kernels { Auto, Fused, Eager };
 /// tensorwise: an amax pass, then the cast); Mxfp8 = one E8M0 scale per 32 elements (TE
 /// MXFP8BlockScaling, Blackwell's block-scaled tensor cores); Blockwise = one fp32 scale per 128
 /// elements or 128x128 tile (TE Float8BlockScaling, DeepSeek-V3's recipe; emulated on Hopper).
-enum class Fp8Recipe { Delayed, Tensorwise, Mxfp8, Blockwise };
+// Nvfp4: Transformer Engine's NVFP4BlockScaling, which te.autocast runs like the FP8 recipes:
+// the GEMMs take 4-bit E2M1 operands (an E4M3 scale per 16 elements and one fp32 per tensor).
+enum class Fp8Recipe { Delayed, Tensorwise, Mxfp8, Blockwise, Nvfp4 };
 
 /// Transformer shape. Megatron SC21 notation: L layers, h hidden, a heads, V vocabulary, s sequence.
 struct Workload
@@ -165,6 +167,9 @@ struct Gpu
     // How this model compares with measured training runs on this GPU (a preset's summary of
     // README "Validation"), shown beside the compute formula; empty when none was checked.
     std::string accuracy{};
+    // NVFP4 (fp8_recipe nvfp4), last so that positional initialisers keep their meaning.
+    double peakFlops4 = 0.0;         // dense NVFP4 FLOP/s (Blackwell); 0 = no FP4 tensor cores
+    double gemmEfficiencyFp4 = 0;    // measured dense NVFP4 GEMM / FP4 peak (burst-clock equivalent)
 
     bool operator==(const Gpu &) const = default;
 };
@@ -292,7 +297,7 @@ CrossEntropy resolveCrossEntropy(CrossEntropy given, Framework framework);
 std::string recomputeText(const Training &training);
 const char *nameOf(NormKind);          // "auto", "layernorm", "rmsnorm"
 const char *nameOf(Kernels);           // "auto", "fused", "eager"
-const char *nameOf(Fp8Recipe);         // "delayed", "tensorwise", "mxfp8", "blockwise"
+const char *nameOf(Fp8Recipe);         // "delayed", "tensorwise", "mxfp8", "blockwise", "nvfp4"
 NormKind resolveNorm(const Workload &workload);
 Kernels resolveKernels(Kernels given, Framework framework);
 const char *nameOf(IntraFabric);   // "auto", "nvswitch", "pcie", "mesh"

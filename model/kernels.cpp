@@ -24,6 +24,13 @@
 //          tensors are numerically different ... Both must be quantized independently"; SM 10.0+.
 //  [TE-BW] ibid. fp8_blockwise_scaling.rst: fp32 scales per 128 elements (1D) or 128x128 tiles;
 //          "On Hopper, block-scaled GEMMs are software-emulated".
+//  [NVFP4] TransformerEngine transformer_engine/common/recipe/__init__.py NVFP4BlockScaling and
+//          pytorch/csrc/quantizer.cpp NVFP4Quantizer::quantize_impl (@d0067d0d): E2M1 elements,
+//          E4M3 scales per 16 (weights 16 x 16), an fp32 scale per tensor from its amax
+//          (nvte_hadamard_transform_amax: the row-wise amax and the column-wise one after the
+//          16 x 16 random Hadamard transform, one read), then nvte_quantize_with_hadamard_transform
+//          writes both copies; fprop, dgrad and wgrad all NVFP4 GEMMs. NVIDIA 2025, Pretraining
+//          LLMs with NVFP4, arXiv:2509.25149.
 //  [TE-GEMM] TransformerEngine docs/examples/gemm_profiling/gemm_profiling.rst (@d0067d0d):
 //          per-layer GEMM times of a 5B layer (h 4096, ffn 16384, M 15,872) on H200 NVL and B300,
 //          per recipe, with and without the quantization (tests/data/kernels/te-gemm-profiling.csv).
@@ -91,7 +98,7 @@ KernelSpec kernelSpec(const Gpu &gpu, Precision precision, Fp8Recipe recipe, Fra
     // the tensor cores saturated, the board at its power limit and the clock lower, so every
     // tensor-core kernel runs at the sustained fraction of them. HBM-bound kernels do not follow
     // the SM clock and keep their rate.
-    const bool ownEfficiencies = gpu.gemmEfficiency > 0 || gpu.gemmEfficiencyFp8 > 0 || gpu.gemmEfficiencyFp8Fast > 0
+    const bool ownEfficiencies = gpu.gemmEfficiency > 0 || gpu.gemmEfficiencyFp8 > 0 || gpu.gemmEfficiencyFp8Fast > 0 || gpu.gemmEfficiencyFp4 > 0
                                  || gpu.attentionEfficiency > 0
                                  || gpu.attentionEfficiencyFa2 > 0;
     s.sustainedFraction = gpu.sustainedFraction > 0 ? gpu.sustainedFraction
@@ -129,6 +136,15 @@ KernelSpec kernelSpec(const Gpu &gpu, Precision precision, Fp8Recipe recipe, Fra
             s.fp8ScaleBytes = k.blockwiseScaleBytes;
             s.fp8GemmRate = gpu.mxfp8 ? k.mxfp8GemmRate : k.blockwiseGemmRateEmulated;
             break;
+        case Fp8Recipe::Nvfp4:        // [NVFP4] the GEMMs at the FP4 peak and ceiling
+            s.fp8BlockScaled = true;
+            s.fp8Copies = k.fp8BlockCopies;
+            s.fp8ElementBytes = k.nvfp4ElementBytes;
+            s.fp8ScaleBytes = k.nvfp4ScaleBytes;
+            s.fp8ReadBytes += k.fp8AmaxReadBytes + k.nvfp4HadamardReadBytes;
+            s.peakFlops = gpu.peakFlops4;
+            s.gemmEfficiency = (gpu.gemmEfficiencyFp4 > 0 ? gpu.gemmEfficiencyFp4 : k.gemmEfficiencyFp4) * s.sustainedFraction;
+            break;
         }
         s.gemmEfficiency *= s.fp8GemmRate;
         // [TE-ACC] Per-tensor recipes (delayed, tensorwise) run the forward GEMM with fast
@@ -144,7 +160,7 @@ KernelSpec kernelSpec(const Gpu &gpu, Precision precision, Fp8Recipe recipe, Fra
 
 double fp8CastBytesPerElement(const KernelSpec &spec)
 {
-    return spec.fp8ReadBytes + spec.fp8Copies * (1 + spec.fp8ScaleBytes);
+    return spec.fp8ReadBytes + spec.fp8Copies * (spec.fp8ElementBytes + spec.fp8ScaleBytes);
 }
 
 double tpOverlapSlowdown(const KernelSpec &spec)
@@ -376,20 +392,21 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
         // cast's read and writes the row-wise FP8 copy in place of its 16-bit output, whose bytes
         // leave the elementwise traffic, and transposes it after (ln_api.cpp / rmsnorm_api.cpp:
         // nvte_transpose when columnwise data is needed); with Amax it skips the amax pass.
-        const double writes = spec.fp8Copies * (1 + spec.fp8ScaleBytes);
+        const double element = spec.fp8ElementBytes + spec.fp8ScaleBytes;   // one quantized element with its scale
+        const double writes = spec.fp8Copies * element;
         const double transposeBytes = spec.fp8BlockScaled ? 0.0 : 2.0 * (spec.fp8Copies - 1);
         const bool gathered = sp && tp > 1;
         // One tensor of local width x (the shard when gathered, of full width h), read `read` bytes.
         const auto cast = [&](double x, double read, bool gatheredTensor) {
             if (spec.fp8BlockScaled || !gatheredTensor)
                 return (read + writes) * x;
-            return (read + 1 + spec.fp8ScaleBytes) * x + transposeBytes * h;
+            return (read + element) * x + transposeBytes * h;
         };
         const double normOut = r;   // the norm's output on this rank: the shard under SP
         double normCastBytes = cast(normOut, spec.fp8NormFusion == Fp8Fusion::Amax ? k.fp8CastReadBytes : spec.fp8ReadBytes,
                                     gathered);
         if (spec.fp8NormFusion == Fp8Fusion::Output) {   // row-wise FP8 from the norm, transposed after
-            normCastBytes = (1 + spec.fp8ScaleBytes) * normOut + transposeBytes * (gathered ? h : normOut);
+            normCastBytes = element * normOut + transposeBytes * (gathered ? h : normOut);
             lt.elementwiseForward -= T * 2 * 2 * normOut / hbm;   // the two norms' 16-bit writes
         }
         double rowParallelGrads = 2 * cast(gathered ? r : h, spec.fp8ReadBytes, gathered);

@@ -68,6 +68,18 @@ struct KernelDefaults
     // tensor cores TE runs block scaling as MXFP8 GEMMs.
     double mxfp8GemmRate = 0.951;
     double blockwiseGemmRateEmulated = 0.82;
+    // [NVFP4] fp8_recipe nvfp4 (TE NVFP4BlockScaling): 4-bit E2M1 elements, half a byte, with an
+    // E4M3 scale per 16 (1D blocks for inputs and gradients, 16 x 16 for weights) and one fp32 per
+    // tensor. Quantizing an input or a gradient reads it three times: an amax pass (the row-wise
+    // amax and that of the Hadamard-transformed column-wise copy in one kernel), then the row-wise
+    // cast and the transformed column-wise cast (TE benchmarks/benchmark_rht_cast.py counts
+    // "input_nbytes * 3"), writing two block-scaled copies.
+    double nvfp4ElementBytes = 0.5;
+    double nvfp4ScaleBytes = 1.0 / 16;
+    double nvfp4HadamardReadBytes = 2.0;
+    // Generic NVFP4 GEMM ceiling, for a GPU with an FP4 peak but no figure of its own: the B300
+    // preset's (TE's measured NVFP4 layer GEMMs, kernels.cpp [TE-GEMM]).
+    double gemmEfficiencyFp4 = 0.47;
     // HBM bytes per logit of the fp32 cross-entropy, forward and backward, as the frameworks'
     // kernels run it (the logits GEMM's own bf16 write is in the GEMM):
     //  Megatron-Core vocab_parallel_cross_entropy (tensor_parallel/cross_entropy.py, unfused by
@@ -135,6 +147,7 @@ struct KernelSpec
     int smCount = 0;
     int tileM = 0, tileN = 0, tileSms = 1;   // the GEMM tile and the SMs that share it
     int fp8Copies = 2;                       // FP8 copies of each cast tensor (2 with a transpose)
+    double fp8ElementBytes = 1;              // bytes of one quantized element: 1 (FP8), 0.5 (NVFP4)
     // FP8 quantization of one element (fp8_recipe, KernelDefaults): bytes read (the cast's 16-bit
     // read, and current scaling's amax pass), and the scale bytes written per element and copy.
     double fp8ReadBytes = 2;
@@ -169,8 +182,8 @@ int attentionBlockRows(Attention attention);
 /// framework: the resolved one; FSDP's FP8 is torchao's, without Transformer Engine's fused norms.
 KernelSpec kernelSpec(const Gpu &gpu, Precision precision, Fp8Recipe recipe = Fp8Recipe::Delayed,
                       Framework framework = Framework::Megatron);
-/// HBM bytes of quantizing one element of a 16-bit tensor to FP8 on this GPU, every copy the
-/// GEMMs need written (KernelSpec::fp8ReadBytes + fp8Copies x (1 + fp8ScaleBytes)).
+/// HBM bytes of quantizing one element of a 16-bit tensor to FP8 (NVFP4) on this GPU, every copy
+/// the GEMMs need written (KernelSpec::fp8ReadBytes + fp8Copies x (fp8ElementBytes + fp8ScaleBytes)).
 double fp8CastBytesPerElement(const KernelSpec &spec);
 
 /// Extra time of a GEMM that shares the GPU with TE's pipelined reduce-scatter overlap:

@@ -112,34 +112,36 @@ double qkNormKeptBytes(const Workload &w, const Widths &x, const ActivationLayou
 }
 
 // 16-bit elements per token: norm inputs (2 r) and outputs (2 rOut), Q K V (q + 2 kv), attention
-// output (q), MLP up(+gate) outputs and the activation output (gates + 1) f; [TE] FP8 inputs
-// take the norm outputs and the activation output to 1 byte and add an FP8 attention output.
-double keptBytes(const Widths &x, bool fp8Inputs)
+// output (q), MLP up(+gate) outputs and the activation output (gates + 1) f; [TE] quantized
+// inputs take the norm outputs and the activation output to `quantized` bytes (1 in FP8) and add
+// a quantized attention output.
+double keptBytes(const Widths &x, double quantized)
 {
     double bytes = 2 * (2 * x.r + 2 * x.rOut + x.q + 2 * x.kv + x.q + (x.gates + 1) * x.f);
     if (x.expertRows > 0) {
         // [MoE] the experts' permuted input rows and their output rows before the weighted
         // combine (Megatron-Core moe_utils permute / unpermute save them), the router's scores.
         bytes += 2 * 2 * x.expertRows + x.routerBytes;
-        if (fp8Inputs)   // the attention norm's output and the expert rows go in as FP8; the router reads 16-bit
-            bytes -= x.rOut + x.expertRows + x.f - x.q;
+        if (quantized > 0)   // the attention norm's output and the expert rows go in quantized; the router reads 16-bit
+            bytes -= (2 - quantized) * (x.rOut + x.expertRows + x.f) - quantized * x.q;
         return bytes;
     }
-    if (fp8Inputs)
-        bytes -= 2 * x.rOut + x.f - x.q;
+    if (quantized > 0)
+        bytes -= (2 - quantized) * (2 * x.rOut + x.f) - quantized * x.q;
     return bytes;
 }
 
 } // namespace
 
-ActivationLayout activationLayout(Framework framework, Precision precision, int tp, bool sequenceParallel, bool eager)
+ActivationLayout activationLayout(Framework framework, Precision precision, int tp, bool sequenceParallel, bool eager,
+                                  double quantizedBytes)
 {
     ActivationLayout l;
     l.eager = eager;
     l.eagerNormExtraBytes = precision == Precision::Fp32 ? 2.0 : 4.0;
     l.tp = tp;
     l.sequenceParallel = sequenceParallel;
-    l.fp8Inputs = precision == Precision::Fp8 && framework != Framework::Fsdp;
+    l.quantizedInputBytes = precision == Precision::Fp8 && framework != Framework::Fsdp ? quantizedBytes : 0.0;
     l.gatheredGemmInputs = framework == Framework::Fsdp && tp > 1;
     return l;
 }
@@ -147,7 +149,7 @@ ActivationLayout activationLayout(Framework framework, Precision precision, int 
 double layerFullActivationBytesPerToken(const Workload &w, const ActivationLayout &l)
 {
     const Widths x = widthsOf(w, l);
-    double bytes = keptBytes(x, l.fp8Inputs);
+    double bytes = keptBytes(x, l.quantizedInputBytes);
     if (l.eager) {
         // Hugging Face LlamaRMSNorm / torchtitan RMSNorm as written: x.float() (4 B) and the
         // normalized type_as(x) (2 B) are kept for the backward where a fused kernel keeps the
@@ -180,7 +182,7 @@ double layerActivationBytesPerToken(const Workload &w, Framework framework, Reco
         }
         // Megatron: recompute the core attention; with flash it stores nothing s x s to drop.
         if (w.attention == Attention::Materialized)
-            return keptBytes(x, l.fp8Inputs) + 2 * x.r + qkNormKeptBytes(w, x, l);
+            return keptBytes(x, l.quantizedInputBytes) + 2 * x.r + qkNormKeptBytes(w, x, l);
         return layerFullActivationBytesPerToken(w, l);
     case Recompute::None:
         break;

@@ -60,10 +60,11 @@ struct ActivationLayout
 {
     int tp = 1;
     bool sequenceParallel = false;
-    /// The GEMMs keep their FP8-cast inputs for the weight gradient (Transformer Engine): the
-    /// norm outputs and the MLP activation output cost 1 byte, and the attention output is kept
-    /// twice (16-bit by flash attention for its backward, FP8 by the output projection).
-    bool fp8Inputs = false;
+    /// The GEMMs keep their quantized inputs for the weight gradient (Transformer Engine): the
+    /// norm outputs and the MLP activation output cost these bytes per element (1 in FP8, 0.5 and
+    /// a sixteenth in NVFP4, with their block scales), and the attention output is kept twice
+    /// (16-bit by flash attention for its backward, quantized by the output projection). 0: 16-bit.
+    double quantizedInputBytes = 0;
     /// With sequence parallelism the column-parallel GEMMs keep their all-gathered (full h)
     /// input, as PyTorch DTensor TP and AsyncTP do; Megatron/TE keep the local shard and gather
     /// again in backward.
@@ -79,7 +80,9 @@ struct ActivationLayout
 };
 /// The layout a framework uses: [TE] FP8 inputs for every framework but FSDP (torchao's
 /// Float8Linear saves the 16-bit input and casts again); gathered inputs for FSDP (torchtitan).
-ActivationLayout activationLayout(Framework framework, Precision precision, int tp, bool sequenceParallel, bool eager);
+/// quantizedBytes: one quantized element with its scale (KernelSpec::fp8ElementBytes + fp8ScaleBytes).
+ActivationLayout activationLayout(Framework framework, Precision precision, int tp, bool sequenceParallel, bool eager,
+                                  double quantizedBytes = 1.0);
 
 /// Activation bytes one layer keeps per token on one GPU until its backward, counted in 16-bit
 /// elements (the caller scales fp32 runs).

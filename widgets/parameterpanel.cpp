@@ -93,12 +93,13 @@ ParameterPanel::ParameterPanel(QWidget *parent)
     addToggle(training, Field::Fp8Params, tr("FP8 weights"),
               tr("With FP8: the GEMM weights are kept and all-gathered in FP8, without a 16-bit copy "
                  "(Megatron --fp8-param-gather, NeMo fp8_params, torchao float8 all-gather)."));
-    // In the order of Fp8Recipe: Delayed, Tensorwise, Mxfp8, Blockwise.
+    // In the order of Fp8Recipe: Delayed, Tensorwise, Mxfp8, Blockwise, Nvfp4.
     addCombo(training, Field::Fp8Recipe, tr("FP8 recipe"),
-             {tr("Delayed scaling"), tr("Tensorwise (current)"), tr("MXFP8 (Blackwell)"), tr("Blockwise (128)")},
+             {tr("Delayed scaling"), tr("Tensorwise (current)"), tr("MXFP8 (Blackwell)"), tr("Blockwise (128)"), tr("NVFP4 (Blackwell)")},
              tr("How FP8 GEMM inputs are scaled (Megatron --fp8-recipe): delayed from the amax history (one cast pass); "
                 "tensorwise from each tensor's own amax (an extra read); MXFP8 with a scale per 32 elements "
-                "(Blackwell, row- and column-wise copies); blockwise per 128 elements (DeepSeek-V3, emulated on Hopper)."));
+                "(Blackwell, row- and column-wise copies); blockwise per 128 elements (DeepSeek-V3, emulated on Hopper); "
+                "NVFP4: the GEMMs in 4 bits at the FP4 peak (Transformer Engine NVFP4BlockScaling, Megatron-Bridge nvfp4)."));
     // In the order of Attention: Flash, Materialized, Flash2.
     addCombo(training, Field::Attention, tr("Attention kernel"),
              {tr("FlashAttention (best)"), tr("Materialized"), tr("FlashAttention-2")},

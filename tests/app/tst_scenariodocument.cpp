@@ -2,6 +2,7 @@
 // The document without a window: typed changes, a drag that is one undo step, invalid values kept
 // (never clamped) with the last valid evaluation beside them, undo and redo.
 #include "fields.h"
+#include "presenter.h"
 #include "scenariodocument.h"
 #include "scenarioio.h"
 
@@ -182,21 +183,46 @@ private slots:
         QCOMPARE(doc.scenario().plan.tp, 3);   // what the user typed is kept in the history
     }
 
-    // MXFP8 on Hopper cannot run (no block-scaled tensor cores): Repair moves the recipe to
-    // current scaling, the FP8 recipe Hopper runs, and keeps FP8.
+    // MXFP8 (no block-scaled tensor cores) and NVFP4 (no FP4 tensor cores) cannot run on Hopper:
+    // Repair moves the recipe to current scaling, the FP8 recipe Hopper runs, and keeps FP8.
     void repairsAnFp8RecipeTheGpuLacks()
     {
         ScenarioDocument doc;
         loadDefault(doc);
         QVERIFY(!doc.scenario().cluster.gpu.mxfp8);
-        doc.edit(Field::Fp8Recipe, int(Fp8Recipe::Mxfp8));   // also turns FP8 on, with a note
-        doc.finishEdit();
-        QCOMPARE(doc.evaluation().problem.field, std::string("training.fp8_recipe"));
-        QVERIFY(doc.canRepair());
-        doc.repair();
-        QVERIFY2(doc.evaluation().feasible, doc.evaluation().problem.message.c_str());
-        QCOMPARE(doc.scenario().training.fp8Recipe, Fp8Recipe::Tensorwise);
-        QCOMPARE(doc.scenario().training.precision, Precision::Fp8);
+        for (Fp8Recipe recipe : {Fp8Recipe::Mxfp8, Fp8Recipe::Nvfp4}) {
+            doc.edit(Field::Fp8Recipe, int(recipe));   // also turns FP8 on, with a note
+            doc.finishEdit();
+            QCOMPARE(doc.evaluation().problem.field, std::string("training.fp8_recipe"));
+            QVERIFY(doc.canRepair());
+            doc.repair();
+            QVERIFY2(doc.evaluation().feasible, doc.evaluation().problem.message.c_str());
+            QCOMPARE(doc.scenario().training.fp8Recipe, Fp8Recipe::Tensorwise);
+            QCOMPARE(doc.scenario().training.precision, Precision::Fp8);
+        }
+    }
+
+    // The MFU card's bands are dense BF16/FP8 runs'; NVFP4 against the FP4 peak publishes 20-24%
+    // (Megatron-Bridge's Llama rows), so its card is not coloured as poor, and a BF16 plan with the
+    // same low MFU is.
+    void mfuCardBandsAreNotFp4s()
+    {
+        ScenarioDocument doc;
+        loadDefault(doc);
+        Scenario s = doc.scenario();
+        Evaluation e = doc.evaluation();
+        QVERIFY(e.feasible);
+        e.mfu = 0.22;
+        const auto toneOf = [](const QList<CardData> &cards) {
+            for (const CardData &c : cards)
+                if (c.id == QLatin1String("mfu"))
+                    return c.tone;
+            return CardData::Bad;
+        };
+        QCOMPARE(toneOf(headlineCards(s, e)), CardData::Warn);
+        s.training.precision = Precision::Fp8;
+        s.training.fp8Recipe = Fp8Recipe::Nvfp4;
+        QCOMPARE(toneOf(headlineCards(s, e)), CardData::Normal);
     }
 
     // Ulysses hands each CP rank a share of the heads: CP 2 cannot split Llama 3 70B's one kv head

@@ -260,6 +260,8 @@ private slots:
         loaded->scenario.cluster.gpu.hostMemoryBytes = 240e9;
         loaded->scenario.workload.headDim = 128;
         loaded->scenario.workload.qkNorm = true;
+        loaded->scenario.cluster.gpu.peakFlops4 = 9000e12;
+        loaded->scenario.cluster.gpu.gemmEfficiencyFp4 = 0.6;
         const auto again = parseScenario(QJsonDocument(scenarioToJson(loaded->scenario, loaded->name, loaded->description)).toJson(), &error);
         QVERIFY2(again, qPrintable(error.text()));
         QVERIFY(again->scenario.plan.rankOrder == loaded->scenario.plan.rankOrder);
@@ -287,6 +289,17 @@ private slots:
         QCOMPARE(again->scenario.cluster.gpu.hostMemoryBytes, 240e9);
         QCOMPARE(again->scenario.workload.headDim, 128);
         QCOMPARE(again->scenario.workload.qkNorm, true);
+        QCOMPARE(again->scenario.cluster.gpu.peakFlops4, 9000e12);
+        QCOMPARE(again->scenario.cluster.gpu.gemmEfficiencyFp4, 0.6);
+        // Megatron-Bridge's spelling, precision nvfp4, is FP8 autocast with the nvfp4 recipe, and
+        // is saved that way.
+        const auto nvfp4 = parseScenario(minimal({}, QStringLiteral(R"({"global_batch": 64, "precision": "nvfp4"})")), &error);
+        QVERIFY2(nvfp4, qPrintable(error.text()));
+        QCOMPARE(nvfp4->scenario.training.precision, Precision::Fp8);
+        QCOMPARE(nvfp4->scenario.training.fp8Recipe, Fp8Recipe::Nvfp4);
+        const QJsonObject saved = scenarioToJson(nvfp4->scenario, {}, {}).value(QLatin1String("training")).toObject();
+        QCOMPARE(saved.value(QLatin1String("precision")).toString(), QStringLiteral("fp8"));
+        QCOMPARE(saved.value(QLatin1String("fp8_recipe")).toString(), QStringLiteral("nvfp4"));
         QVERIFY(scenarioToJson(again->scenario, {}, {}).value(QLatin1String("plan")).toObject().value(QLatin1String("bucket")) == QLatin1String("auto"));
     }
 
@@ -309,7 +322,11 @@ private slots:
         QTest::newRow("unknown preset") << minimal(QStringLiteral(R"({"preset": "gpt-9"})")) << "workload.preset" << "unknown model preset";
         QTest::newRow("unknown gpu") << minimal({}, {}, QStringLiteral(R"({"gpu": "tpu-v9"})")) << "cluster.gpu" << "unknown GPU preset";
         QTest::newRow("gpu object") << minimal({}, {}, QStringLiteral(R"({"gpu": {"peak_flops": "1 PFLOP/s"}})")) << "cluster.gpu" << "needs peak_flops, memory and memory_bandwidth";
-        QTest::newRow("enum") << minimal({}, QStringLiteral(R"({"global_batch": 64, "precision": "fp4"})")) << "training.precision" << "fp32|bf16|fp16|fp8";
+        QTest::newRow("enum") << minimal({}, QStringLiteral(R"({"global_batch": 64, "precision": "fp4"})")) << "training.precision" << "fp32|bf16|fp16|fp8|nvfp4";
+        QTest::newRow("nvfp4 recipe") << minimal({}, QStringLiteral(R"({"global_batch": 64, "precision": "nvfp4", "fp8_recipe": "mxfp8"})"))
+                                      << "training.fp8_recipe" << "precision nvfp4 runs the nvfp4 recipe";
+        QTest::newRow("fp4 peak") << minimal({}, {}, QStringLiteral(R"({"gpu": {"peak_flops": "1 PFLOP/s", "memory": "80 GiB", "memory_bandwidth": "3 TB/s", "peak_flops_fp4": "9 PB"}})"))
+                                  << "cluster.gpu.peak_flops_fp4" << "not a";
         QTest::newRow("bool") << minimal({}, {}, {}, QStringLiteral(R"({"tp": 8, "overlap_dp": "yes"})")) << "plan.overlap_dp" << "true or false";
         QTest::newRow("dp leftover") << minimal({}, {}, {}, QStringLiteral(R"({"tp": 7})")) << "plan.dp" << "not a multiple";
         QTest::newRow("rank order") << minimal({}, {}, {}, QStringLiteral(R"({"tp": 8, "rank_order": "tp-dp-pp"})")) << "plan.rank_order"

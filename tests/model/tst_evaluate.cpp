@@ -195,6 +195,10 @@ private slots:
         QTest::newRow("host bandwidth") << Edit([](Scenario &s) { s.cluster.gpu.hostBytesPerSecond = -1; }) << "cluster.gpu.host_bandwidth" << "below 100 TB/s";
         QTest::newRow("fp8 params in bf16") << Edit([](Scenario &s) { s.training.fp8Params = true; }) << "training.fp8_params" << "precision fp8";
         QTest::newRow("mxfp8 on hopper") << Edit([](Scenario &s) { s.training.precision = Precision::Fp8; s.training.fp8Recipe = Fp8Recipe::Mxfp8; }) << "training.fp8_recipe" << "Blackwell";
+        QTest::newRow("nvfp4 on hopper") << Edit([](Scenario &s) { s.training.precision = Precision::Fp8; s.training.fp8Recipe = Fp8Recipe::Nvfp4; }) << "training.fp8_recipe" << "FP4 tensor cores";
+        QTest::newRow("nvfp4 weights") << Edit([](Scenario &s) { s.cluster.gpu.peakFlops4 = 9000e12; s.training.precision = Precision::Fp8; s.training.fp8Recipe = Fp8Recipe::Nvfp4; s.training.fp8Params = true; }) << "training.fp8_params" << "not modelled";
+        QTest::newRow("fp4 peak") << Edit([](Scenario &s) { s.cluster.gpu.peakFlops4 = -1; }) << "cluster.gpu.peak_flops_fp4" << "0 = no FP4 tensor cores";
+        QTest::newRow("fp4 ceiling") << Edit([](Scenario &s) { s.cluster.gpu.gemmEfficiencyFp4 = 1.5; }) << "cluster.gpu.gemm_efficiency_fp4" << "(0, 1]";
         QTest::newRow("head dim") << Edit([](Scenario &s) { s.workload.headDim = -64; }) << "workload.head_dim" << "0 for hidden / heads";
         QTest::newRow("heads without head dim") << Edit([](Scenario &s) { s.workload.heads = 48; s.workload.kvHeads = 48; }) << "workload.heads" << "give workload.head_dim";
         QTest::newRow("ep without experts") << Edit([](Scenario &s) { s.plan.ep = 2; }) << "plan.ep" << "set workload.experts";
@@ -560,6 +564,7 @@ private slots:
         Gpu blackwellGpu = hopperGpu;
         blackwellGpu.fp8Copies = 1;
         blackwellGpu.mxfp8 = true;
+        blackwellGpu.peakFlops4 = 4 * hopperGpu.peakFlops8;   // the FP4 rate's own ceiling is checked below
         const KernelDefaults &k = kernelDefaults();
         struct Case { const Gpu *gpu; Fp8Recipe recipe; double read, copies, scale, rate; };
         const Case cases[] = {{&hopperGpu, Fp8Recipe::Delayed, 2, 2, 0, 1},
@@ -568,19 +573,28 @@ private slots:
                               {&blackwellGpu, Fp8Recipe::Delayed, 2, 1, 0, 1},
                               {&blackwellGpu, Fp8Recipe::Tensorwise, 4, 1, 0, 1},
                               {&blackwellGpu, Fp8Recipe::Mxfp8, 2, 2, 1.0 / 32, 0.951},
-                              {&blackwellGpu, Fp8Recipe::Blockwise, 2, 2, 4.0 / 128, 0.951}};
+                              {&blackwellGpu, Fp8Recipe::Blockwise, 2, 2, 4.0 / 128, 0.951},
+                              // [NVFP4] amax, row-wise cast and transformed column-wise cast: three
+                              // reads; two half-byte copies with an E4M3 scale per 16 elements.
+                              {&blackwellGpu, Fp8Recipe::Nvfp4, 6, 2, 1.0 / 16, 1}};
         const Workload w = base().workload;   // GeLU, MHA
         const double T = 4096, h = w.hidden, f = w.ffnHidden, t = 8, kv = h / t;
         for (const Case &c : cases) {
             KernelSpec spec = kernelSpec(*c.gpu, Precision::Fp8, c.recipe);
             spec.fp8NormFusion = Fp8Fusion::None;   // separate casts here
             const KernelSpec perTensor = kernelSpec(*c.gpu, Precision::Fp8, Fp8Recipe::Delayed);
-            const double local = c.read + c.copies * (1 + c.scale);
+            const double element = c.recipe == Fp8Recipe::Nvfp4 ? 0.5 : 1.0;
+            const double local = c.read + c.copies * (element + c.scale);
             QVERIFY(std::abs(fp8CastBytesPerElement(spec) - local) < 1e-12);
-            QVERIFY(std::abs(spec.gemmEfficiency / perTensor.gemmEfficiency - c.rate) < 1e-12);
+            if (c.recipe == Fp8Recipe::Nvfp4) {   // the FP4 peak at the generic FP4 ceiling
+                QCOMPARE(spec.peakFlops, blackwellGpu.peakFlops4);
+                QVERIFY(std::abs(spec.gemmEfficiency - k.gemmEfficiencyFp4 * spec.sustainedFraction) < 1e-12);
+            } else {
+                QVERIFY(std::abs(spec.gemmEfficiency / perTensor.gemmEfficiency - c.rate) < 1e-12);
+            }
             QCOMPARE(spec.fp8GemmRate, c.rate);
             // Under SP: the two gathered inputs and the two gathered output gradients per layer.
-            const bool block = c.recipe == Fp8Recipe::Mxfp8 || c.recipe == Fp8Recipe::Blockwise;
+            const bool block = c.recipe == Fp8Recipe::Mxfp8 || c.recipe == Fp8Recipe::Blockwise || c.recipe == Fp8Recipe::Nvfp4;
             const double gathered = block ? local * h / t : (c.read + 1) * h / t + (c.copies - 1) * 2 * h;
             const LayerTimes lt = layerTimes(w, Precision::Fp8, T, int(t), 1, true, spec, 2, false);
             const double forwardBytes = T * (2 * gathered + local * (h / t + f / t));
@@ -603,6 +617,16 @@ private slots:
         const double matrixPerGpu = stageLayerCounts(s.workload.layers, s.plan)[size_t(mx.memory.stage)]
                                     * countShape(s.workload).layerMatrixParams / s.plan.tp;
         QVERIFY(std::abs(mx.memory.weightsBytes - delayed.memory.weightsBytes - matrixPerGpu) < 1e-6 * matrixPerGpu);
+        // NVFP4: faster GEMMs at the FP4 peak, half-byte weight copies and kept GEMM inputs, and
+        // sequence-parallel gathers of half-byte elements with their scales.
+        s.training.fp8Recipe = Fp8Recipe::Nvfp4;
+        const Evaluation fp4 = evaluate(s);
+        QVERIFY2(fp4.feasible, fp4.problem.message.c_str());
+        QVERIFY(fp4.breakdown.computeSeconds < mx.breakdown.computeSeconds);
+        QCOMPARE(fp4.peakFlopsPerGpu, blackwellGpu.peakFlops4);
+        QVERIFY(std::abs(fp4.memory.weightsBytes - (mx.memory.weightsBytes - matrixPerGpu * 2 * (1 - 0.5 - 1.0 / 16)))
+                < 1e-6 * matrixPerGpu);
+        QVERIFY(fp4.memory.activationsBytes < mx.memory.activationsBytes);
         // Outside FP8 the recipe changes nothing.
         s.training.precision = Precision::Bf16;
         const Evaluation bf16Mx = evaluate(s);
