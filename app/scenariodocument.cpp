@@ -232,9 +232,16 @@ std::optional<std::pair<Field, double>> ScenarioDocument::repairEdit() const
         case Field::Cp: return nearest(valid.cp, pl.cp);
         case Field::Ep: return nearest(valid.ep, pl.ep);
         case Field::GlobalBatch: return nearest(valid.globalBatch, double(m_scenario.training.globalBatch));
-        // MXFP8 on a GPU without block-scaled tensor cores: per-tensor current scaling, the FP8
-        // recipe Hopper runs (Megatron-Bridge's FP8-CS).
-        case Field::Fp8Recipe: return double(int(Fp8Recipe::Tensorwise));
+        // MXFP8 or NVFP4 on a GPU without their tensor cores: per-tensor current scaling, the FP8
+        // recipe Hopper runs (Megatron-Bridge's FP8-CS). Only when the recipe is what cannot run.
+        case Field::Fp8Recipe:
+            if (e.problem.field != "training.fp8_recipe")
+                return std::nullopt;
+            return double(int(Fp8Recipe::Tensorwise));
+        // TP overlap with NVFP4 (NVIDIA's NVFP4 recipes run without it): off. FP8 weights under
+        // NVFP4 (4-bit gathers, not modelled): off.
+        case Field::TpOverlap: return 0.0;
+        case Field::Fp8Params: return 0.0;
         // FP8 on a GPU without FP8 tensor cores: BF16.
         case Field::Precision: return double(int(Precision::Bf16));
         // Ulysses cannot split this TP rank's heads over CP: the K/V ring, which can.

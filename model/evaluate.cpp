@@ -642,14 +642,21 @@ std::optional<Problem> validate(const Scenario &sc)
         return problem("plan.tp_overlap",
                        "TP overlap runs inside one node's NVLink; TP %g spans nodes of %g GPUs: turn tp_overlap off or "
                        "keep tp within a node", pl.tp, cl.gpusPerNode);
-    if (tr.precision == Precision::Fp8 && !(cl.gpu.peakFlops8 > 0))
-        return problem("training.precision",
-                       "fp8 needs a GPU with FP8 tensor cores; this GPU has no FP8 peak (cluster.gpu.peak_flops_fp8); "
-                       "use bf16, or an H100, H200, B200 or MI300X");
     if (tr.precision == Precision::Fp8 && tr.fp8Recipe == Fp8Recipe::Nvfp4 && !(cl.gpu.peakFlops4 > 0))
         return problem("training.fp8_recipe",
                        "nvfp4 needs FP4 tensor cores (Blackwell: B200, GB200, B300, GB300; cluster.gpu.peak_flops_fp4), "
                        "which this GPU lacks: use an FP8 recipe (tensorwise, delayed, mxfp8 or blockwise)");
+    if (tr.precision == Precision::Fp8 && tr.fp8Recipe != Fp8Recipe::Nvfp4 && !(cl.gpu.peakFlops8 > 0))   // NVFP4 reads no FP8 peak
+        return problem("training.precision",
+                       "fp8 needs a GPU with FP8 tensor cores; this GPU has no FP8 peak (cluster.gpu.peak_flops_fp8); "
+                       "use bf16, or an H100, H200, B200 or MI300X");
+    // NVIDIA's NVFP4 recipes run without TE's userbuffers TP overlap: MLPerf Training v5.1
+    // (NVIDIA llama31_405b config_common_fp4.sh: "TP overlap not supported yet") and
+    // Megatron-Bridge's perf recipes (tp_comm_overlap = False in every *_nvfp4_config).
+    if (pl.tpOverlap && pl.tp > 1 && tr.precision == Precision::Fp8 && tr.fp8Recipe == Fp8Recipe::Nvfp4)
+        return problem("plan.tp_overlap",
+                       "TP communication overlap does not run with NVFP4 (NVIDIA's MLPerf and Megatron-Bridge NVFP4 "
+                       "recipes turn it off: TE's userbuffers overlap has no NVFP4 path yet); turn tp_overlap off");
     if (tr.precision == Precision::Fp8 && tr.fp8Recipe == Fp8Recipe::Mxfp8 && !cl.gpu.mxfp8)
         return problem("training.fp8_recipe",
                        "mxfp8 needs block-scaled FP8 tensor cores (Blackwell: B200, GB200; cluster.gpu.mxfp8), which "
@@ -732,6 +739,11 @@ std::optional<Problem> validate(const Scenario &sc)
     if (tr.fp8Params && fw == Framework::DeepSpeed)
         return problem("training.fp8_params", "DeepSpeed keeps 16-bit weights: fp8_params needs plan.framework megatron or "
                                               "fsdp");
+    // NVFP4 is modelled as Transformer Engine's recipe; PyTorch FSDP's low-precision training is
+    // torchao's, whose casts the model charges for FP8 only.
+    if (tr.precision == Precision::Fp8 && tr.fp8Recipe == Fp8Recipe::Nvfp4 && fw == Framework::Fsdp)
+        return problem("plan.framework", "fp8_recipe nvfp4 is Transformer Engine's NVFP4 recipe, modelled under Megatron "
+                                         "(or DeepSpeed with TE), not PyTorch FSDP's torchao casts: set plan.framework megatron");
     if (fw == Framework::Megatron && pl.zeroStage == 2)
         return problem("plan.zero", "Megatron-LM runs its distributed optimizer (zero 1) or Megatron-FSDP (zero 3); zero 2 "
                                     "needs plan.framework deepspeed or fsdp");

@@ -281,6 +281,10 @@ FieldEdit withField(const Scenario &in, Field field, double v)
             s.training.precision = Precision::Fp8;
             r.note = "training.precision set to fp8: a scaling recipe applies to FP8 GEMMs";
         }
+        if (s.training.fp8Recipe == Fp8Recipe::Nvfp4 && s.training.fp8Params) {
+            s.training.fp8Params = false;   // 4-bit parameter gathers are not modelled
+            r.note = "training.fp8_params turned off: NVFP4 weights gathered in 4 bits are not modelled";
+        }
         break;
     case Field::Tokens: s.training.tokens = v; break;
     case Field::ComputeTime: s.training.computeSecondsOverride = v; break;

@@ -105,6 +105,7 @@ KernelSpec kernelSpec(const Gpu &gpu, Precision precision, Fp8Recipe recipe, Fra
                           : ownEfficiencies         ? k.sustainedFraction
                                                     : k.genericSustainedFraction;
     s.gemmEfficiency *= s.sustainedFraction;
+    s.gemmEfficiency16 = precision == Precision::Fp8 ? ceiling16 * s.sustainedFraction : s.gemmEfficiency;
     s.attentionEfficiency *= s.sustainedFraction;
     s.attentionEfficiencyFa2 *= s.sustainedFraction;
     s.hbmBytesPerSecond = gpu.memoryBytesPerSecond * k.hbmEfficiency;
@@ -176,12 +177,15 @@ double ncclComputeShare(const KernelSpec &spec)
 }
 
 namespace {
-// Attention and the LM head run in 16-bit whatever the GEMM precision (FP8 recipes keep them).
+// Attention and the LM head run in 16-bit whatever the GEMM precision (FP8 and NVFP4 recipes keep
+// them), at the 16-bit peak and ceiling.
 KernelSpec sixteenBit(const KernelSpec &spec)
 {
     KernelSpec s = spec;
     s.peakFlops = spec.peakFlops16;
-    s.ridgeFlopsPerByte = spec.ridgeFlopsPerByte * spec.peakFlops16 / spec.peakFlops;
+    s.gemmEfficiency = spec.gemmEfficiency16;
+    s.forwardGemmRate = 1;
+    s.ridgeFlopsPerByte = spec.ridgeFlopsPerByte * (spec.peakFlops16 * spec.gemmEfficiency16) / (spec.peakFlops * spec.gemmEfficiency);
     return s;
 }
 } // namespace

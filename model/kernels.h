@@ -79,7 +79,7 @@ struct KernelDefaults
     double nvfp4HadamardReadBytes = 2.0;
     // Generic NVFP4 GEMM ceiling, for a GPU with an FP4 peak but no figure of its own: the B300
     // preset's (TE's measured NVFP4 layer GEMMs, kernels.cpp [TE-GEMM]).
-    double gemmEfficiencyFp4 = 0.47;
+    double gemmEfficiencyFp4 = 0.505;
     // HBM bytes per logit of the fp32 cross-entropy, forward and backward, as the frameworks'
     // kernels run it (the logits GEMM's own bf16 write is in the GEMM):
     //  Megatron-Core vocab_parallel_cross_entropy (tensor_parallel/cross_entropy.py, unfused by
@@ -141,6 +141,7 @@ struct KernelSpec
     double sustainedFraction = 1;
     double peakFlops16 = 0;        // attention and the LM head run in 16-bit (the FP32 rate in FP32 training)
     double gemmEfficiency = 0;     // ceiling for the GEMM precision
+    double gemmEfficiency16 = 0;   // the 16-bit GEMMs' (LM head, router, materialized attention), sustained
     double attentionEfficiency = 0;
     double attentionEfficiencyFa2 = 0;
     double hbmBytesPerSecond = 0;  // achievable

@@ -190,16 +190,31 @@ private slots:
         ScenarioDocument doc;
         loadDefault(doc);
         QVERIFY(!doc.scenario().cluster.gpu.mxfp8);
-        for (Fp8Recipe recipe : {Fp8Recipe::Mxfp8, Fp8Recipe::Nvfp4}) {
+        // Choose the recipe; the field the reason names; Repair runs.
+        const auto chooseAndRepair = [&](Fp8Recipe recipe, const char *problemField) {
             doc.edit(Field::Fp8Recipe, int(recipe));   // also turns FP8 on, with a note
             doc.finishEdit();
-            QCOMPARE(doc.evaluation().problem.field, std::string("training.fp8_recipe"));
+            QCOMPARE(doc.evaluation().problem.field, std::string(problemField));
             QVERIFY(doc.canRepair());
             doc.repair();
             QVERIFY2(doc.evaluation().feasible, doc.evaluation().problem.message.c_str());
+        };
+        for (Fp8Recipe recipe : {Fp8Recipe::Mxfp8, Fp8Recipe::Nvfp4}) {
+            chooseAndRepair(recipe, "training.fp8_recipe");
             QCOMPARE(doc.scenario().training.fp8Recipe, Fp8Recipe::Tensorwise);
             QCOMPARE(doc.scenario().training.precision, Precision::Fp8);
         }
+        // On a GPU with FP4, NVFP4 with TP overlap: Repair keeps NVFP4 and turns the overlap off.
+        Scenario s = doc.scenario();
+        s.cluster.gpu.peakFlops4 = 9000e12;
+        s.plan.tp = 2;
+        s.plan.dp = s.cluster.gpus / (s.plan.tp * s.plan.pp * s.plan.cp);
+        s.plan.tpOverlap = true;
+        s.plan.sequenceParallel = true;
+        doc.setScenarioDirect(s);
+        chooseAndRepair(Fp8Recipe::Nvfp4, "plan.tp_overlap");
+        QCOMPARE(doc.scenario().training.fp8Recipe, Fp8Recipe::Nvfp4);
+        QCOMPARE(doc.scenario().plan.tpOverlap, false);
     }
 
     // The MFU card's bands are dense BF16/FP8 runs'; NVFP4 against the FP4 peak publishes 20-24%

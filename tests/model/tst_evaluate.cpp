@@ -197,6 +197,9 @@ private slots:
         QTest::newRow("mxfp8 on hopper") << Edit([](Scenario &s) { s.training.precision = Precision::Fp8; s.training.fp8Recipe = Fp8Recipe::Mxfp8; }) << "training.fp8_recipe" << "Blackwell";
         QTest::newRow("nvfp4 on hopper") << Edit([](Scenario &s) { s.training.precision = Precision::Fp8; s.training.fp8Recipe = Fp8Recipe::Nvfp4; }) << "training.fp8_recipe" << "FP4 tensor cores";
         QTest::newRow("nvfp4 weights") << Edit([](Scenario &s) { s.cluster.gpu.peakFlops4 = 9000e12; s.training.precision = Precision::Fp8; s.training.fp8Recipe = Fp8Recipe::Nvfp4; s.training.fp8Params = true; }) << "training.fp8_params" << "not modelled";
+        QTest::newRow("nvfp4 under fsdp") << Edit([](Scenario &s) { s.cluster.gpu.peakFlops4 = 9000e12; s.training.precision = Precision::Fp8; s.training.fp8Recipe = Fp8Recipe::Nvfp4; s.plan.framework = Framework::Fsdp; s.plan.zeroStage = 3; }) << "plan.framework" << "not PyTorch FSDP";
+        QTest::newRow("nvfp4 without fp8 peak") << Edit([](Scenario &s) { s.cluster.gpu.peakFlops8 = 0; s.training.precision = Precision::Fp8; s.training.fp8Recipe = Fp8Recipe::Nvfp4; }) << "training.fp8_recipe" << "FP4 tensor cores";
+        QTest::newRow("nvfp4 tp overlap") << Edit([](Scenario &s) { s.cluster.gpu.peakFlops4 = 9000e12; s.training.precision = Precision::Fp8; s.training.fp8Recipe = Fp8Recipe::Nvfp4; s.plan.tpOverlap = true; }) << "plan.tp_overlap" << "does not run with NVFP4";
         QTest::newRow("fp4 peak") << Edit([](Scenario &s) { s.cluster.gpu.peakFlops4 = -1; }) << "cluster.gpu.peak_flops_fp4" << "0 = no FP4 tensor cores";
         QTest::newRow("fp4 ceiling") << Edit([](Scenario &s) { s.cluster.gpu.gemmEfficiencyFp4 = 1.5; }) << "cluster.gpu.gemm_efficiency_fp4" << "(0, 1]";
         QTest::newRow("head dim") << Edit([](Scenario &s) { s.workload.headDim = -64; }) << "workload.head_dim" << "0 for hidden / heads";

@@ -89,6 +89,13 @@ private slots:
         r = withField(r.scenario, Field::Precision, int(Precision::Bf16));
         QCOMPARE(r.scenario.training.fp8Recipe, Fp8Recipe::Tensorwise);
         QVERIFY(!validate(r.scenario).has_value());
+        // NVFP4 turns FP8 weights off (4-bit parameter gathers are not modelled).
+        Scenario fp4 = base();
+        fp4.cluster.gpu.peakFlops4 = 9000e12;
+        r = withField(withField(fp4, Field::Fp8Params, 1).scenario, Field::Fp8Recipe, int(Fp8Recipe::Nvfp4));
+        QVERIFY(!r.scenario.training.fp8Params);
+        QVERIFY(r.note.find("training.fp8_params") != std::string::npos);
+        QVERIFY2(!validate(r.scenario).has_value(), validate(r.scenario)->message.c_str());
     }
 
     void words()
