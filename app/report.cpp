@@ -160,7 +160,7 @@ QString inputsTable(const Scenario &s)
                                      .arg(t.globalBatch).arg(t.microBatch)
                                      .arg(t.precision == Precision::Fp8
                                               ? (t.fp8Recipe == Fp8Recipe::Nvfp4
-                                                     ? QStringLiteral("NVFP4 GEMMs (fp8 machinery, nvfp4 recipe)")
+                                                     ? QStringLiteral("NVFP4 GEMMs (Transformer Engine's NVFP4 recipe)")
                                                      : QStringLiteral("fp8 (%1 scaling)").arg(QLatin1String(nameOf(t.fp8Recipe))))
                                               : QLatin1String(nameOf(t.precision)))
                                      .arg(QLatin1String(nameOf(t.recompute))).arg(fmt::count(t.tokens)));

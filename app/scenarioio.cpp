@@ -175,6 +175,8 @@ const std::pair<const char *, Attention> kAttention[] = {
 // Megatron-LM's --cp-comm-type spellings, and Transformer Engine's "all_gather".
 const std::pair<const char *, CpComm> kCpComm[] = {
     {"p2p", CpComm::P2p}, {"allgather", CpComm::AllGather}, {"all_gather", CpComm::AllGather}, {"a2a", CpComm::A2a}};
+const std::pair<const char *, EpDispatcher> kEpDispatcher[] = {
+    {"alltoall", EpDispatcher::AllToAll}, {"deepep", EpDispatcher::DeepEp}, {"hybridep", EpDispatcher::HybridEp}};
 const std::pair<const char *, GradReduce> kGradReduce[] = {{"auto", GradReduce::Auto}, {"fp32", GradReduce::Fp32},
                                                            {"bf16", GradReduce::Bf16}};
 const std::pair<const char *, Framework> kFramework[] = {{"auto", Framework::Auto}, {"megatron", Framework::Megatron},
@@ -519,6 +521,7 @@ bool readPlan(const QJsonValue &value, Scenario *sc, ScenarioError *error)
     s.integer("shard_group", &pl.shardGroup);
     s.integer("ep", &pl.ep);
     s.boolean("ep_overlap", &pl.epOverlap);
+    s.choice("ep_dispatcher", kEpDispatcher, &pl.epDispatcher);
     s.integer("first_stage_layers", &pl.firstStageLayers);
     s.integer("last_stage_layers", &pl.lastStageLayers);
     s.boolean("embedding_in_pipeline_split", &pl.embeddingInSplit);
@@ -633,6 +636,7 @@ QJsonObject planToJson(const Plan &pl)
                      {QStringLiteral("shard_group"), pl.shardGroup},
                      {QStringLiteral("ep"), pl.ep},
                      {QStringLiteral("ep_overlap"), pl.epOverlap},
+                     {QStringLiteral("ep_dispatcher"), QLatin1String(nameOf(pl.epDispatcher))},
                      {QStringLiteral("first_stage_layers"), pl.firstStageLayers},
                      {QStringLiteral("last_stage_layers"), pl.lastStageLayers},
                      {QStringLiteral("embedding_in_pipeline_split"), pl.embeddingInSplit},

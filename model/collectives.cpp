@@ -346,6 +346,40 @@ Candidate pointToPoint(Collective c, const Group &g, const Fabric &f)
     return out;
 }
 
+} // namespace
+
+double expectedOtherGroupsHit(int experts, int k, int groups)
+{
+    if (groups <= 1 || experts < groups || k <= 0)
+        return 0.0;
+    const double perGroup = double(experts) / groups;
+    // P(a given group holds none of the k) = prod_{i<k} (E - E/g - i) / (E - i).
+    double none = 1.0;
+    for (int i = 0; i < std::min(k, experts) && none > 0; ++i)
+        none *= std::max(0.0, (experts - perGroup - i) / double(experts - i));
+    return double(groups - 1) * (1.0 - none);
+}
+
+CollectiveTime dedupDispatchTime(double tokenBytes, double remoteNodes, double gpuCopies, const Group &g, const Fabric &f)
+{
+    CollectiveTime out;
+    out.algorithm = Algorithm::Auto;
+    out.protocol = Protocol::Simple;
+    if (g.ranks <= 1 || !(tokenBytes > 0))
+        return out;
+    const int k = g.nodes();
+    const double netSeconds = k > 1 ? double(std::max(1, g.ranksPerNode)) * tokenBytes * remoteNodes / nodeNicBytesPerSecond(g, f) : 0.0;
+    const double intraSeconds = g.ranksPerNode > 1 ? tokenBytes * gpuCopies / f.intra.bytesPerSecond : 0.0;
+    out.interNode = netSeconds > intraSeconds;
+    out.latencySeconds = base(g, f, kBaseLatencyRingUs[2]) + (k > 1 ? f.inter.latencySeconds : 0.0) + f.intra.latencySeconds;
+    out.latencySteps = k > 1 ? 2 : 1;
+    out.seconds = std::max(netSeconds, intraSeconds) + out.latencySeconds;
+    out.algBytesPerSecond = out.seconds > 0 ? tokenBytes / out.seconds : 0.0;
+    return out;
+}
+
+namespace {
+
 Candidate candidate(Collective c, Algorithm a, Protocol p, const Group &g, const Fabric &f)
 {
     if (c == Collective::SendRecv || c == Collective::AllToAll)

@@ -98,6 +98,16 @@ CollectiveTime collectiveTime(Collective collective, Algorithm algorithm, double
 /// has it, else that algorithm alone.
 CollectiveTime collectiveTime(Collective collective, Algorithm algorithm, Protocol protocol, double bytes,
                               const Group &group, const Fabric &fabric);
+/// [DeepEP], [HybridEP] One expert dispatch (or combine) that sends each token once per
+/// destination node over the network and once per destination GPU inside a node, on `group` (the
+/// EP ranks): `tokenBytes` = this rank's tokens once (Tin x h x bytes), `remoteNodes` and
+/// `gpuCopies` = the expected other nodes and other GPUs a token's experts sit on. A node's NICs
+/// carry its ranks' remote copies; each GPU's NVLinks its GPU copies; the two pipeline.
+CollectiveTime dedupDispatchTime(double tokenBytes, double remoteNodes, double gpuCopies, const Group &group, const Fabric &fabric);
+/// Expected number of the `groups` equal groups of `experts` experts (the first one excluded:
+/// this rank's own GPU or node) that hold at least one of a token's `k` distinct experts, chosen
+/// uniformly: (groups - 1)(1 - C(E - E/groups, k) / C(E, k)) (hypergeometric).
+double expectedOtherGroupsHit(int experts, int k, int groups);
 /// Both are memoized per thread on all their arguments (memo.h); this empties this thread's memo
 /// (trainscope-bench's cold figure; tests).
 void clearCollectiveMemo();

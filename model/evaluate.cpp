@@ -174,6 +174,16 @@ const char *nameOf(CpComm c)
     return "?";
 }
 
+const char *nameOf(EpDispatcher d)
+{
+    switch (d) {
+    case EpDispatcher::AllToAll: return "alltoall";
+    case EpDispatcher::DeepEp: return "deepep";
+    case EpDispatcher::HybridEp: return "hybridep";
+    }
+    return "?";
+}
+
 const char *nameOf(GradReduce g)
 {
     switch (g) {
@@ -1123,16 +1133,28 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     // b s / (c t) x k rows of h, to the ranks holding their experts and gets the results back
     // (dispatch and combine); backward the same two in reverse; full recompute repeats the
     // forward's. The EP ranks are adjacent (expert tensor parallelism 1 puts EP innermost of
-    // Megatron's expert rank order tp-ep-dp-pp). Every copy travels: dispatchers that send a token
-    // once per node (DeepEP, HybridEP) are not modelled. Without ep_overlap the all-to-alls run in
-    // the open; with it (--overlap-moe-expert-parallel-comm) another micro-batch's layer runs
-    // meanwhile, on the SMs NCCL leaves. ----
+    // Megatron's expert rank order tp-ep-dp-pp). Every copy travels. The flex dispatcher's backends
+    // (plan.ep_dispatcher deepep, hybridep; [DeepEP] deepseek-ai/DeepEP internode kernels: RDMA to
+    // the same local rank of each target node, then NVLink forwarding; [HybridEP] Megatron-Core
+    // fused_a2a.py) send a token once per node and once per GPU that holds any of its experts:
+    // with balanced routing the expected other nodes and GPUs are hypergeometric
+    // (expectedOtherGroupsHit). Without ep_overlap the exchanges run in the open; with it
+    // (--overlap-moe-expert-parallel-comm) another micro-batch's layer runs meanwhile, on the SMs
+    // NCCL leaves. ----
     double epLayerFwd = 0, epLayerBwd = 0, epLayerFwdExposed = 0, epLayerBwdExposed = 0;
     if (moe && pl.ep > 1) {
         const double tokensIn = tokensPerGpu / (sp ? t : 1);
         e.epA2aBytes = tokensIn * expertsPerTokenOf(w) * h * actBytes;
         const Group epGroup = groupOf(pl.ep, 1, cl.gpusPerNode);
-        e.epA2aSeconds = collectiveTime(Collective::AllToAll, Algorithm::Auto, e.epA2aBytes, epGroup, fabric).seconds;
+        if (pl.epDispatcher == EpDispatcher::AllToAll) {
+            e.epA2aSeconds = collectiveTime(Collective::AllToAll, Algorithm::Auto, e.epA2aBytes, epGroup, fabric).seconds;
+        } else {
+            const int k = expertsPerTokenOf(w);
+            e.epRemoteNodesPerToken = expectedOtherGroupsHit(w.experts, k, epGroup.nodes());
+            e.epGpuCopiesPerToken = expectedOtherGroupsHit(w.experts, k, pl.ep);
+            e.epA2aBytes = tokensIn * h * actBytes * std::max(e.epGpuCopiesPerToken, e.epRemoteNodesPerToken);
+            e.epA2aSeconds = dedupDispatchTime(tokensIn * h * actBytes, e.epRemoteNodesPerToken, e.epGpuCopiesPerToken, epGroup, fabric).seconds;
+        }
         epLayerFwd = 2 * e.epA2aSeconds;
         epLayerBwd = 2 * e.epA2aSeconds + (tr.recompute == Recompute::Full ? recomputedShare * epLayerFwd : 0.0);
         if (pl.epOverlap) {

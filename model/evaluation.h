@@ -172,9 +172,13 @@ struct Evaluation
     double ppTransferBytesPerStep = 0;  // per boundary, forward + backward, all micro-batches
     double ppStashedBoundaryBytes = 0;  // boundary activations kept on stage 1
     double cpGatherBytes = 0;           // cp_comm allgather: whole-sequence K, V, dK, dV held in a layer's backward
-    // Mixture of experts: one all-to-all's buffer per rank (its tokens' k copies) and time.
+    // Mixture of experts: one all-to-all's buffer per rank (its tokens' k copies; with the flex
+    // dispatcher the copies it sends to other GPUs) and time.
     double epA2aBytes = 0;
     double epA2aSeconds = 0;
+    // Flex dispatcher (DeepEP, HybridEP): the other nodes and other GPUs one token is sent to.
+    double epRemoteNodesPerToken = 0;
+    double epGpuCopiesPerToken = 0;
     double activeParameters = 0;        // per token: k of the E experts (= parameters when dense)
     double expertParamsPerGpu = 0;      // the experts this GPU holds on its fullest stage
     double tpBytesPerCollective = 0;

@@ -190,20 +190,34 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                        "c = " + std::to_string(c), sec(b.cpCommExposedSeconds) + " exposed of " + sec(b.cpCommSeconds),
                        std::string(kind.source) + "; TransformerEngine context_parallel.py, Megatron-LM --cp-comm-type"});
     }
-    if (isMoe(w) && pl.ep > 1)
-        out.push_back({"ep_comm_exposed_s", "Expert-parallel communication (all-to-all)",
-                       std::string("per layer a dispatch and a combine all-to-all forward and two backward (full recompute "
-                                   "repeats the forward's), each moving this rank's tokens' k copies: b s / (c t) x k x h x "
-                                   "bytes; ")
+    if (isMoe(w) && pl.ep > 1) {
+        const bool flex = pl.epDispatcher != EpDispatcher::AllToAll;
+        out.push_back({"ep_comm_exposed_s",
+                       flex ? std::string("Expert-parallel communication (") + (pl.epDispatcher == EpDispatcher::DeepEp ? "DeepEP" : "HybridEP")
+                                  + " dispatch)"
+                            : std::string("Expert-parallel communication (all-to-all)"),
+                       std::string("per layer a dispatch and a combine forward and two backward (full recompute repeats the "
+                                   "forward's), ")
+                           + (flex ? "each sending a token once to every other node and every other GPU that holds one of its "
+                                     "k experts: over the NICs b s / (c t) x h x bytes x R_node x (ranks per node), over NVLink "
+                                     "x R_gpu, pipelined; with balanced routing R = (g - 1)(1 - C(E - E/g, k) / C(E, k)) for g "
+                                     "nodes or GPUs; "
+                                   : "each moving this rank's tokens' k copies: b s / (c t) x k x h x bytes; ")
                            + (pl.epOverlap ? "ep_overlap: behind another micro-batch's layer, exposed = max(0, comm - layer) + "
                                              "min(comm, layer) x NCCL's SM share"
                                            : "all exposed"),
                        "ep = " + std::to_string(pl.ep) + ", k = " + std::to_string(expertsPerTokenOf(w))
-                           + ", one all-to-all " + bytes(e.epA2aBytes) + " in " + sec(e.epA2aSeconds) + " x "
-                           + std::to_string(m) + " micro-batches x " + std::to_string(int(e.criticalStageLayers)) + " layers",
+                           + (flex ? ", E = " + std::to_string(w.experts) + ", R_node = " + num(e.epRemoteNodesPerToken) + ", R_gpu = "
+                                         + num(e.epGpuCopiesPerToken) + ", one dispatch sends " + bytes(e.epA2aBytes)
+                                   : ", one all-to-all " + bytes(e.epA2aBytes))
+                           + " in " + sec(e.epA2aSeconds) + " x " + std::to_string(m) + " micro-batches x "
+                           + std::to_string(int(e.criticalStageLayers)) + " layers",
                        sec(b.epCommExposedSeconds) + " exposed of " + sec(b.epCommSeconds),
-                       "Megatron-Core MoEAlltoAllTokenDispatcher (token_dispatcher.py), --overlap-moe-expert-parallel-comm; "
-                       "Lepikhin et al. 2020 (GShard), arXiv:2006.16668"});
+                       flex ? "deepseek-ai/DeepEP (internode dispatch: RDMA once per node, NVLink forwarding); Megatron-Core "
+                              "--moe-token-dispatcher-type flex (fused_a2a.py, HybridEP); --overlap-moe-expert-parallel-comm"
+                            : "Megatron-Core MoEAlltoAllTokenDispatcher (token_dispatcher.py), --overlap-moe-expert-parallel-comm; "
+                              "Lepikhin et al. 2020 (GShard), arXiv:2006.16668"});
+    }
     if (p > 1) {
         std::string formula, subst;
         switch (pl.schedule) {

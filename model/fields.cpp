@@ -67,6 +67,7 @@ const std::array<FieldInfo, size_t(Field::Count)> kFields = {{
     {Field::GradReduce, "plan.grad_reduce", "gradient reduction", "", 1, K::Choice, 0, 2},
     {Field::Ep, "plan.ep", "EP", "", 1, K::Integer, 1, 65536},
     {Field::EpOverlap, "plan.ep_overlap", "EP all-to-all overlap", "", 1, K::Bool, 0, 1},
+    {Field::EpDispatcher, "plan.ep_dispatcher", "EP token dispatcher", "", 1, K::Choice, 0, 2},
 }};
 
 int asInt(double v) { return int(std::lround(v)); }
@@ -130,6 +131,10 @@ const char *choiceName(Field f, int i)
     }
     case Field::CpComm: {   // CpComm's order: P2p, AllGather, A2a
         static const char *names[] = {"K/V ring (p2p)", "K/V all-gather", "all-to-all (Ulysses)"};
+        return i >= 0 && i < 3 ? names[i] : "?";
+    }
+    case Field::EpDispatcher: {   // EpDispatcher's order: AllToAll, DeepEp, HybridEp
+        static const char *names[] = {"all-to-all (every copy)", "DeepEP (once per node and GPU)", "HybridEP (once per node and GPU)"};
         return i >= 0 && i < 3 ? names[i] : "?";
     }
     case Field::GradReduce: {   // GradReduce's order: Auto, Fp32, Bf16
@@ -209,6 +214,7 @@ double fieldValue(const Scenario &s, Field field)
     case Field::GradReduce: return int(s.plan.gradReduce);
     case Field::Ep: return s.plan.ep;
     case Field::EpOverlap: return s.plan.epOverlap ? 1 : 0;
+    case Field::EpDispatcher: return int(s.plan.epDispatcher);
     }
     return 0;
 }
@@ -333,6 +339,7 @@ FieldEdit withField(const Scenario &in, Field field, double v)
     case Field::GradReduce: s.plan.gradReduce = GradReduce(asInt(v)); break;
     case Field::Ep: s.plan.ep = asInt(v); break;
     case Field::EpOverlap: s.plan.epOverlap = v != 0; break;
+    case Field::EpDispatcher: s.plan.epDispatcher = EpDispatcher(asInt(v)); break;
     }
     return r;
 }

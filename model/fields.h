@@ -26,7 +26,7 @@ enum class Field {
     // gradient sync
     GradReduce,
     // mixture of experts
-    Ep, EpOverlap,
+    Ep, EpOverlap, EpDispatcher,
     Count
 };
 

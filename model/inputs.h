@@ -37,6 +37,11 @@ enum class GradReduce { Auto, Fp32, Bf16 };
 /// open (as Llama 3 runs context parallelism); A2a, DeepSpeed-Ulysses' all-to-alls that trade the
 /// sequence shard for a head shard around attention, in the open.
 enum class CpComm { P2p, AllGather, A2a };
+// How tokens reach their experts (Megatron-Core --moe-token-dispatcher-type): AllToAll = NCCL
+// all-to-all of every routed copy (MoEAlltoAllTokenDispatcher); DeepEp and HybridEp = the flex
+// dispatcher's backends, which send a token once per destination node over the network and
+// once per destination GPU inside it (deduplicated), the same cost here.
+enum class EpDispatcher { AllToAll, DeepEp, HybridEp };
 /// Adam's states: fp32 master weights and moments (mixed precision, [ZeRO]), or 16-bit moments
 /// updating the 16-bit weights in place with no master copy (Apex DistributedFusedAdam
 /// dtype=bf16, as NeMo's Nemotron-4 340B config runs it).
@@ -246,6 +251,7 @@ struct Plan
     // The all-to-alls of one micro-batch run behind another's computation (Megatron-Core
     // --overlap-moe-expert-parallel-comm, Megatron-Bridge overlap_moe_expert_parallel_comm).
     bool epOverlap = false;
+    EpDispatcher epDispatcher = EpDispatcher::AllToAll;
     // Rank order of the groups, innermost (adjacent global ranks) first: Megatron's default
     // tp-cp-dp-pp keeps TP inside a node.
     std::array<ParallelDim, 4> rankOrder{ParallelDim::Tp, ParallelDim::Cp, ParallelDim::Dp, ParallelDim::Pp};
@@ -289,6 +295,7 @@ const char *nameOf(Attention);
 const char *nameOf(Framework);
 const char *nameOf(GradReduce);    // "auto", "fp32", "bf16"
 const char *nameOf(CpComm);        // "p2p", "allgather", "a2a" (Megatron-LM's spellings)
+const char *nameOf(EpDispatcher);  // "alltoall", "deepep", "hybridep"
 const char *nameOf(OptimizerStates);   // "fp32", "bf16"
 const char *nameOf(CrossEntropy);      // "auto", "megatron", "pytorch", "fused"
 /// The kernel in use: the given one, or the framework's.

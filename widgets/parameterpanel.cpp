@@ -137,6 +137,11 @@ ParameterPanel::ParameterPanel(QWidget *parent)
     addToggle(plan, Field::EpOverlap, tr("Overlap expert all-to-alls"),
               tr("The dispatch and combine of one micro-batch run behind another's layer (Megatron-Core "
                  "--overlap-moe-expert-parallel-comm)."));
+    // In the order of EpDispatcher: AllToAll, DeepEp, HybridEp.
+    addCombo(plan, Field::EpDispatcher, tr("Token dispatcher"), {tr("All-to-all (NCCL)"), tr("DeepEP"), tr("HybridEP")},
+             tr("How tokens reach their experts (Megatron-Core --moe-token-dispatcher-type): an NCCL all-to-all of every "
+                "routed copy, or the flex dispatcher (DeepEP, HybridEP), which sends a token once per node over the "
+                "network and once per GPU inside it."));
     addCombo(plan, Field::Schedule, tr("Pipeline schedule"), {tr("GPipe"), tr("1F1B"), tr("Interleaved 1F1B"), tr("Zero bubble (ZB-H1)")},
              tr("How forward and backward passes of micro-batches are ordered on the stages."));
     addSlider(plan, Field::VirtualStages, tr("Virtual stages (v)"), QString(), tr("Model chunks per stage for interleaved 1F1B."))
@@ -373,6 +378,7 @@ void ParameterPanel::setScenario(const Scenario &s, const ValidDegrees &degrees,
     // Expert parallelism applies to mixture-of-experts models only (validate() names plan.ep otherwise).
     m_sliders.value(Field::Ep)->setEnabled(s.workload.experts > 0);
     m_toggles.value(Field::EpOverlap)->setEnabled(s.workload.experts > 0 && s.plan.ep > 1);
+    m_combos.value(Field::EpDispatcher)->setEnabled(s.workload.experts > 0 && s.plan.ep > 1);
 
     auto selectPreset = [this](const QString &kind, const std::string &name) {
         QComboBox *combo = m_presetCombos.value(kind);

@@ -261,6 +261,7 @@ private slots:
         loaded->scenario.workload.headDim = 128;
         loaded->scenario.workload.qkNorm = true;
         loaded->scenario.cluster.gpu.peakFlops4 = 9000e12;
+        loaded->scenario.plan.epDispatcher = EpDispatcher::DeepEp;
         loaded->scenario.cluster.gpu.gemmEfficiencyFp4 = 0.6;
         const auto again = parseScenario(QJsonDocument(scenarioToJson(loaded->scenario, loaded->name, loaded->description)).toJson(), &error);
         QVERIFY2(again, qPrintable(error.text()));
@@ -290,6 +291,7 @@ private slots:
         QCOMPARE(again->scenario.workload.headDim, 128);
         QCOMPARE(again->scenario.workload.qkNorm, true);
         QCOMPARE(again->scenario.cluster.gpu.peakFlops4, 9000e12);
+        QCOMPARE(again->scenario.plan.epDispatcher, EpDispatcher::DeepEp);
         QCOMPARE(again->scenario.cluster.gpu.gemmEfficiencyFp4, 0.6);
         // Megatron-Bridge's spelling, precision nvfp4, is FP8 autocast with the nvfp4 recipe, and
         // is saved that way.
@@ -323,6 +325,8 @@ private slots:
         QTest::newRow("unknown gpu") << minimal({}, {}, QStringLiteral(R"({"gpu": "tpu-v9"})")) << "cluster.gpu" << "unknown GPU preset";
         QTest::newRow("gpu object") << minimal({}, {}, QStringLiteral(R"({"gpu": {"peak_flops": "1 PFLOP/s"}})")) << "cluster.gpu" << "needs peak_flops, memory and memory_bandwidth";
         QTest::newRow("enum") << minimal({}, QStringLiteral(R"({"global_batch": 64, "precision": "fp4"})")) << "training.precision" << "fp32|bf16|fp16|fp8|nvfp4";
+        QTest::newRow("ep dispatcher") << minimal({}, {}, {}, QStringLiteral(R"({"tp": 8, "ep_dispatcher": "nccl"})"))
+                                       << "plan.ep_dispatcher" << "alltoall|deepep|hybridep";
         QTest::newRow("nvfp4 recipe") << minimal({}, QStringLiteral(R"({"global_batch": 64, "precision": "nvfp4", "fp8_recipe": "mxfp8"})"))
                                       << "training.fp8_recipe" << "precision nvfp4 runs the nvfp4 recipe";
         QTest::newRow("fp4 peak") << minimal({}, {}, QStringLiteral(R"({"gpu": {"peak_flops": "1 PFLOP/s", "memory": "80 GiB", "memory_bandwidth": "3 TB/s", "peak_flops_fp4": "9 PB"}})"))

@@ -1727,6 +1727,45 @@ private slots:
         const Evaluation acrossNodes = evaluate(s);
         QVERIFY(acrossNodes.epA2aSeconds > e.epA2aSeconds);
         QVERIFY(acrossNodes.memory.totalBytes < e.memory.totalBytes);   // half the experts per GPU
+
+        // [DeepEP], [HybridEP] The flex dispatcher sends a token once to the other node when any of
+        // its 8 experts is there: 1 - C(64, 8) / C(128, 8) of the time; and once to every other GPU
+        // holding one: 15 (1 - C(120, 8) / C(128, 8)). The node's NICs carry its 8 ranks' remote
+        // copies, each GPU's NVLinks its GPU copies, pipelined.
+        const auto choose = [](double n, int r) {
+            double v = 1;
+            for (int i = 0; i < r; ++i)
+                v *= (n - i) / (i + 1);
+            return v;
+        };
+        const double remoteNodes = 1 - choose(64, 8) / choose(128, 8), gpuCopies = 15 * (1 - choose(120, 8) / choose(128, 8));
+        QVERIFY(std::abs(expectedOtherGroupsHit(128, 8, 2) - remoteNodes) < 1e-12);
+        QVERIFY(std::abs(expectedOtherGroupsHit(128, 8, 16) - gpuCopies) < 1e-12);
+        QCOMPARE(expectedOtherGroupsHit(128, 8, 1), 0.0);
+        QVERIFY(std::abs(expectedOtherGroupsHit(16, 16, 4) - 3) < 1e-12);   // every expert chosen: every group
+        s.plan.epDispatcher = EpDispatcher::HybridEp;
+        const Evaluation flex = evaluate(s);
+        QVERIFY2(flex.feasible, flex.problem.message.c_str());
+        QVERIFY(std::abs(flex.epRemoteNodesPerToken - remoteNodes) < 1e-12);
+        const Fabric fabric = fabricOf(s.cluster);
+        const double tokenBytes = 4096.0 * 2048 * 2;
+        const double net = 8 * tokenBytes * remoteNodes / (fabric.nicBytesPerSecond * fabric.nicsPerNode);
+        const double nvlink = tokenBytes * gpuCopies / fabric.intra.bytesPerSecond;
+        QVERIFY(net > nvlink);
+        QVERIFY2(flex.epA2aSeconds > net && flex.epA2aSeconds < net + 1e-4, qPrintable(QString::number(flex.epA2aSeconds / net)));
+        // Against the all-to-all of every copy, 4 of whose 8 cross the network: about 4x less there.
+        QVERIFY(flex.epA2aSeconds < 0.3 * acrossNodes.epA2aSeconds);
+        QCOMPARE(flex.breakdown.computeSeconds, acrossNodes.breakdown.computeSeconds);
+        bool explained = false;
+        for (const Explanation &x : explainAll(s, flex))
+            explained |= x.id == "ep_comm_exposed_s" && x.title.find("HybridEP") != std::string::npos
+                         && x.substituted.find("R_node = 0.99") != std::string::npos;
+        QVERIFY(explained);
+        // Without experts split over ranks, the dispatcher changes nothing.
+        s.plan.ep = 1;
+        const Evaluation oneRank = evaluate(s);
+        s.plan.epDispatcher = EpDispatcher::AllToAll;
+        QCOMPARE(oneRank.breakdown.stepSeconds, evaluate(s).breakdown.stepSeconds);
     }
 
     void straggler()
