@@ -139,6 +139,9 @@ constexpr double kExposedSyncWarnFraction = 0.2;      // exposed gradient sync /
 // performance recipes (NeMo 2.0, Megatron-Bridge) run it wherever TP > 1 (tests/data/validation
 // README, sections F and G).
 constexpr double kExposedTpWarnFraction = 0.1;
+// Expert all-to-alls in the open for this share of the step: as for TP, the share at which NVIDIA's
+// MoE recipes already overlap them or send tokens once per node.
+constexpr double kExposedEpWarnFraction = 0.1;
 constexpr double kExposedCpWarnFraction = 0.1;   // the K/V exchange in the open, across nodes: as for TP
 constexpr double kMaxParameters = 1e15;
 
@@ -1684,9 +1687,20 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         }
         return fallback;
     };
+    // [MoE] Fewer expert-dispatch copies (the flex dispatcher, when EP leaves the node) or the
+    // dispatch behind another micro-batch's layer (ep_overlap, where Megatron-Core allows it).
+    const auto addEpCandidates = [&](std::vector<std::pair<Change, Change>> &candidates) {
+        if (!moe || pl.ep <= 1)
+            return;
+        if (pl.epDispatcher == EpDispatcher::AllToAll && groupOf(pl.ep, 1, cl.gpusPerNode).nodes() > 1)
+            candidates.push_back({{Field::EpDispatcher, double(int(EpDispatcher::DeepEp))}, {}});
+        if (!pl.epOverlap && tr.recompute != Recompute::Full && (p == 1 || pl.schedule == Schedule::Interleaved))
+            candidates.push_back({{Field::EpOverlap, 1}, {}});
+    };
     if (e.communicationFraction > kCommunicationWarnFraction && withWarnings) {
         // Recommend the candidate change that gives the shortest step (each evaluated).
         std::vector<std::pair<Change, Change>> candidates;
+        addEpCandidates(candidates);
         if (!pl.overlapDp)
             candidates.push_back({{Field::OverlapDp, 1}, pl.bucketBytes == 0 ? Change{Field::Bucket, kFrameworkBucket} : Change{}});
         else if (pl.bucketBytes == 0)
@@ -1813,6 +1827,17 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         && bd.tpCommExposedSeconds > kExposedTpWarnFraction * step && e.communicationFraction <= kCommunicationWarnFraction)
         addWarning(e, WarningCode::TpCommExposed, bd.tpCommExposedSeconds / step, kExposedTpWarnFraction,
                    {Field::TpOverlap, 1});
+    // [MoE] Expert dispatch and combine in the open for a large share of the step: send each token
+    // once per node (the flex dispatcher) when EP leaves the node, or run them behind another
+    // micro-batch's layer (ep_overlap, where Megatron-Core allows it); the evaluated faster.
+    if (moe && pl.ep > 1 && bd.epCommExposedSeconds > kExposedEpWarnFraction * step
+        && e.communicationFraction <= kCommunicationWarnFraction) {
+        std::vector<std::pair<Change, Change>> candidates;
+        addEpCandidates(candidates);
+        const std::pair<Change, Change> best = fastestFix(candidates, {});
+        addWarning(e, WarningCode::EpCommExposed, bd.epCommExposedSeconds / step, kExposedEpWarnFraction, best.first,
+                   best.second);
+    }
     if (dpRanks > 1 && e.dpBuckets > 1 && e.dpBucketSeconds > 0) {
         const Group group = groupOf(dpRanks, dpStride, cl.gpusPerNode);
         const CollectiveTime bucket = collectiveTime(Collective::AllReduce, e.dpAlgorithm, e.gradientBytesPerGpu / e.dpBuckets,

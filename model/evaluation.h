@@ -88,6 +88,7 @@ enum class WarningCode {
     GradientSyncExposed,     // overlapped gradient sync still exposed for a large share of the step
     TpCommExposed,           // TP collectives in the open for a large share of the step, overlap off
     CpCommNotInFramework,    // the named framework has no such context-parallel K/V exchange
+    EpCommExposed,           // expert dispatch and combine in the open for a large share of the step
     Count                    // not a warning: the number of codes
 };
 

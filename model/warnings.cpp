@@ -155,6 +155,15 @@ WarningText describe(const Warning &w, const Scenario &sc)
                            100 * w.value, 100 * w.threshold);
         t.recommendation = "Hide them behind the GEMMs: " + fix + " (or lower TP).";
         break;
+    case WarningCode::EpCommExposed:
+        t.code = "ep_comm_exposed";
+        t.message = format("Expert dispatch and combine run in the open for %.1f%% of the step (over %.0f%%): each MoE "
+                           "layer waits for its tokens to reach their experts and come back.",
+                           100 * w.value, 100 * w.threshold);
+        t.recommendation = w.changeCount ? "Send fewer copies or hide them: " + fix + "."
+                                         : "Keep EP inside a node's NVLink (a lower ep), or give each micro-batch more "
+                                           "work to hide them behind.";
+        break;
     case WarningCode::LatencyBoundBuckets:
         t.code = "latency_bound_buckets";
         t.message = format("Per-message latency is %.0f%% of each gradient bucket's all-reduce: buckets are too small.",

@@ -257,6 +257,9 @@ private slots:
         QTest::newRow("interleaved under deepspeed") << Edit([](Scenario &s) { s.plan.framework = Framework::DeepSpeed; s.plan.schedule = Schedule::Interleaved; s.plan.virtualStages = 2; }) << int(WarningCode::ScheduleNotInFramework);
         QTest::newRow("tp over pcie") << Edit([](Scenario &s) { s.cluster.intraNode = {"pcie4", 32e9, 5e-6, 0.8}; }) << int(WarningCode::TpOverSlowLink);
         // 13B at TP 8 with its collectives in the open: the fix hides them behind the GEMMs.
+        // 64 experts, 2 a token, EP 16 over two nodes with the all-to-all of every copy: the fix
+        // sends each token once per node (the pipeline's 1F1B rules out ep_overlap).
+        QTest::newRow("ep comm exposed") << Edit([](Scenario &s) { s.plan.framework = Framework::Megatron; s.plan.zeroStage = 1; s.plan.sequenceParallel = true; s.plan.tpOverlap = true; s.workload.experts = 64; s.workload.expertsPerToken = 2; s.workload.moeFfnHidden = 16384; s.plan.ep = 16; }) << int(WarningCode::EpCommExposed);
         QTest::newRow("tp comm exposed") << Edit([](Scenario &s) { s.plan.framework = Framework::Megatron; s.plan.tp = 8; s.plan.pp = 1; s.plan.dp = 8; s.plan.sequenceParallel = true; s.plan.tpOverlap = false; s.training.globalBatch = 128; }) << int(WarningCode::TpCommExposed);
         // Megatron's fp32 reduce-scatter of 1.6B parameters per GPU over 200 Gb/s, once per 16 micro-batches.
         QTest::newRow("gradient sync exposed") << Edit([](Scenario &s) { s.plan.framework = Framework::Megatron; s.plan.zeroStage = 1; s.plan.pp = 1; s.plan.dp = 8; s.training.globalBatch = 128; s.cluster.interNode.bytesPerSecond = 25e9; }) << int(WarningCode::GradientSyncExposed);
