@@ -998,11 +998,11 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         // (TransformerEngine: layernorm_linear.py gathers its FP8 ln_out, base.py
         // grad_output_preprocess "gathered grad_output in FP8"; torchao Float8ColwiseParallel);
         // the reduce-scatters carry the GEMMs' 16-bit outputs.
-        // NVFP4 gathers its half-byte elements and their scales (TE distributed.py _all_gather_nvfp4).
+        // Block recipes gather their scales too (TE distributed.py _all_gather_mxfp8, _nvfp4).
         const double gather = sp && tr.precision == Precision::Fp8
                                   ? collectiveTime(Collective::AllGather, Algorithm::Auto,
-                                                   e.tpBytesPerCollective / 2 * (spec.fp8ElementBytes + (spec.fp8ElementBytes < 1 ? spec.fp8ScaleBytes : 0.0)),
-                                                   tpGroup, fabric).seconds
+                                                   e.tpBytesPerCollective / 2 * quantizedElementBytes(spec), tpGroup, fabric)
+                                        .seconds
                                   : half;   // a ring gathers as it scatters
         const double pair = sp ? gather + half : allReduce;   // one all-reduce equivalent as the plan runs it
         e.tpFp8Gathers = sp && tr.precision == Precision::Fp8;
@@ -1146,17 +1146,17 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     // NCCL leaves. ----
     double epLayerFwd = 0, epLayerBwd = 0, epLayerFwdExposed = 0, epLayerBwdExposed = 0;
     if (moe && pl.ep > 1) {
-        const double tokensIn = tokensPerGpu / (sp ? t : 1);
-        e.epA2aBytes = tokensIn * expertsPerTokenOf(w) * h * actBytes;
+        const double tokenBytes = tokensPerGpu / (sp ? t : 1) * h * actBytes;   // this rank's tokens, once
+        const int k = expertsPerTokenOf(w);
         const Group epGroup = groupOf(pl.ep, 1, cl.gpusPerNode);
         if (pl.epDispatcher == EpDispatcher::AllToAll) {
+            e.epA2aBytes = tokenBytes * k;
             e.epA2aSeconds = collectiveTime(Collective::AllToAll, Algorithm::Auto, e.epA2aBytes, epGroup, fabric).seconds;
         } else {
-            const int k = expertsPerTokenOf(w);
             e.epRemoteNodesPerToken = expectedOtherGroupsHit(w.experts, k, epGroup.nodes());
             e.epGpuCopiesPerToken = expectedOtherGroupsHit(w.experts, k, pl.ep);
-            e.epA2aBytes = tokensIn * h * actBytes * std::max(e.epGpuCopiesPerToken, e.epRemoteNodesPerToken);
-            e.epA2aSeconds = dedupDispatchTime(tokensIn * h * actBytes, e.epRemoteNodesPerToken, e.epGpuCopiesPerToken, epGroup, fabric).seconds;
+            e.epA2aBytes = tokenBytes * std::max(e.epGpuCopiesPerToken, e.epRemoteNodesPerToken);
+            e.epA2aSeconds = dedupDispatchTime(tokenBytes, e.epRemoteNodesPerToken, e.epGpuCopiesPerToken, epGroup, fabric).seconds;
         }
         epLayerFwd = 2 * e.epA2aSeconds;
         epLayerBwd = 2 * e.epA2aSeconds + (tr.recompute == Recompute::Full ? recomputedShare * epLayerFwd : 0.0);
@@ -1184,8 +1184,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const StateBytesPerParam sb = stateBytesPerParam(fw, tr.precision, pl.zeroStage, shardRanks, p > 1,
                                                    gradientReduceElementBytes(pl.framework, tr.precision, pl.gradReduce, p),
                                                    tr.optimizerStates);
-    const ActivationLayout layout = activationLayout(fw, tr.precision, t, sp, e.kernels == Kernels::Eager,
-                                                     spec.fp8ElementBytes < 1 ? spec.fp8ElementBytes + spec.fp8ScaleBytes : 1.0);
+    const ActivationLayout layout = activationLayout(fw, tr.precision, t, sp, e.kernels == Kernels::Eager, quantizedElementBytes(spec));
     const double actPerTokenLayer = layerActivationBytesPerToken(w, fw, tr.recompute, layout) * activationElementBytes(tr.precision) / 2;
     // A layer that keeps its activations keeps them all (layerActivationBytesPerToken, Recompute::None).
     const double actFullPerTokenLayer = layerFullActivationBytesPerToken(w, layout) * activationElementBytes(tr.precision) / 2;
@@ -1252,10 +1251,9 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         mem.weightsBytes = paramsPerGpu * (sb.weights + sb.gatheredWeights);
         const double matrixParamsPerGpu = L * counts.layerMatrixParams / t + expertParamsPerGpu;
         if (tr.precision == Precision::Fp8 && fw != Framework::Fsdp) {
-            // TE keeps one byte per FP8 copy (KernelSpec::fp8Copies; NVFP4 half a byte and its
-            // scales); Megatron-FSDP shards them with the rest.
-            mem.weightsBytes += matrixParamsPerGpu * spec.fp8Copies * (spec.fp8ElementBytes < 1 ? spec.fp8ElementBytes + spec.fp8ScaleBytes : 1.0)
-                                / megatronFsdpShards;
+            // TE keeps its quantized copies (KernelSpec::fp8Copies, each quantizedElementBytes);
+            // Megatron-FSDP shards them with the rest.
+            mem.weightsBytes += matrixParamsPerGpu * spec.fp8Copies * quantizedElementBytes(spec) / megatronFsdpShards;
             if (tr.fp8Params)   // the FP8 weights are the model's: no 16-bit copy of the GEMM weights
                 mem.weightsBytes -= matrixParamsPerGpu * sb.weights;
         }

@@ -85,7 +85,7 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
         const std::string fp8Text =
             !fp8 ? std::string()
                  : std::string("; FP8 recipe ") + nameOf(sc.training.fp8Recipe) + ": each cast reads " + num(ks.fp8ReadBytes, "B")
-                       + " and writes " + num(ks.fp8Copies * (ks.fp8ElementBytes + ks.fp8ScaleBytes), "B") + " per element ("
+                       + " and writes " + num(ks.fp8Copies * quantizedElementBytes(ks), "B") + " per element ("
                        + std::to_string(ks.fp8Copies) + (ks.fp8Copies == 1 ? " copy" : " copies")
                        + (sc.training.fp8Recipe == Fp8Recipe::Nvfp4
                               ? " of 4-bit elements with E4M3 scales per 16; the amax pass covers the Hadamard-transformed "
@@ -156,7 +156,7 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                            + " all-reduce equivalents of " + bytes(e.tpBytesPerCollective) + " over t = " + std::to_string(t) + ", each "
                            + sec(e.tpCollectiveSeconds) + " (" + nameOf(e.tpAlgorithm) + ", " + nameOf(e.tpProtocol) + ")"
                            + (e.tpFp8Gathers ? "; under FP8 the all-gathers move the quantized tensor, "
-                                                   + num(ks.fp8ElementBytes + (ks.fp8ElementBytes < 1 ? ks.fp8ScaleBytes : 0.0), "B")
+                                                   + num(quantizedElementBytes(ks), "B")
                                                    + " of 2 per element (a fraction of an all-reduce equivalent each), the "
                                                      "reduce-scatters 16-bit"
                                              : ""),
@@ -440,7 +440,7 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
     const char *kStates = "Megatron-LM theoretical_memory_usage.py (18 B/param, 6 + 12/d); ZeRO (Rajbhandari 2020) Sec. 5; "
                           "PyTorch FSDP2 (16 B/param / d)";
     out.push_back({"memory.weights_bytes", "Weights", "parameters on this GPU x weight bytes (Megatron/DeepSpeed 2, FSDP 4 "
-                                                      "fp32 sharded + 2 gathered; + 1 per FP8 copy under TE, 2 on Hopper, 1 on Blackwell, NVFP4 2 x 0.5625; with FP8 "
+                                                      "fp32 sharded + 2 gathered; + 1 per FP8 copy under TE, 2 on Hopper, 1 on Blackwell, MXFP8 2 x 1.03, NVFP4 2 x 0.5625; with FP8 "
                                                       "weights the GEMM weights' 16-bit copy goes)",
                    stageText + (sc.training.fp8Params ? ", FP8 weights (training.fp8_params)" : ""), bytes(mem.weightsBytes),
                    kStates});
@@ -452,7 +452,7 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                    stageText, bytes(mem.optimizerBytes), kStates});
     out.push_back({"memory.activations_bytes", "Activations",
                    "layers on the stage x tokens x bytes per token per layer (flash: 2(4r + q + 2kv + q + (g+1)f); "
-                   "materialized adds 5as/h; FP8 under TE: norm and activation outputs at 1 byte (NVFP4 0.5625); eager PyTorch ops: "
+                   "materialized adds 5as/h; FP8 under TE: norm and activation outputs at 1 byte with any block scale (MXFP8 1.03, NVFP4 0.5625); eager PyTorch ops: "
                    "RMSNorm + 8r, SwiGLU + 2f; QK norm + 2(q + kv), eager + 6(q + kv); MoE: f = k f_e / t and the k expert "
                    "rows in and out, 4 k h / t, and the router's fp32 scores) x micro-batches "
                    "in flight + one layer's backward gradients; block recompute: the first N layers of each chunk "

@@ -105,7 +105,7 @@ KernelSpec kernelSpec(const Gpu &gpu, Precision precision, Fp8Recipe recipe, Fra
                           : ownEfficiencies         ? k.sustainedFraction
                                                     : k.genericSustainedFraction;
     s.gemmEfficiency *= s.sustainedFraction;
-    s.gemmEfficiency16 = precision == Precision::Fp8 ? ceiling16 * s.sustainedFraction : s.gemmEfficiency;
+    s.gemmEfficiency16 = ceiling16 * s.sustainedFraction;   // for FP32 too: TF32 at the 16-bit ceiling, as above
     s.attentionEfficiency *= s.sustainedFraction;
     s.attentionEfficiencyFa2 *= s.sustainedFraction;
     s.hbmBytesPerSecond = gpu.memoryBytesPerSecond * k.hbmEfficiency;
@@ -161,8 +161,10 @@ KernelSpec kernelSpec(const Gpu &gpu, Precision precision, Fp8Recipe recipe, Fra
 
 double fp8CastBytesPerElement(const KernelSpec &spec)
 {
-    return spec.fp8ReadBytes + spec.fp8Copies * (spec.fp8ElementBytes + spec.fp8ScaleBytes);
+    return spec.fp8ReadBytes + spec.fp8Copies * quantizedElementBytes(spec);
 }
+
+double quantizedElementBytes(const KernelSpec &spec) { return spec.fp8ElementBytes + spec.fp8ScaleBytes; }
 
 double tpOverlapSlowdown(const KernelSpec &spec)
 {
@@ -396,7 +398,7 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
         // cast's read and writes the row-wise FP8 copy in place of its 16-bit output, whose bytes
         // leave the elementwise traffic, and transposes it after (ln_api.cpp / rmsnorm_api.cpp:
         // nvte_transpose when columnwise data is needed); with Amax it skips the amax pass.
-        const double element = spec.fp8ElementBytes + spec.fp8ScaleBytes;   // one quantized element with its scale
+        const double element = quantizedElementBytes(spec);
         const double writes = spec.fp8Copies * element;
         const double transposeBytes = spec.fp8BlockScaled ? 0.0 : 2.0 * (spec.fp8Copies - 1);
         const bool gathered = sp && tp > 1;

@@ -186,6 +186,10 @@ KernelSpec kernelSpec(const Gpu &gpu, Precision precision, Fp8Recipe recipe = Fp
 /// HBM bytes of quantizing one element of a 16-bit tensor to FP8 (NVFP4) on this GPU, every copy
 /// the GEMMs need written (KernelSpec::fp8ReadBytes + fp8Copies x (fp8ElementBytes + fp8ScaleBytes)).
 double fp8CastBytesPerElement(const KernelSpec &spec);
+/// Bytes one quantized element takes where it is kept or moved (saved GEMM inputs, weight copies,
+/// sequence-parallel gathers): the element and its block scale (FP8 1, MXFP8 1 + 1/32, NVFP4
+/// 0.5 + 1/16).
+double quantizedElementBytes(const KernelSpec &spec);
 
 /// Extra time of a GEMM that shares the GPU with TE's pipelined reduce-scatter overlap:
 /// it runs on SMs - tpOverlapSms of the SMs, so it takes sms / (SMs - sms) longer.

@@ -609,7 +609,8 @@ private slots:
             QVERIFY2(std::abs(lt.castBackward * spec.hbmBytesPerSecond - backwardBytes) < 1e-9 * backwardBytes, nameOf(c.recipe));
         }
         QCOMPARE(k.mxfp8GemmRate, 0.951);
-        // The recipe is the scenario's: MXFP8 on Blackwell is slower per GEMM and keeps two weight copies.
+        // The recipe is the scenario's: MXFP8 on Blackwell is slower per GEMM and keeps two weight
+        // copies, each with its E8M0 scale per 32 elements.
         Scenario s = base();
         s.cluster.gpu = blackwellGpu;
         s.training.precision = Precision::Fp8;
@@ -622,7 +623,8 @@ private slots:
         QVERIFY(mx.breakdown.computeSeconds > delayed.breakdown.computeSeconds);
         const double matrixPerGpu = stageLayerCounts(s.workload.layers, s.plan)[size_t(mx.memory.stage)]
                                     * countShape(s.workload).layerMatrixParams / s.plan.tp;
-        QVERIFY(std::abs(mx.memory.weightsBytes - delayed.memory.weightsBytes - matrixPerGpu) < 1e-6 * matrixPerGpu);
+        QVERIFY(std::abs(mx.memory.weightsBytes - delayed.memory.weightsBytes - matrixPerGpu * (2 * (1 + 1.0 / 32) - 1))
+                < 1e-6 * matrixPerGpu);
         // NVFP4: faster GEMMs at the FP4 peak, half-byte weight copies and kept GEMM inputs, and
         // sequence-parallel gathers of half-byte elements with their scales.
         s.training.fp8Recipe = Fp8Recipe::Nvfp4;
@@ -630,7 +632,7 @@ private slots:
         QVERIFY2(fp4.feasible, fp4.problem.message.c_str());
         QVERIFY(fp4.breakdown.computeSeconds < mx.breakdown.computeSeconds);
         QCOMPARE(fp4.peakFlopsPerGpu, blackwellGpu.peakFlops4);
-        QVERIFY(std::abs(fp4.memory.weightsBytes - (mx.memory.weightsBytes - matrixPerGpu * 2 * (1 - 0.5 - 1.0 / 16)))
+        QVERIFY(std::abs(fp4.memory.weightsBytes - (mx.memory.weightsBytes - matrixPerGpu * 2 * (1 + 1.0 / 32 - 0.5 - 1.0 / 16)))
                 < 1e-6 * matrixPerGpu);
         QVERIFY(fp4.memory.activationsBytes < mx.memory.activationsBytes);
         // Outside FP8 the recipe changes nothing.
