@@ -519,6 +519,7 @@ bool readPlan(const QJsonValue &value, Scenario *sc, ScenarioError *error)
     s.choice("framework", kFramework, &pl.framework);
     s.choice("grad_reduce", kGradReduce, &pl.gradReduce);
     s.integer("shard_group", &pl.shardGroup);
+    s.integer("fsdp_version", &pl.fsdpVersion);
     s.integer("ep", &pl.ep);
     s.boolean("ep_overlap", &pl.epOverlap);
     s.choice("ep_dispatcher", kEpDispatcher, &pl.epDispatcher);
@@ -634,6 +635,7 @@ QJsonObject planToJson(const Plan &pl)
                      {QStringLiteral("framework"), QLatin1String(nameOf(pl.framework))},
                      {QStringLiteral("grad_reduce"), QLatin1String(nameOf(pl.gradReduce))},
                      {QStringLiteral("shard_group"), pl.shardGroup},
+                     {QStringLiteral("fsdp_version"), pl.fsdpVersion},
                      {QStringLiteral("ep"), pl.ep},
                      {QStringLiteral("ep_overlap"), pl.epOverlap},
                      {QStringLiteral("ep_dispatcher"), QLatin1String(nameOf(pl.epDispatcher))},

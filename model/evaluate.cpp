@@ -769,6 +769,9 @@ std::optional<Problem> validate(const Scenario &sc)
     if (fw == Framework::Fsdp && pl.zeroStage == 1)
         return problem("plan.zero", "FSDP shards gradients with the optimizer: zero 0 (NO_SHARD), 2 (SHARD_GRAD_OP) or 3 "
                                     "(FULL_SHARD) (got 1)");
+    if (pl.fsdpVersion != 1 && pl.fsdpVersion != 2)
+        return problem("plan.fsdp_version", "fsdp_version must be 1 (FullyShardedDataParallel) or 2 (fully_shard) "
+                                            "(got %g)", pl.fsdpVersion);
     if (pl.shardGroup < 0 || (pl.shardGroup > 0 && (pl.dp * pl.cp) % pl.shardGroup != 0))
         return problem("plan.shard_group", "shard_group must be 0 (all of dp x cp = %g) or divide it (got %g)",
                        double(pl.dp * pl.cp), pl.shardGroup);
@@ -1557,6 +1560,21 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             dpTotal = double(m) * perMicro + (reducePerMicro ? 0.0 : rsStep) + (gathersPerMicro ? 0.0 : agStep);
             e.dpGatherSeconds = agStep;
             e.dpGathersPerMicro = gathersPerMicro;
+            // [FSDP2] fully_shard copies each gathered parameter out of the all-gather buffer into
+            // its layer's tensor (foreach_all_gather_copy_out: split_with_sizes_copy) and each
+            // unsharded gradient into the reduce-scatter buffer in the reduction's type (foreach_reduce:
+            // chunk_cat), both on the compute stream: a read and a write of every element, per gather
+            // and per reduction (torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py). FSDP1's
+            // layers use views of its flat parameter and gradient.
+            if (fw == Framework::Fsdp && pl.fsdpVersion >= 2 && pl.zeroStage >= 2 && tr.computeSecondsOverride <= 0) {
+                const double gathers = gathersPerMicro ? double(m * gathersPerMicro) : 1.0;
+                const double reductions = reducePerMicro ? double(m) : 1.0;
+                const double gradElementBytes = tr.precision == Precision::Fp32 ? 4.0 : 2.0;
+                const double copyBytes = gathers * 2.0 * paramBytes * double(buckets)
+                                         + reductions * (maxStageParamsPerGpu * gradElementBytes + G);
+                e.fsdpCopySeconds = copyBytes / spec.hbmBytesPerSecond;
+                optimizerSeconds += e.fsdpCopySeconds;
+            }
             e.dpReducePerMicroSeconds = reducePerMicro ? rsStep : 0.0;
             if (!pl.overlapDp) {   // each micro-batch waits for its own gathers and reduction
                 dpPerMicro = double(m) * perMicro;

@@ -339,15 +339,19 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
     if (sc.training.computeSecondsOverride <= 0)
         out.push_back({"optimizer_s", "Optimizer step",
                        "params per GPU (/ N_d with ZeRO >= 1) x Adam bytes / HBM + Megatron's 4 passes over the gradient buffer"
-                       " + (m - 1) x params x 3 x element bytes of unfused gradient accumulation (other frameworks)",
+                       " + (m - 1) x params x 3 x element bytes of unfused gradient accumulation (other frameworks)"
+                       " + FSDP2's copies: gathers x 2 x gathered bytes + reductions x (params x gradient element + reduced bytes)",
                        "HBM " + bw(sc.cluster.gpu.memoryBytesPerSecond) + ", Adam "
-                           + sec(b.optimizerSeconds - e.gradBufferSeconds - e.gradAccumulateSeconds) + ", gradient buffer "
-                           + sec(e.gradBufferSeconds) + ", accumulation " + sec(e.gradAccumulateSeconds),
+                           + sec(b.optimizerSeconds - e.gradBufferSeconds - e.gradAccumulateSeconds - e.fsdpCopySeconds)
+                           + ", gradient buffer " + sec(e.gradBufferSeconds) + ", accumulation " + sec(e.gradAccumulateSeconds)
+                           + ", FSDP2 copies " + sec(e.fsdpCopySeconds),
                        sec(b.optimizerSeconds),
                        "Adam reads and writes fp32 master, m, v, reads the gradient, writes bf16 weights (30 B; 14 with "
                        "16-bit states); Megatron-Core zeroes, NaN-checks and scales the gradient buffer each step "
                        "(param_and_grad_buffer.py); PyTorch's AccumulateGrad adds each micro-batch's gradients to "
-                       ".grad where Megatron fuses it into the weight-gradient GEMM"});
+                       ".grad where Megatron fuses it into the weight-gradient GEMM; FSDP2 (fully_shard) copies gathered "
+                       "parameters out of, and gradients into, its collective buffers on the compute stream "
+                       "(_fsdp_collectives.py foreach_all_gather_copy_out, foreach_reduce)"});
     if (sc.training.offloadLayers > 0) {
         const double L = layersPerStage, n = sc.training.offloadLayers;
         out.push_back({"offload_exposed_s", "Activation offload wait",

@@ -65,6 +65,7 @@ const std::array<FieldInfo, size_t(Field::Count)> kFields = {{
     {Field::Norm, "workload.norm", "normalisation", "", 1, K::Choice, 0, 2},
     {Field::Kernels, "training.kernels", "elementwise kernels", "", 1, K::Choice, 0, 2},
     {Field::GradReduce, "plan.grad_reduce", "gradient reduction", "", 1, K::Choice, 0, 2},
+    {Field::FsdpVersion, "plan.fsdp_version", "FSDP API", "", 1, K::Choice, 0, 1},
     {Field::Ep, "plan.ep", "EP", "", 1, K::Integer, 1, 65536},
     {Field::EpOverlap, "plan.ep_overlap", "EP all-to-all overlap", "", 1, K::Bool, 0, 1},
     {Field::EpDispatcher, "plan.ep_dispatcher", "EP token dispatcher", "", 1, K::Choice, 0, 2},
@@ -136,6 +137,10 @@ const char *choiceName(Field f, int i)
     case Field::EpDispatcher: {   // EpDispatcher's order: AllToAll, DeepEp, HybridEp
         static const char *names[] = {"all-to-all (every copy)", "DeepEP (once per node and GPU)", "HybridEP (once per node and GPU)"};
         return i >= 0 && i < 3 ? names[i] : "?";
+    }
+    case Field::FsdpVersion: {   // index = fsdp_version - 1
+        static const char *names[] = {"FSDP1 (flat parameters)", "FSDP2 (fully_shard)"};
+        return i >= 0 && i < 2 ? names[i] : "?";
     }
     case Field::GradReduce: {   // GradReduce's order: Auto, Fp32, Bf16
         static const char *names[] = {"the framework's", "fp32", "bf16"};
@@ -212,6 +217,7 @@ double fieldValue(const Scenario &s, Field field)
     case Field::Norm: return int(s.workload.norm);
     case Field::Kernels: return int(s.training.kernels);
     case Field::GradReduce: return int(s.plan.gradReduce);
+    case Field::FsdpVersion: return s.plan.fsdpVersion - 1;
     case Field::Ep: return s.plan.ep;
     case Field::EpOverlap: return s.plan.epOverlap ? 1 : 0;
     case Field::EpDispatcher: return int(s.plan.epDispatcher);
@@ -337,6 +343,7 @@ FieldEdit withField(const Scenario &in, Field field, double v)
     case Field::Norm: s.workload.norm = NormKind(asInt(v)); break;
     case Field::Kernels: s.training.kernels = Kernels(asInt(v)); break;
     case Field::GradReduce: s.plan.gradReduce = GradReduce(asInt(v)); break;
+    case Field::FsdpVersion: s.plan.fsdpVersion = asInt(v) + 1; break;
     case Field::Ep: s.plan.ep = asInt(v); break;
     case Field::EpOverlap: s.plan.epOverlap = v != 0; break;
     case Field::EpDispatcher: s.plan.epDispatcher = EpDispatcher(asInt(v)); break;

@@ -24,7 +24,7 @@ enum class Field {
     // kernels
     Attention, CrossEntropy, Norm, Kernels,
     // gradient sync
-    GradReduce,
+    GradReduce, FsdpVersion,
     // mixture of experts
     Ep, EpOverlap, EpDispatcher,
     Count

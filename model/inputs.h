@@ -239,6 +239,10 @@ struct Plan
     // Megatron --grad-reduce-in-bf16, NeMo optim.grad_sync_dtype, FSDP2 reduce_dtype.
     GradReduce gradReduce = GradReduce::Auto;
     int shardGroup = 0;              // ZeRO/FSDP shard group (HSDP: shard inside, replicate across); 0 = all of dp x cp
+    // PyTorch FSDP's API under framework fsdp: 2 = fully_shard (per-parameter sharding, which
+    // copies gathered parameters and reduced gradients through flat buffers), 1 =
+    // FullyShardedDataParallel (flat parameters: layers use views of the gathered buffer).
+    int fsdpVersion = 2;
     // Uneven pipelines (Megatron-LM decoder_first/last_pipeline_num_layers); 0 = even split.
     int firstStageLayers = 0;
     int lastStageLayers = 0;

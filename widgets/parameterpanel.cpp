@@ -149,6 +149,11 @@ ParameterPanel::ParameterPanel(QWidget *parent)
     addCombo(plan, Field::Framework, tr("Framework"), {tr("Derived from ZeRO"), tr("Megatron-LM"), tr("DeepSpeed"), tr("PyTorch FSDP")},
              tr("Whose memory layout, gradient sync and schedules the figures assume; derived: ZeRO 3 FSDP, ZeRO 2 "
                 "DeepSpeed (FSDP with PP), else Megatron-LM."));
+    // Index = fsdp_version - 1.
+    addCombo(plan, Field::FsdpVersion, tr("FSDP API"), {tr("FSDP1 (flat parameters)"), tr("FSDP2 (fully_shard)")},
+             tr("PyTorch FSDP's API: FSDP2 (fully_shard, torchtitan's) copies each gathered parameter out of the "
+                "all-gather buffer and each gradient into the reduce-scatter buffer on the compute stream; FSDP1's "
+                "layers use views of its flat parameters."));
     addCombo(plan, Field::Zero, tr("ZeRO stage"), {tr("0: replicate"), tr("1: shard optimizer"), tr("2: + gradients"), tr("3: + parameters")},
              tr("Rajbhandari 2020: what is sharded across data-parallel ranks."));
     addToggle(plan, Field::SequenceParallel, tr("Sequence parallel"), tr("Shards norms and dropout activations across TP ranks."));
@@ -379,6 +384,7 @@ void ParameterPanel::setScenario(const Scenario &s, const ValidDegrees &degrees,
     m_sliders.value(Field::Ep)->setEnabled(s.workload.experts > 0);
     m_toggles.value(Field::EpOverlap)->setEnabled(s.workload.experts > 0 && s.plan.ep > 1);
     m_combos.value(Field::EpDispatcher)->setEnabled(s.workload.experts > 0 && s.plan.ep > 1);
+    m_combos.value(Field::FsdpVersion)->setEnabled(resolveFramework(s.plan) == Framework::Fsdp && s.plan.zeroStage >= 2);
 
     auto selectPreset = [this](const QString &kind, const std::string &name) {
         QComboBox *combo = m_presetCombos.value(kind);

@@ -262,6 +262,7 @@ private slots:
         loaded->scenario.workload.qkNorm = true;
         loaded->scenario.cluster.gpu.peakFlops4 = 9000e12;
         loaded->scenario.plan.epDispatcher = EpDispatcher::DeepEp;
+        loaded->scenario.plan.fsdpVersion = 1;
         loaded->scenario.cluster.gpu.gemmEfficiencyFp4 = 0.6;
         const auto again = parseScenario(QJsonDocument(scenarioToJson(loaded->scenario, loaded->name, loaded->description)).toJson(), &error);
         QVERIFY2(again, qPrintable(error.text()));
@@ -292,6 +293,7 @@ private slots:
         QCOMPARE(again->scenario.workload.qkNorm, true);
         QCOMPARE(again->scenario.cluster.gpu.peakFlops4, 9000e12);
         QCOMPARE(again->scenario.plan.epDispatcher, EpDispatcher::DeepEp);
+        QCOMPARE(again->scenario.plan.fsdpVersion, 1);
         QCOMPARE(again->scenario.cluster.gpu.gemmEfficiencyFp4, 0.6);
         // Megatron-Bridge's spelling, precision nvfp4, is FP8 autocast with the nvfp4 recipe, and
         // is saved that way.

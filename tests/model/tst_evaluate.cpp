@@ -173,6 +173,7 @@ private slots:
         QTest::newRow("deepspeed zero 2 with pp") << Edit([](Scenario &s) { s.plan.framework = Framework::DeepSpeed; s.plan.zeroStage = 2; }) << "plan.zero" << "pipeline engine";
         QTest::newRow("megatron fsdp with pp") << Edit([](Scenario &s) { s.plan.framework = Framework::Megatron; s.plan.zeroStage = 3; }) << "plan.zero" << "without pipeline stages";
         QTest::newRow("megatron zero 2") << Edit([](Scenario &s) { s.plan.framework = Framework::Megatron; s.plan.zeroStage = 2; }) << "plan.zero" << "Megatron-FSDP (zero 3)";
+        QTest::newRow("fsdp version") << Edit([](Scenario &s) { s.plan.fsdpVersion = 3; }) << "plan.fsdp_version" << "1 (FullyShardedDataParallel) or 2";
         QTest::newRow("fsdp zero 1") << Edit([](Scenario &s) { s.plan.framework = Framework::Fsdp; s.plan.zeroStage = 1; }) << "plan.zero" << "FSDP";
         QTest::newRow("shard group") << Edit([](Scenario &s) { s.plan.zeroStage = 1; s.plan.shardGroup = 3; }) << "plan.shard_group" << "divide";
         QTest::newRow("gemm efficiency") << Edit([](Scenario &s) { s.cluster.gpu.gemmEfficiency = 1.5; }) << "cluster.gpu.gemm_efficiency" << "fraction";
@@ -437,6 +438,43 @@ private slots:
         // Per micro-batch a reduce-scatter and 2 gathers, against one reduce-scatter and gather per step.
         QVERIFY(fsdp.breakdown.dpCommSeconds > 0.9 * double(fsdp.microBatches) * distOpt.breakdown.dpCommSeconds);
         QCOMPARE(resolveKernels(Kernels::Auto, resolveFramework(s.plan)), Kernels::Fused);
+    }
+
+    // FSDP2 (fully_shard) copies every gathered parameter out of the all-gather buffer (read and
+    // write, 2 B each in bf16) and every gradient into the fp32 reduce-scatter buffer (read 2 B, write
+    // 4 B), on the compute stream: per micro-batch 2 gathers and a reduction under FULL_SHARD, 1 and
+    // 1 under SHARD_GRAD_OP, once a step with pipeline stages (kept gathered). FSDP1 copies nothing.
+    void fsdp2CopiesThroughItsBuffers()
+    {
+        Scenario s = base();   // TP 8, PP 2, DP 4
+        s.plan.framework = Framework::Fsdp;
+        s.plan.pp = 1;
+        s.plan.dp = 8;
+        s.plan.zeroStage = 3;
+        const double hbm = kernelSpec(s.cluster.gpu, s.training.precision).hbmBytesPerSecond;
+        const Evaluation full = evaluate(s);
+        QVERIFY2(full.feasible, full.problem.message.c_str());
+        const double m = double(full.microBatches);
+        QVERIFY(m > 1);
+        const double params = full.gradientBytesPerGpu / 4.0;   // fp32 reduction under FSDP
+        QVERIFY(std::abs(full.fsdpCopySeconds - m * (2 * 2 * 2 * params + (2 + 4) * params) / hbm) < 1e-9 * full.fsdpCopySeconds);
+        s.plan.zeroStage = 2;
+        const Evaluation gradOp = evaluate(s);
+        QVERIFY(std::abs(gradOp.fsdpCopySeconds - m * (2 * 2 * params + 6 * params) / hbm) < 1e-9 * gradOp.fsdpCopySeconds);
+        // The copies count in the optimizer line, and the step grows by them.
+        s.plan.fsdpVersion = 1;
+        const Evaluation fsdp1 = evaluate(s);
+        QCOMPARE(fsdp1.fsdpCopySeconds, 0.0);
+        QVERIFY(std::abs(gradOp.breakdown.optimizerSeconds - fsdp1.breakdown.optimizerSeconds - gradOp.fsdpCopySeconds) < 1e-12);
+        QVERIFY(gradOp.breakdown.stepSeconds > fsdp1.breakdown.stepSeconds);
+        // Pipeline stages keep their parameters gathered over the step: one gather, one reduction.
+        s = base();
+        s.plan.framework = Framework::Fsdp;
+        s.plan.zeroStage = 3;
+        const Evaluation pipelined = evaluate(s);
+        QVERIFY2(pipelined.feasible, pipelined.problem.message.c_str());
+        const double stageParams = pipelined.gradientBytesPerGpu / 4.0;
+        QVERIFY(std::abs(pipelined.fsdpCopySeconds - (2 * 2 * stageParams + 6 * stageParams) / hbm) < 1e-9 * pipelined.fsdpCopySeconds);
     }
 
     // Blackwell's GEMMs compute 256 x 256 tiles over an SM pair (2-CTA MMA): one 4096^3 BF16 matmul

@@ -80,6 +80,11 @@ const std::map<QString, Bound> kBounds = {
     // IBM/PyTorch fms-fsdp (PyTorch FSDP + torch.compile, A100 and H100), tokens/s: 3.5% / 12.8% (A100
     // FULL_SHARD 34B/70B -12%: README "Validation").
     {QStringLiteral("fms"), {0.04, 0.13}},
+    // allenai/OLMo-core's H100 throughput table (PyTorch FSDP2 FULL_SHARD + torch.compile, BF16 and
+    // torchao Float8), tokens/s: 6.1% / 30.0%. 1B-8B within +1.8% to +7.3%; 13B at one 4096-token
+    // micro-batch +13% (BF16) and +30% (FP8), measured near compute plus its collectives in series
+    // (README "Validation", test-data README section O).
+    {QStringLiteral("olmo"), {0.065, 0.31}},
     // BigScience BLOOM-176B (Megatron-DeepSpeed, PipelineEngine + BF16 optimizer, A100, 2022), step
     // time: 12.0% / 19.9%: TP2 plans -11% to -12%, TP4 plans -12% (the production run, MBS 2) to -20%
     // on 24-36 nodes, not understood; TP1 PP72 -3.7% (two stages a node: half its boundaries cross
