@@ -29,6 +29,16 @@ std::string readData(const QString &relative)
 }
 
 // A case's cluster section read as a scenario would read it (presets included).
+// One data row per case of a cases.json (its name, the case object as "nccCase").
+void addLogCases(const QString &relative, int atLeast)
+{
+    QTest::addColumn<QJsonObject>("nccCase");
+    const QJsonArray cases = QJsonDocument::fromJson(QByteArray::fromStdString(readData(relative))).array();
+    QVERIFY(cases.size() >= atLeast);
+    for (const QJsonValue &c : cases)
+        QTest::newRow(qPrintable(c.toObject().value(QStringLiteral("name")).toString())) << c.toObject();
+}
+
 Cluster clusterOf(const QJsonObject &section)
 {
     const QJsonObject root{{QStringLiteral("format"), QStringLiteral("trainscope-scenario/1")},
@@ -70,14 +80,7 @@ private slots:
     // Issue 9's acceptance on every public log: the model on the log's cluster predicts the
     // measured out-of-place time within 0.8-1.25 (geometric mean, >= 256 MB) and 0.67-1.5 over
     // 1-16 MiB; the calibrated link never exceeds its line rate by more than 5%.
-    void publicLogs_data()
-    {
-        QTest::addColumn<QJsonObject>("nccCase");
-        const QJsonArray cases = QJsonDocument::fromJson(QByteArray::fromStdString(readData(QStringLiteral("../data/validation/nccl-logs/cases.json")))).array();
-        QVERIFY(cases.size() >= 4);
-        for (const QJsonValue &c : cases)
-            QTest::newRow(qPrintable(c.toObject().value(QStringLiteral("name")).toString())) << c.toObject();
-    }
+    void publicLogs_data() { addLogCases(QStringLiteral("../data/validation/nccl-logs/cases.json"), 4); }
     void publicLogs()
     {
         QFETCH(QJsonObject, nccCase);
@@ -129,14 +132,7 @@ private slots:
     // were set): cloud and lab clusters of H100, H200, A100 and B200 with NCCL's default algorithm.
     // Large messages must land within the regime the presets claim; the 1-16 MiB ratios are printed:
     // the model's mid-size times run short on every one of them (README "Collectives").
-    void heldOutLogs_data()
-    {
-        QTest::addColumn<QJsonObject>("nccCase");
-        const QJsonArray cases = QJsonDocument::fromJson(QByteArray::fromStdString(readData(QStringLiteral("../data/validation/nccl-logs/heldout/cases.json")))).array();
-        QVERIFY(cases.size() >= 7);
-        for (const QJsonValue &c : cases)
-            QTest::newRow(qPrintable(c.toObject().value(QStringLiteral("name")).toString())) << c.toObject();
-    }
+    void heldOutLogs_data() { addLogCases(QStringLiteral("../data/validation/nccl-logs/heldout/cases.json"), 7); }
     void heldOutLogs()
     {
         QFETCH(QJsonObject, nccCase);
