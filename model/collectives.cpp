@@ -44,6 +44,18 @@ constexpr double kTreeShare = 0.92;
 constexpr double kTreeLlShare = 1.0 / 3.8;
 constexpr double kTreeLl128ShareOneNode = 7.0 / 9.0;
 constexpr double kTreeLl128ShareNodes = 120.0 / 128.0;
+// NCCL's size correction of tree all-reduce bandwidth (tuning.cc treeCorrectionFactor, indexed
+// [protocol][log2(bytes / 64)], sizes from 64 B to 512 MiB): the double binary tree's pipeline does not
+// fill at mid sizes, down to half its bandwidth around 128 KiB-2 MiB (Simple). NCCL applies it to
+// Tree all-reduce everywhere, to NVLS-tree on Blackwell x86 hosts (Fabric::nvlsTreeCorrection, up to
+// 1 GiB).
+constexpr double kTreeCorrection[3][24] = {
+    {1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0, 1.0, 1.0, 1.0},
+    {1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6, .6, .6, .6, .6, .8, .9, .9, .9, .9, 1.0, 1.0, 1.0},
+    {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9, .9}};
+// The largest ratio of LL128's or LL's correction to Simple's at one size (LL128 .6 against .5):
+// fastest() widens its pruning bound by it for the tree.
+constexpr double kTreeCorrectionMaxRatio = 1.2;
 // The most LL128 and LL keep of the same ring's or tree's Simple bandwidth (ring 0.92 and 0.5, tree
 // 7/9 or 120/128 and 1/3.8): fastest() skips them when even that could not win.
 constexpr double kLl128MaxShareOfSimple = std::max(kLl128Share, kTreeLl128ShareNodes);
@@ -497,6 +509,10 @@ Fabric fabricOf(const Cluster &cluster)
                                : cluster.intraNode.bytesPerSecond >= 450e9 ? 141e9
                                                                            : 87.7e9;
     f.inNetworkReduction = cluster.inNetworkReduction;
+    // Blackwell (NVLink 5) with an x86 host: a GPU whose host link is PCIe rather than NVLink-C2C
+    // to a Grace CPU (the presets' GB200 and GB300 carry 173 GB/s, PCIe Gen5 hosts 52.8).
+    const double hostBytesPerSecond = cluster.gpu.hostBytesPerSecond;
+    f.nvlsTreeCorrection = cluster.intraNode.bytesPerSecond >= 900e9 && (hostBytesPerSecond <= 0 || hostBytesPerSecond < 100e9);
     return f;
 }
 
@@ -568,7 +584,14 @@ CollectiveTime timeOne(Collective c, Algorithm algorithm, Protocol protocol, dou
     out.latencySeconds = k.latencySeconds;
     out.latencySteps = k.latencySteps;
     out.interNode = k.interNode;
-    out.seconds = k.latencySeconds + S / k.algBytesPerSecond;
+    double bytesPerSecond = k.algBytesPerSecond;
+    if (c == Collective::AllReduce && (algorithm == Algorithm::Tree || (algorithm == Algorithm::Nvls && fabric.nvlsTreeCorrection && group.nodes() > 1))) {
+        // NCCL's log2i(nBytes >> 6); Tree's table covers 23 sizes, NVLS-tree's 24.
+        const int logSize = floorLog2(int(std::min(S / 64.0, double(std::numeric_limits<int>::max()))));
+        if (logSize < (algorithm == Algorithm::Tree ? 23 : 24))
+            bytesPerSecond *= kTreeCorrection[int(protocol)][logSize];
+    }
+    out.seconds = k.latencySeconds + S / bytesPerSecond;
     return out;   // the nccl-tests bandwidths are set on the chosen candidate only (fastest)
 }
 
@@ -596,7 +619,8 @@ CollectiveTime fastest(Collective c, std::span<const Algorithm> algorithms, std:
             // LL128 and LL run the same ring or tree at most 120/128 and 1/2 of Simple's bandwidth
             // (ring(), tree()), so a message that Simple's bandwidth alone keeps above the best time
             // cannot do better with them: skipping them changes no choice, only the work.
-            const double bound = p == Protocol::LL128 ? kLl128MaxShareOfSimple : kLlMaxShareOfSimple;
+            const double bound = (p == Protocol::LL128 ? kLl128MaxShareOfSimple : kLlMaxShareOfSimple)
+                                 * (a == Algorithm::Tree ? kTreeCorrectionMaxRatio : 1.0);
             if (p != Protocol::Simple && simpleBytesPerSecond > 0 && best.applicable
                 && S / (simpleBytesPerSecond * bound) >= best.seconds)
                 continue;
@@ -625,7 +649,7 @@ namespace {
 constexpr int kEveryProtocol = 3;
 struct CollectiveKey
 {
-    std::uint64_t kinds = 0;   // collective, algorithm, protocol, straddles, intra-node fabric, NVLS, SHARP, TCP
+    std::uint64_t kinds = 0;   // collective, algorithm, protocol, straddles, intra-node fabric, NVLS, SHARP, TCP, NVLS-tree correction
     double bytes = 0;
     std::uint64_t group = 0;   // ranks, ranks per node
     double interBytesPerSecond = 0, intraBytesPerSecond = 0, intraLatencySeconds = 0, interLatencySeconds = 0;
@@ -640,7 +664,7 @@ CollectiveKey collectiveKey(Collective c, Algorithm a, int protocol, double S, c
 {
     const auto u = [](auto v) { return std::uint64_t(unsigned(v)); };
     return {u(c) << 16 | u(a) << 8 | u(protocol) | u(g.straddles) << 24 | u(f.intraFabric) << 32 | u(f.nvls) << 40
-                | u(f.inNetworkReduction) << 41 | u(f.tcp) << 42,
+                | u(f.inNetworkReduction) << 41 | u(f.tcp) << 42 | u(f.nvlsTreeCorrection) << 43,
             S,
             u(g.ranks) << 32 | u(g.ranksPerNode),
             f.inter.bytesPerSecond,

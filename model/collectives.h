@@ -47,6 +47,9 @@ struct Fabric
     bool nvls = false;           // NVLink SHARP in the NVSwitches (H100/H200/B200 nodes)
     bool inNetworkReduction = false;  // SHARP / CollNet in the network switches
     bool tcp = false;            // NCCL's socket transport: no LL128, more per-step overhead
+    // NCCL corrects its NVLS-tree all-reduce bandwidth by message size on Blackwell GPUs with an
+    // x86 host only (tuning.cc: minCompCap >= 100, NCCL_TOPO_CPU_ARCH_X86).
+    bool nvlsTreeCorrection = false;
     double nvlsEfficiency = 0.85;  // NCCL's nvlsEfficiency (Hopper 0.85, Blackwell 0.74)
     double llMaxBusBytesPerSecond = 141e9;  // NCCL's llMaxBws for one node, by GPU generation
 };

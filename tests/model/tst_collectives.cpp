@@ -27,6 +27,7 @@ Fabric h100(bool nvls = true)
     return fabricOf(c);
 }
 constexpr double kUs = 1e-6;
+constexpr double MiB = 1024.0 * 1024.0;
 } // namespace
 
 class TestCollectives : public QObject
@@ -139,6 +140,36 @@ private slots:
         QVERIFY(qAbs(collectiveTime(Collective::AllReduce, Algorithm::Ring, Protocol::LL, 0, {16, 8}, f).seconds - 40.0 * kUs) < 1e-9);
         // LL128 is kept inside NVLink domains.
         QVERIFY(!collectiveTime(Collective::AllReduce, Algorithm::Ring, Protocol::LL128, 1e6, {16, 8}, f).applicable);
+    }
+
+    // NCCL's treeCorrectionFactor: tree all-reduce bandwidth scaled by message size (Simple: 0.5 at
+    // 1 MiB, log2(2^20 / 64) = 14; 0.8 at 8 MiB, index 17; none from 512 MiB, index 23 on). NVLS-tree
+    // takes the same table on Blackwell with an x86 host only.
+    void treeBandwidthCorrectedBySize()
+    {
+        const Fabric f = h100();
+        const Group two{16, 8};
+        const auto bandwidth = [&](Algorithm a, double bytes, const Fabric &fabric) {
+            const CollectiveTime t = collectiveTime(Collective::AllReduce, a, Protocol::Simple, bytes, two, fabric);
+            return bytes / (t.seconds - t.latencySeconds);
+        };
+        const double full = bandwidth(Algorithm::Tree, 1024.0 * MiB, f);
+        QVERIFY(qAbs(bandwidth(Algorithm::Tree, 1.0 * MiB, f) / full - 0.5) < 1e-9);
+        QVERIFY(qAbs(bandwidth(Algorithm::Tree, 8.0 * MiB, f) / full - 0.8) < 1e-9);
+        QVERIFY(qAbs(bandwidth(Algorithm::Tree, 512.0 * MiB, f) / full - 1.0) < 1e-9);
+        // Hopper's NVLS-tree is uncorrected; B200 HGX (PCIe to an x86 host) is, GB200 (C2C to Grace) is not.
+        QVERIFY(qAbs(bandwidth(Algorithm::Nvls, 1.0 * MiB, f) / bandwidth(Algorithm::Nvls, 2048.0 * MiB, f) - 1.0) < 1e-9);
+        Cluster blackwell;
+        blackwell.gpusPerNode = 8;
+        blackwell.rails = 8;
+        blackwell.intraNode = {"nvlink5", 900e9, 3.4e-6, 0.8};
+        blackwell.interNode = {"ib-ndr", 50e9, 14e-6, 0.9};
+        blackwell.nvls = Nvls::On;
+        const Fabric hgx = fabricOf(blackwell);
+        QVERIFY(hgx.nvlsTreeCorrection);
+        QVERIFY(qAbs(bandwidth(Algorithm::Nvls, 1.0 * MiB, hgx) / bandwidth(Algorithm::Nvls, 2048.0 * MiB, hgx) - 0.5) < 1e-9);
+        blackwell.gpu.hostBytesPerSecond = 173e9;
+        QVERIFY(!fabricOf(blackwell).nvlsTreeCorrection);
     }
 
     // A ring across nodes runs one channel per NIC at least, so it uses all NICs of the node
