@@ -47,15 +47,15 @@ constexpr double kTreeLl128ShareNodes = 120.0 / 128.0;
 // NCCL's size correction of tree all-reduce bandwidth (tuning.cc treeCorrectionFactor, indexed
 // [protocol][log2(bytes / 64)], sizes from 64 B to 512 MiB): the double binary tree's pipeline does not
 // fill at mid sizes, down to half its bandwidth around 128 KiB-2 MiB (Simple). NCCL applies it to
-// Tree all-reduce everywhere, to NVLS-tree on Blackwell x86 hosts (Fabric::nvlsTreeCorrection, up to
-// 1 GiB).
+// Tree all-reduce everywhere, to NVLS-tree on Blackwell x86 hosts from NCCL 2.29.2
+// (Fabric::nvlsTreeCorrection, up to 1 GiB).
 constexpr double kTreeCorrection[3][24] = {
     {1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0, 1.0, 1.0, 1.0},
     {1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6, .6, .6, .6, .6, .8, .9, .9, .9, .9, 1.0, 1.0, 1.0},
     {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9, .9}};
-// The largest ratio of LL128's or LL's correction to Simple's at one size (LL128 .6 against .5):
-// fastest() widens its pruning bound by it for the tree.
-constexpr double kTreeCorrectionMaxRatio = 1.2;
+// The largest ratio of LL's or LL128's correction to Simple's at one size (LL 1.0 against .7 at
+// 32 MiB; LL128's largest is .9 / .7): fastest() widens its pruning bound by it for the tree.
+constexpr double kTreeCorrectionMaxRatio = 1.0 / 0.7;
 // The most LL128 and LL keep of the same ring's or tree's Simple bandwidth (ring 0.92 and 0.5, tree
 // 7/9 or 120/128 and 1/3.8): fastest() skips them when even that could not win.
 constexpr double kLl128MaxShareOfSimple = std::max(kLl128Share, kTreeLl128ShareNodes);
@@ -512,7 +512,7 @@ Fabric fabricOf(const Cluster &cluster)
     // Blackwell (NVLink 5) with an x86 host: a GPU whose host link is PCIe rather than NVLink-C2C
     // to a Grace CPU (the presets' GB200 and GB300 carry 173 GB/s, PCIe Gen5 hosts 52.8).
     const double hostBytesPerSecond = cluster.gpu.hostBytesPerSecond;
-    f.nvlsTreeCorrection = cluster.intraNode.bytesPerSecond >= 900e9 && (hostBytesPerSecond <= 0 || hostBytesPerSecond < 100e9);
+    f.nvlsTreeCorrection = cluster.intraNode.bytesPerSecond >= 900e9 && hostBytesPerSecond < 100e9;
     return f;
 }
 
@@ -585,8 +585,10 @@ CollectiveTime timeOne(Collective c, Algorithm algorithm, Protocol protocol, dou
     out.latencySteps = k.latencySteps;
     out.interNode = k.interNode;
     double bytesPerSecond = k.algBytesPerSecond;
-    if (c == Collective::AllReduce && (algorithm == Algorithm::Tree || (algorithm == Algorithm::Nvls && fabric.nvlsTreeCorrection && group.nodes() > 1))) {
-        // NCCL's log2i(nBytes >> 6); Tree's table covers 23 sizes, NVLS-tree's 24.
+    if (c == Collective::AllReduce && S >= 64
+        && (algorithm == Algorithm::Tree || (algorithm == Algorithm::Nvls && fabric.nvlsTreeCorrection && group.nodes() > 1))) {
+        // NCCL's log2i(nBytes >> 6), which is -1 (no correction) below 64 bytes; Tree's table covers
+        // 23 sizes, NVLS-tree's 24.
         const int logSize = floorLog2(int(std::min(S / 64.0, double(std::numeric_limits<int>::max()))));
         if (logSize < (algorithm == Algorithm::Tree ? 23 : 24))
             bytesPerSecond *= kTreeCorrection[int(protocol)][logSize];

@@ -1571,7 +1571,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
                 const double reductions = reducePerMicro ? double(m) : 1.0;
                 const double gradElementBytes = tr.precision == Precision::Fp32 ? 4.0 : 2.0;
                 const double copyBytes = gathers * 2.0 * paramBytes * double(buckets)
-                                         + reductions * (maxStageParamsPerGpu * gradElementBytes + G);
+                                         + reductions * maxStageParamsPerGpu * (gradElementBytes + gradCommBytes);
                 e.fsdpCopySeconds = copyBytes / spec.hbmBytesPerSecond;
                 optimizerSeconds += e.fsdpCopySeconds;
             }

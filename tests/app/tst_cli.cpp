@@ -123,7 +123,7 @@ private slots:
                 QJsonObject plan, training = scenario.value(QLatin1String("training")).toObject();
                 for (const char *key : {"tp", "pp", "dp", "cp", "cp_comm", "sequence_parallel", "schedule", "virtual_stages", "zero",
                                         "overlap_dp", "tp_overlap", "bucket", "compression", "jitter", "local_sgd", "framework",
-                                        "grad_reduce", "shard_group", "first_stage_layers", "last_stage_layers",
+                                        "grad_reduce", "shard_group", "fsdp_version", "first_stage_layers", "last_stage_layers",
                                         "embedding_in_pipeline_split", "loss_in_pipeline_split", "rank_order"})
                     plan.insert(QLatin1String(key), row.value(QLatin1String(key)));
                 training.insert(QStringLiteral("micro_batch"), row.value(QLatin1String("micro_batch")));

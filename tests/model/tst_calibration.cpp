@@ -28,7 +28,6 @@ std::string readData(const QString &relative)
     return f.readAll().toStdString();
 }
 
-// A case's cluster section read as a scenario would read it (presets included).
 // One data row per case of a cases.json (its name, the case object as "nccCase").
 void addLogCases(const QString &relative, int atLeast)
 {
@@ -39,6 +38,7 @@ void addLogCases(const QString &relative, int atLeast)
         QTest::newRow(qPrintable(c.toObject().value(QStringLiteral("name")).toString())) << c.toObject();
 }
 
+// A case's cluster section read as a scenario would read it (presets included).
 Cluster clusterOf(const QJsonObject &section)
 {
     const QJsonObject root{{QStringLiteral("format"), QStringLiteral("trainscope-scenario/1")},
@@ -167,7 +167,8 @@ private slots:
         qInfo("%-48s predicted/measured time: >= 256 MB %.3f (%zu sizes), 1-16 MiB %.3f", qPrintable(nccCase.value(QStringLiteral("name")).toString()),
               gLarge, large.size(), gMedium);
         QVERIFY2(gLarge >= 0.8 && gLarge <= 1.1, qPrintable(QString::number(gLarge)));
-        QVERIFY2(gMedium >= 0.3 && gMedium <= 1.1, qPrintable(QString::number(gMedium)));
+        // The mid-size ratios as documented (0.47 the lowest, the A100 tree: 0.39 without NCCL's tree correction).
+        QVERIFY2(gMedium >= 0.45 && gMedium <= 1.1, qPrintable(QString::number(gMedium)));
     }
 
     // XLA's measured collective tables, one 8-GPU H100 host and one 8-GPU B200 host

@@ -156,6 +156,8 @@ private slots:
         const double full = bandwidth(Algorithm::Tree, 1024.0 * MiB, f);
         QVERIFY(qAbs(bandwidth(Algorithm::Tree, 1.0 * MiB, f) / full - 0.5) < 1e-9);
         QVERIFY(qAbs(bandwidth(Algorithm::Tree, 8.0 * MiB, f) / full - 0.8) < 1e-9);
+        QVERIFY(qAbs(bandwidth(Algorithm::Tree, 32.0 * MiB, f) / full - 0.7) < 1e-9);   // Simple's row: LL's is 1.0 there
+        QVERIFY(qAbs(bandwidth(Algorithm::Tree, 32.0, f) / bandwidth(Algorithm::Tree, 64.0, f) - 1 / 0.9) < 1e-9);   // none below 64 B
         QVERIFY(qAbs(bandwidth(Algorithm::Tree, 512.0 * MiB, f) / full - 1.0) < 1e-9);
         // Hopper's NVLS-tree is uncorrected; B200 HGX (PCIe to an x86 host) is, GB200 (C2C to Grace) is not.
         QVERIFY(qAbs(bandwidth(Algorithm::Nvls, 1.0 * MiB, f) / bandwidth(Algorithm::Nvls, 2048.0 * MiB, f) - 1.0) < 1e-9);
@@ -168,6 +170,7 @@ private slots:
         const Fabric hgx = fabricOf(blackwell);
         QVERIFY(hgx.nvlsTreeCorrection);
         QVERIFY(qAbs(bandwidth(Algorithm::Nvls, 1.0 * MiB, hgx) / bandwidth(Algorithm::Nvls, 2048.0 * MiB, hgx) - 0.5) < 1e-9);
+        QVERIFY(qAbs(bandwidth(Algorithm::Nvls, 512.0 * MiB, hgx) / bandwidth(Algorithm::Nvls, 2048.0 * MiB, hgx) - 0.9) < 1e-9);   // NVLS-tree's 24th size (Tree stops at 23)
         blackwell.gpu.hostBytesPerSecond = 173e9;
         QVERIFY(!fabricOf(blackwell).nvlsTreeCorrection);
     }

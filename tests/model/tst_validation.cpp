@@ -81,7 +81,7 @@ const std::map<QString, Bound> kBounds = {
     // FULL_SHARD 34B/70B -12%: README "Validation").
     {QStringLiteral("fms"), {0.04, 0.13}},
     // allenai/OLMo-core's H100 throughput table (PyTorch FSDP2 FULL_SHARD + torch.compile, BF16 and
-    // torchao Float8), tokens/s: 6.1% / 30.0%. 1B-8B within +1.8% to +7.3%; 13B at one 4096-token
+    // torchao Float8), tokens/s: 6.0% / 30.0%. 1B-8B within +1.8% to +7.3%; 13B at one 4096-token
     // micro-batch +13% (BF16) and +30% (FP8), measured near compute plus its collectives in series
     // (README "Validation", test-data README section O).
     {QStringLiteral("olmo"), {0.065, 0.31}},
@@ -99,7 +99,7 @@ const std::map<QString, Bound> kBounds = {
 };
 
 // torchtitan's speedups between two settings of a run (torchtitanSpeedupsBetweenSettings): worst
-// |error| of the predicted speedup, 7.5% (AsyncTP on 70B BF16: 1.174 against 1.092; 10.6% before the
+// |error| of the predicted speedup, 7.5% (AsyncTP on 70B BF16: 1.173 against 1.092; 10.6% before the
 // summed input gradients' scatters were left exposed). The model has 70B's BF16 gain above its FP8
 // one; torchtitan measured the reverse (README "Validation").
 constexpr double kTorchtitanSpeedupWorst = 0.08;
