@@ -1501,8 +1501,11 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
                                 : double(buckets) * perBucket;
         };
         const Group dpGroup = groupOf(dpRanks, dpStride, cl.gpusPerNode);
-        // 16-bit gathers; with FP8 parameters the GEMM weights go in FP8 (1 byte).
-        const double paramBytes = G * pl.compression / gradCommBytes * (tr.fp8Params ? 2.0 - maxStageMatrixShare : 2.0)
+        // Gathered in the parameters' own width (fp32 training gathers fp32), the FP8 GEMM weights
+        // in 1 byte with fp8_params.
+        const double gatheredElementBytes = activationElementBytes(tr.precision);
+        const double paramBytes = G * pl.compression / gradCommBytes
+                                  * (tr.fp8Params ? gatheredElementBytes - maxStageMatrixShare * (gatheredElementBytes - 1.0) : gatheredElementBytes)
                                   / double(buckets);
         if (fw == Framework::DeepSpeed && p > 1) {
             // [DS] The pipeline engine turns the backward all-reduce hooks off and runs ReduceGrads

@@ -467,6 +467,17 @@ private slots:
         QCOMPARE(fsdp1.fsdpCopySeconds, 0.0);
         QVERIFY(std::abs(gradOp.breakdown.optimizerSeconds - fsdp1.breakdown.optimizerSeconds - gradOp.fsdpCopySeconds) < 1e-12);
         QVERIFY(gradOp.breakdown.stepSeconds > fsdp1.breakdown.stepSeconds);
+        // fp32 training gathers fp32 parameters: twice the bytes of 16-bit ones, on the wire and in the copies.
+        {
+            Scenario fp32 = s;
+            fp32.plan.fsdpVersion = 2;
+            fp32.training.precision = Precision::Fp32;
+            const Evaluation wide = evaluate(fp32);
+            QVERIFY2(wide.feasible, wide.problem.message.c_str());
+            const double wideParams = wide.gradientBytesPerGpu / 4.0;   // fp32 gradients
+            QVERIFY(std::abs(wide.fsdpCopySeconds - m * (2 * 4 * wideParams + (4 + 4) * wideParams) / kernelSpec(fp32.cluster.gpu, Precision::Fp32).hbmBytesPerSecond)
+                    < 1e-9 * wide.fsdpCopySeconds);
+        }
         // Pipeline stages keep their parameters gathered over the step: one gather, one reduction.
         s = base();
         s.plan.framework = Framework::Fsdp;
