@@ -511,8 +511,7 @@ Fabric fabricOf(const Cluster &cluster)
     f.inNetworkReduction = cluster.inNetworkReduction;
     // Blackwell (NVLink 5) with an x86 host: a GPU whose host link is PCIe rather than NVLink-C2C
     // to a Grace CPU (the presets' GB200 and GB300 carry 173 GB/s, PCIe Gen5 hosts 52.8).
-    const double hostBytesPerSecond = cluster.gpu.hostBytesPerSecond;
-    f.nvlsTreeCorrection = cluster.intraNode.bytesPerSecond >= 900e9 && hostBytesPerSecond < 100e9;
+    f.nvlsTreeCorrection = cluster.intraNode.bytesPerSecond >= 900e9 && cluster.gpu.hostBytesPerSecond < 100e9;
     return f;
 }
 

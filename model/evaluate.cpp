@@ -1347,7 +1347,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     // no_sync, ZeRO-1, FSDP kept gathered between pipeline micro-batches.
     const bool accumulatesUnsharded = fw != Framework::Megatron && m > 1 && (pl.zeroStage <= 1 || (fw == Framework::Fsdp && p > 1));
     e.gradAccumulateSeconds = accumulatesUnsharded ? double(m - 1) * maxStageParamsPerGpu * 3.0
-                                                         * (tr.precision == Precision::Fp32 ? 4.0 : 2.0) / spec.hbmBytesPerSecond
+                                                         * activationElementBytes(tr.precision) / spec.hbmBytesPerSecond
                                                    : 0.0;
     optimizerSeconds += e.gradAccumulateSeconds;
 
@@ -1572,9 +1572,9 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             if (fw == Framework::Fsdp && pl.fsdpVersion >= 2 && pl.zeroStage >= 2 && tr.computeSecondsOverride <= 0) {
                 const double gathers = gathersPerMicro ? double(m * gathersPerMicro) : 1.0;
                 const double reductions = reducePerMicro ? double(m) : 1.0;
-                const double gradElementBytes = tr.precision == Precision::Fp32 ? 4.0 : 2.0;
+                // The unsharded gradient is in the parameters' own width (gatheredElementBytes).
                 const double copyBytes = gathers * 2.0 * paramBytes * double(buckets)
-                                         + reductions * maxStageParamsPerGpu * (gradElementBytes + gradCommBytes);
+                                         + reductions * maxStageParamsPerGpu * (gatheredElementBytes + gradCommBytes);
                 e.fsdpCopySeconds = copyBytes / spec.hbmBytesPerSecond;
                 optimizerSeconds += e.fsdpCopySeconds;
             }
