@@ -296,6 +296,7 @@ int runCollectives(const Options &o, const LoadedScenario &loaded, QTextStream &
                                             {QStringLiteral("algorithm"), QLatin1String(nameOf(t.algorithm))},
                                             {QStringLiteral("protocol"), QLatin1String(nameOf(t.protocol))},
                                             {QStringLiteral("latency_s"), t.latencySeconds},
+                                            {QStringLiteral("pipeline_fill_s"), t.pipelineFillSeconds},
                                             {QStringLiteral("bound"), t.interNode ? QStringLiteral("network") : QStringLiteral("intra_node")},
                                             {QStringLiteral("ranks"), ranks},
                                             {QStringLiteral("size_bytes"), size},

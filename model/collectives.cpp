@@ -47,8 +47,9 @@ constexpr double kTreeLl128ShareNodes = 120.0 / 128.0;
 // NCCL's size correction of tree all-reduce bandwidth (tuning.cc treeCorrectionFactor, indexed
 // [protocol][log2(bytes / 64)], sizes from 64 B to 512 MiB): the double binary tree's pipeline does not
 // fill at mid sizes, down to half its bandwidth around 128 KiB-2 MiB (Simple). NCCL applies it to
-// Tree all-reduce everywhere, to NVLS-tree on Blackwell x86 hosts from NCCL 2.29.2
-// (Fabric::nvlsTreeCorrection, up to 1 GiB).
+// Tree all-reduce everywhere and, from 2.29.2, to NVLS-tree on Blackwell x86 hosts
+// (Fabric::nvlsTreeCorrection, up to 1 GiB). For NVLS-tree it enters the pick only: the time
+// NVLS takes carries its pipeline fill instead (kNvlsPipelineStages).
 constexpr double kTreeCorrection[3][24] = {
     {1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0, 1.0, 1.0, 1.0},
     {1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6, .6, .6, .6, .6, .8, .9, .9, .9, .9, 1.0, 1.0, 1.0},
@@ -64,6 +65,27 @@ constexpr double kLlMaxShareOfSimple = std::max(kLlShare, kTreeLlShare);
 // Hopper 141, Blackwell 282); across nodes: per host CPU (x86 Intel row: 2 nodes 39, more 20.4).
 constexpr double kLlMaxBusTwoNodes = 39.0e9;
 constexpr double kLlMaxBusManyNodes = 20.4e9;
+
+// ---- NVLS as NCCL runs it (v2.30, src/device/all_reduce.h, src/enqueue.cc, src/transport/nvls.cc) ----
+// Each NVLS channel runs three warp groups as a pipeline over loops of `heads` chunks: scatter (the
+// user buffer into the heads' NVLS buffers), reduce (multimem.ld_reduce and multicast store; across
+// nodes it also feeds the tree and the broadcast takes its result back), gather (into the output).
+// A message of L loops takes L + 2 loop times: the first loop passes all three stages before the
+// last one starts, the last loop leaves the first two idle. NCCL's tuner has no such term (it
+// shrinks the chunk for smaller messages instead, nvlsWindowBytes), so NCCL picks NVLS by its
+// tuner's time and the fill is charged on the time it then takes.
+constexpr int kNvlsPipelineStages = 3;
+constexpr double kKiB = 1024.0;
+// NVLS channels: NVLS_NCHANNELS_SM90 16, SM100 24 in one node and 32 across nodes (nvls.cc).
+constexpr int kNvlsChannelsHopper = 16;
+constexpr int kNvlsChannelsBlackwellOneNode = 24;
+constexpr int kNvlsChannelsBlackwellNodes = 32;
+constexpr double kNvlsChunkBytes = 128 * kKiB;   // NCCL_NVLS_CHUNKSIZE default
+// ncclNvlsTreeSm100Tuning keys on the NIC's line rate (comm->minNetBw, GB/s: 48 and 96 split
+// 200/400/800G NICs). Trainscope knows the achievable rate, so it splits the same ladder halfway
+// between its steps (36 and 72 GB/s), right for any efficiency above 0.72.
+constexpr double kNic400gBytesPerSecond = 36e9;
+constexpr double kNic800gBytesPerSecond = 72e9;
 
 int ceilLog2(int n)
 {
@@ -235,6 +257,56 @@ Candidate tree(Collective c, Protocol p, const Group &g, const Fabric &f)
     out.latencySteps = 2 * ((perNode - 1) + ceilLog2(k));
     out.algBytesPerSecond = algBw;
     return out;
+}
+
+// Bytes of the message one NVLS pipeline step moves: channels x heads x chunk, with the chunk NCCL
+// picks for this size (enqueue.cc calcCollChunking: smaller chunks for smaller messages, so that
+// every channel runs several loops) and the channels and chunk caps of nvls.cc. Heads: every GPU
+// of a node (NCCL forces one-node NVLS to pull from all of them), across nodes the GPUs that own a
+// NIC. NIC and GPU under one PCIe switch (PXB) is assumed, as on HGX and DGX boards.
+double nvlsWindowBytes(double S, const Group &g, const Fabric &f)
+{
+    const int k = g.nodes(), ppn = std::max(1, g.ranksPerNode);
+    const bool tree = k > 1;
+    int channels = f.blackwell ? (tree ? kNvlsChannelsBlackwellNodes : kNvlsChannelsBlackwellOneNode) : kNvlsChannelsHopper;
+    double chunk = kNvlsChunkBytes, treeMax = 0;
+    if (f.blackwell && tree) {   // ncclNvlsTreeSm100Tuning
+        const double nic = f.nicBytesPerSecond;
+        if (k == 2 && nic >= kNic400gBytesPerSecond) {
+            channels = 32;
+            treeMax = 128 * kKiB;
+            if (ppn <= 4)
+                chunk = treeMax = 256 * kKiB;
+            else if (ppn >= 16 || (ppn <= 8 && nic < kNic800gBytesPerSecond))
+                treeMax = 64 * kKiB;
+        } else if (nic >= kNic800gBytesPerSecond) {
+            channels = ppn <= 8 ? 24 : 32;
+            if (ppn <= 8)
+                chunk = treeMax = 256 * kKiB;
+            else
+                treeMax = ppn < 32 ? 128 * kKiB : 64 * kKiB;
+        } else if (nic >= kNic400gBytesPerSecond) {
+            channels = 24;
+            treeMax = 64 * kKiB;
+        }
+    }
+    if (treeMax == 0)
+        treeMax = k >= 4 ? 64 * kKiB : chunk;
+    const int heads = tree ? std::max(1, std::min(ppn, f.nicsPerNode)) : ppn;
+    const double ops = double(channels) * heads;
+    double c = chunk;
+    if (tree) {
+        c = std::min(chunk, treeMax);
+        if (S < 32 * ops * c && c > 256 * kKiB) c = 256 * kKiB;
+        if (S < 16 * ops * c && c > 128 * kKiB) c = 128 * kKiB;
+        if (S < 4 * ops * c && c > 64 * kKiB) c = 64 * kKiB;
+        if (S < ops * c && c > 32 * kKiB) c = 32 * kKiB;
+    } else {
+        if (S < 64 * ops * c && c > 64 * kKiB) c = 64 * kKiB;
+        if (S < 8 * ops * c && c > 32 * kKiB) c = 32 * kKiB;
+        if (S < 2 * ops * c && c > 16 * kKiB) c = 16 * kKiB;
+    }
+    return ops * c;
 }
 
 // NVLink SHARP: the NVSwitch reduces (multimem.ld_reduce) and multicasts (multimem.st), so each
@@ -502,16 +574,17 @@ Fabric fabricOf(const Cluster &cluster)
     f.inter = {nic * f.nicsPerNode / f.gpusPerNode, alpha};
     f.intraFabric = resolveIntraFabric(cluster);
     f.nvls = nvlsAvailable(cluster);
-    // NCCL's nvlsEfficiency: Hopper 0.85, Blackwell 0.74 (tuning.cc); NVLink 5 marks Blackwell.
-    f.nvlsEfficiency = cluster.intraNode.bytesPerSecond >= 900e9 ? 0.74 : 0.85;
+    // NVLink 5 marks Blackwell. NCCL's nvlsEfficiency: Hopper 0.85, Blackwell 0.74 (tuning.cc).
+    f.blackwell = cluster.intraNode.bytesPerSecond >= 900e9;
+    f.nvlsEfficiency = f.blackwell ? 0.74 : 0.85;
     // llMaxBws for one node by GPU generation (tuning.cc): Ampere 87.7, Hopper 141, Blackwell 282 GB/s.
-    f.llMaxBusBytesPerSecond = cluster.intraNode.bytesPerSecond >= 900e9   ? 282e9
+    f.llMaxBusBytesPerSecond = f.blackwell                                 ? 282e9
                                : cluster.intraNode.bytesPerSecond >= 450e9 ? 141e9
                                                                            : 87.7e9;
     f.inNetworkReduction = cluster.inNetworkReduction;
-    // Blackwell (NVLink 5) with an x86 host: a GPU whose host link is PCIe rather than NVLink-C2C
-    // to a Grace CPU (the presets' GB200 and GB300 carry 173 GB/s, PCIe Gen5 hosts 52.8).
-    f.nvlsTreeCorrection = cluster.intraNode.bytesPerSecond >= 900e9 && cluster.gpu.hostBytesPerSecond < 100e9;
+    // Blackwell with an x86 host: a GPU whose host link is PCIe rather than NVLink-C2C to a Grace
+    // CPU (the presets' GB200 and GB300 carry 173 GB/s, PCIe Gen5 hosts 52.8).
+    f.nvlsTreeCorrection = f.blackwell && cluster.gpu.hostBytesPerSecond < 100e9;
     return f;
 }
 
@@ -569,30 +642,45 @@ double busBandwidthFactor(Collective c, int n)
 
 namespace {
 
-// One algorithm with one protocol.
-CollectiveTime timeOne(Collective c, Algorithm algorithm, Protocol protocol, double S, const Group &group, const Fabric &fabric)
+// One algorithm with one protocol: the time it takes (`time.seconds`) and the time NCCL's tuner
+// predicts for it (`tunerSeconds`), which is what NCCL picks by.
+struct Timed
 {
-    CollectiveTime out;
-    out.algorithm = algorithm;
-    out.protocol = protocol;
+    CollectiveTime time;
+    double tunerSeconds = 0;
+};
+Timed timeOne(Collective c, Algorithm algorithm, Protocol protocol, double S, const Group &group, const Fabric &fabric)
+{
+    Timed out;
+    CollectiveTime &t = out.time;
+    t.algorithm = algorithm;
+    t.protocol = protocol;
     const Candidate k = candidate(c, algorithm, protocol, group, fabric);
     if (!k.ok || !(k.algBytesPerSecond > 0)) {
-        out.applicable = false;
+        t.applicable = false;
         return out;
     }
-    out.latencySeconds = k.latencySeconds;
-    out.latencySteps = k.latencySteps;
-    out.interNode = k.interNode;
+    t.latencySeconds = k.latencySeconds;
+    t.latencySteps = k.latencySteps;
+    t.interNode = k.interNode;
+    const bool nvlsTree = algorithm == Algorithm::Nvls && group.nodes() > 1 && !fabric.inNetworkReduction;
     double bytesPerSecond = k.algBytesPerSecond;
-    if (c == Collective::AllReduce && S >= 64
-        && (algorithm == Algorithm::Tree || (algorithm == Algorithm::Nvls && fabric.nvlsTreeCorrection && group.nodes() > 1))) {
+    if (c == Collective::AllReduce && S >= 64 && (algorithm == Algorithm::Tree || (nvlsTree && fabric.nvlsTreeCorrection))) {
         // NCCL's log2i(nBytes >> 6), which is -1 (no correction) below 64 bytes; Tree's table covers
         // 23 sizes, NVLS-tree's 24.
         const int logSize = floorLog2(int(std::min(S / 64.0, double(std::numeric_limits<int>::max()))));
         if (logSize < (algorithm == Algorithm::Tree ? 23 : 24))
             bytesPerSecond *= kTreeCorrection[int(protocol)][logSize];
     }
-    out.seconds = k.latencySeconds + S / bytesPerSecond;
+    out.tunerSeconds = t.seconds = k.latencySeconds + S / bytesPerSecond;
+    if (algorithm == Algorithm::Nvls && (group.nodes() <= 1 || nvlsTree)) {
+        // The time NVLS takes: its bandwidth and its pipeline fill, which stands in for NVLS-tree's
+        // tree correction (NCCL's estimate of the same shortfall, kept in the tuner's pick). Tree
+        // keeps the correction in its time: Trainscope has no fill model of NCCL's tree.
+        t.pipelineWindowBytes = nvlsWindowBytes(S, group, fabric);
+        t.pipelineFillSeconds = (kNvlsPipelineStages - 1) * std::min(S, t.pipelineWindowBytes) / k.algBytesPerSecond;
+        t.seconds = k.latencySeconds + S / k.algBytesPerSecond + t.pipelineFillSeconds;
+    }
     return out;   // the nccl-tests bandwidths are set on the chosen candidate only (fastest)
 }
 
@@ -607,6 +695,7 @@ CollectiveTime fastest(Collective c, std::span<const Algorithm> algorithms, std:
         best.applicable = true;   // nothing to exchange within a group of one
         return best;
     }
+    double bestTunerSeconds = 0;
     const bool pointToPoint = c == Collective::SendRecv || c == Collective::AllToAll;
     for (Algorithm a : algorithms) {
         if ((a == Algorithm::Nvls && !fabric.nvls) || (a == Algorithm::InNetwork && !fabric.inNetworkReduction))
@@ -623,13 +712,15 @@ CollectiveTime fastest(Collective c, std::span<const Algorithm> algorithms, std:
             const double bound = (p == Protocol::LL128 ? kLl128MaxShareOfSimple : kLlMaxShareOfSimple)
                                  * (a == Algorithm::Tree ? kTreeCorrectionMaxRatio : 1.0);
             if (p != Protocol::Simple && simpleBytesPerSecond > 0 && best.applicable
-                && S / (simpleBytesPerSecond * bound) >= best.seconds)
+                && S / (simpleBytesPerSecond * bound) >= bestTunerSeconds)
                 continue;
-            const CollectiveTime t = timeOne(c, a, p, S, group, fabric);
-            if (p == Protocol::Simple && t.applicable && t.seconds > t.latencySeconds)
-                simpleBytesPerSecond = S / (t.seconds - t.latencySeconds);
-            if (t.applicable && (!best.applicable || t.seconds < best.seconds))
-                best = t;
+            const Timed t = timeOne(c, a, p, S, group, fabric);
+            if (p == Protocol::Simple && t.time.applicable && t.tunerSeconds > t.time.latencySeconds)
+                simpleBytesPerSecond = S / (t.tunerSeconds - t.time.latencySeconds);
+            if (t.time.applicable && (!best.applicable || t.tunerSeconds < bestTunerSeconds)) {
+                best = t.time;
+                bestTunerSeconds = t.tunerSeconds;
+            }
         }
     }
     if (best.applicable && best.seconds > 0) {
@@ -650,7 +741,7 @@ namespace {
 constexpr int kEveryProtocol = 3;
 struct CollectiveKey
 {
-    std::uint64_t kinds = 0;   // collective, algorithm, protocol, straddles, intra-node fabric, NVLS, SHARP, TCP, NVLS-tree correction
+    std::uint64_t kinds = 0;   // collective, algorithm, protocol, straddles, intra-node fabric, NVLS, SHARP, TCP, NVLS-tree correction, Blackwell
     double bytes = 0;
     std::uint64_t group = 0;   // ranks, ranks per node
     double interBytesPerSecond = 0, intraBytesPerSecond = 0, intraLatencySeconds = 0, interLatencySeconds = 0;
@@ -659,13 +750,13 @@ struct CollectiveKey
     double nvlsEfficiency = 0, llMaxBusBytesPerSecond = 0;
 };
 // A field added to Group or Fabric must be added to the key above (and this size updated).
-static_assert(sizeof(Group) == 12 && sizeof(Fabric) == 72, "CollectiveKey must hold every field of Group and Fabric");
+static_assert(sizeof(Group) == 12 && sizeof(Fabric) == 80, "CollectiveKey must hold every field of Group and Fabric");
 
 CollectiveKey collectiveKey(Collective c, Algorithm a, int protocol, double S, const Group &g, const Fabric &f)
 {
     const auto u = [](auto v) { return std::uint64_t(unsigned(v)); };
     return {u(c) << 16 | u(a) << 8 | u(protocol) | u(g.straddles) << 24 | u(f.intraFabric) << 32 | u(f.nvls) << 40
-                | u(f.inNetworkReduction) << 41 | u(f.tcp) << 42 | u(f.nvlsTreeCorrection) << 43,
+                | u(f.inNetworkReduction) << 41 | u(f.tcp) << 42 | u(f.nvlsTreeCorrection) << 43 | u(f.blackwell) << 44,
             S,
             u(g.ranks) << 32 | u(g.ranksPerNode),
             f.inter.bytesPerSecond,

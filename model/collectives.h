@@ -48,8 +48,11 @@ struct Fabric
     bool inNetworkReduction = false;  // SHARP / CollNet in the network switches
     bool tcp = false;            // NCCL's socket transport: no LL128, more per-step overhead
     // NCCL corrects its NVLS-tree all-reduce bandwidth by message size on Blackwell GPUs with an
-    // x86 host only (tuning.cc: minCompCap >= 100, NCCL_TOPO_CPU_ARCH_X86).
+    // x86 host only (tuning.cc: minCompCap >= 100, NCCL_TOPO_CPU_ARCH_X86), in its tuner's pick.
     bool nvlsTreeCorrection = false;
+    // Blackwell (NVLink 5, SM100): NCCL's NVLS channel counts and NVLS-tree chunk tuning differ from
+    // Hopper's (src/transport/nvls.cc ncclNvlsTuning).
+    bool blackwell = false;
     double nvlsEfficiency = 0.85;  // NCCL's nvlsEfficiency (Hopper 0.85, Blackwell 0.74)
     double llMaxBusBytesPerSecond = 141e9;  // NCCL's llMaxBws for one node, by GPU generation
 };
@@ -85,6 +88,8 @@ struct CollectiveTime
     double latencySeconds = 0;     // the latency part of `seconds`
     bool applicable = true;        // false: the algorithm does not exist for this case
     bool interNode = false;        // the bandwidth bound is the NICs (else the intra-node links)
+    double pipelineFillSeconds = 0;  // NVLS: the part of `seconds` its three-stage chunk pipeline takes to fill and drain
+    double pipelineWindowBytes = 0;  // NVLS: bytes of the message one pipeline step moves (channels x heads x chunk)
 };
 
 /// nccl-tests (doc/PERFORMANCE.md) bus-bandwidth factor for n ranks.

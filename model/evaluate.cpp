@@ -989,6 +989,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         e.tpAlgorithm = ct.algorithm;
         e.tpProtocol = ct.protocol;
         e.tpCollectiveSeconds = ct.seconds;
+        e.tpPipelineFillSeconds = ct.pipelineFillSeconds;
         // With SP a layer gathers and scatters instead: NCCL runs those as rings (NVLS, whose switches
         // reduce and multicast, shortens only the all-reduce), each (t-1)/t of S per GPU over NVLink
         // (NCCL tuning.cc: only the all-reduce's NVLS bandwidth doubles, "AllReduce pipelines two

@@ -197,6 +197,7 @@ struct Evaluation
     Protocol dpProtocol = Protocol::Simple;   // NCCL's protocol for one DP bucket
     Protocol tpProtocol = Protocol::Simple;   // and for one TP collective
     double tpCollectiveSeconds = 0;           // one TP all-reduce
+    double tpPipelineFillSeconds = 0;         // of which NVLS's pipeline fill (0 for a ring or tree)
     double kernelEfficiency = 0;        // achieved fraction of peak of the layer's forward GEMMs
     double recomputedLayerShare = 0;    // layers whose activations are recomputed (training.recompute_layers)
     // Activation offloading (training.offload_layers; pp 1): one layer's activations of one

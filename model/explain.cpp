@@ -137,7 +137,9 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                        "all-gather / reduce-scatter, (t-1)/t S per GPU, as NVLS shortens only the all-reduce; without SP "
                        "half an all-reduce), S = b s h x "
                        "bytes / c; T_coll = NCCL latency (base + steps x hop) + S / algbw of the algorithm and protocol "
-                       "NCCL's tuner picks (ring: busbw = min(NVLink, NICs); NVLS: B g/(g+1) x 0.85); exposed: "
+                       "NCCL's tuner picks (ring: busbw = min(NVLink, NICs); NVLS: B g/(g+1) x 0.85, plus the fill of its "
+                       "three-stage chunk pipeline, 2 x min(S, channels x heads x chunk) / algbw, NCCL all_reduce.h and "
+                       "enqueue.cc); exposed: "
                        + std::string(pl.tpOverlap && pl.sequenceParallel
                                          ? "with tp_overlap each gather and scatter hides behind the one GEMM it is "
                                            "pipelined with, exposed = sum of max(0, T_coll - T_GEMM), and the GEMMs that "
@@ -154,7 +156,8 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                                            "what they hide"),
                        num(double(m)) + " x " + std::to_string(layersPerStage) + " x " + num(e.tpCollectivesPerLayer)
                            + " all-reduce equivalents of " + bytes(e.tpBytesPerCollective) + " over t = " + std::to_string(t) + ", each "
-                           + sec(e.tpCollectiveSeconds) + " (" + nameOf(e.tpAlgorithm) + ", " + nameOf(e.tpProtocol) + ")"
+                           + sec(e.tpCollectiveSeconds) + " (" + nameOf(e.tpAlgorithm) + ", " + nameOf(e.tpProtocol)
+                           + (e.tpPipelineFillSeconds > 0 ? ", of which pipeline fill " + sec(e.tpPipelineFillSeconds) : std::string()) + ")"
                            + (e.tpFp8Gathers ? "; under FP8 the all-gathers move the quantized tensor, "
                                                    + num(quantizedElementBytes(ks), "B")
                                                    + " of 2 per element (a fraction of an all-reduce equivalent each), the "

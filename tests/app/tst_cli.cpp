@@ -216,6 +216,24 @@ private slots:
             QVERIFY(row.value(QLatin1String("busbw_bytes_per_s")).toDouble() > 0);
         }
         QCOMPARE(ops.size(), 7);
+        // NVLS rows carry their pipeline fill (2 x 2 MiB window / algbw on one H100 node at 4 MiB).
+        const Run nvls = run({QStringLiteral("collectives"), kDefault, QStringLiteral("--size"), QStringLiteral("4MiB..4MiB"),
+                              QStringLiteral("--ranks"), QStringLiteral("8"), QStringLiteral("--op"), QStringLiteral("all_reduce"),
+                              QStringLiteral("--algorithm"), QStringLiteral("all"), QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(nvls.code, 0);
+        int nvlsRows = 0;
+        for (const QJsonValue &v : QJsonDocument::fromJson(nvls.out.toUtf8()).object().value(QLatin1String("results")).toArray()) {
+            const QJsonObject row = v.toObject();
+            const double fill = row.value(QLatin1String("pipeline_fill_s")).toDouble(-1);
+            if (row.value(QLatin1String("algorithm")).toString() == QLatin1String("nvls")) {
+                ++nvlsRows;
+                QVERIFY2(fill > 10e-6 && fill < 20e-6, qPrintable(QString::number(fill)));
+                QVERIFY(row.value(QLatin1String("time_s")).toDouble() > row.value(QLatin1String("latency_s")).toDouble() + fill);
+            } else {
+                QCOMPARE(fill, 0.0);
+            }
+        }
+        QCOMPARE(nvlsRows, 1);
         const Run text = run({QStringLiteral("collectives"), kDefault, QStringLiteral("--op"), QStringLiteral("all_reduce")});
         QCOMPARE(text.code, 0);
         QVERIFY(text.out.contains(QLatin1String("busbw (GB/s)")));

@@ -143,6 +143,7 @@ private slots:
         const int ranks = nccCase.value(QStringLiteral("ranks")).toInt();
         const Group group = groupOf(ranks, 1, cluster.gpusPerNode);
         std::vector<double> large, medium;
+        bool mediumAllNvls = true;
         // The pasted rows, whatever prefix the launcher put before them ("0: ", "[1,0]<stdout>:"):
         // size, count, type, redop, root, then the out-of-place time in microseconds.
         for (const QString &line : QString::fromStdString(text).split(QLatin1Char('\n'))) {
@@ -158,8 +159,10 @@ private slots:
             QVERIFY(t.applicable && seconds > 0);
             if (bytes >= 256e6)
                 large.push_back(t.seconds / seconds);
-            if (bytes >= 1 * MiB && bytes <= 16 * MiB)
+            if (bytes >= 1 * MiB && bytes <= 16 * MiB) {
                 medium.push_back(t.seconds / seconds);
+                mediumAllNvls = mediumAllNvls && t.algorithm == Algorithm::Nvls;
+            }
         }
         QVERIFY(medium.size() >= 2);   // GCP A4's table starts at 8 MiB
         QVERIFY(large.size() >= 3);
@@ -169,6 +172,10 @@ private slots:
         QVERIFY2(gLarge >= 0.8 && gLarge <= 1.1, qPrintable(QString::number(gLarge)));
         // The mid-size ratios as documented (0.47 the lowest, the A100 tree: 0.39 without NCCL's tree correction).
         QVERIFY2(gMedium >= 0.45 && gMedium <= 1.1, qPrintable(QString::number(gMedium)));
+        // Where NVLS runs the middle sizes its pipeline fill is charged: 0.66 (p5 over EFA) to 1.00;
+        // without it 0.49 to 0.75.
+        if (mediumAllNvls)
+            QVERIFY2(gMedium >= 0.6, qPrintable(QString::number(gMedium)));
     }
 
     // XLA's measured collective tables, one 8-GPU H100 host and one 8-GPU B200 host

@@ -144,10 +144,11 @@ private slots:
         QCOMPARE(e.microBatches, 64LL);
         QVERIFY(e.memory.fits);
         // The one thing an expert flags: TP 8 on a 13B at 2048 tokens, no TP overlap, leaves its
-        // all-reduces in the open for 14% of the step.
+        // all-reduces in the open for 18% of the step (20 MiB each on NVLS: 25 us + 75 us of bandwidth
+        // + 30 us of pipeline fill, as the p5 log measures 124 us at 16 MiB and 199 us at 32 MiB).
         QCOMPARE(e.warningCount, 1);
         QVERIFY(e.warnings[0].code == WarningCode::TpCommExposed);
-        QVERIFY(e.warnings[0].value > 0.13 && e.warnings[0].value < 0.16);
+        QVERIFY2(e.warnings[0].value > 0.17 && e.warnings[0].value < 0.20, qPrintable(QString::number(e.warnings[0].value)));
     }
 
     void infeasibleNamesTheField_data()
