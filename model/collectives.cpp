@@ -81,11 +81,11 @@ constexpr int kNvlsChannelsHopper = 16;
 constexpr int kNvlsChannelsBlackwellOneNode = 24;
 constexpr int kNvlsChannelsBlackwellNodes = 32;
 constexpr double kNvlsChunkBytes = 128 * kKiB;   // NCCL_NVLS_CHUNKSIZE default
-// ncclNvlsTreeSm100Tuning keys on the NIC's line rate (comm->minNetBw, GB/s: 48 and 96 split
-// 200/400/800G NICs). Trainscope knows the achievable rate, so it splits the same ladder halfway
-// between its steps (36 and 72 GB/s), right for any efficiency above 0.72.
-constexpr double kNic400gBytesPerSecond = 36e9;
-constexpr double kNic800gBytesPerSecond = 72e9;
+// ncclNvlsTreeSm100Tuning keys on the NIC's line rate (comm->minNetBw, GB/s): 48 and 96.
+constexpr double kNic400gBytesPerSecond = 48e9;
+constexpr double kNic800gBytesPerSecond = 96e9;
+// NVLS heads are at most NCCL_MAX_NVLS_ARITY (device.h; graph search.cc caps the NVLS graph there).
+constexpr int kMaxNvlsHeads = 32;
 
 int ceilLog2(int n)
 {
@@ -263,7 +263,7 @@ Candidate tree(Collective c, Protocol p, const Group &g, const Fabric &f)
 // picks for this size (enqueue.cc calcCollChunking: smaller chunks for smaller messages, so that
 // every channel runs several loops) and the channels and chunk caps of nvls.cc. Heads: every GPU
 // of a node (NCCL forces one-node NVLS to pull from all of them), across nodes the GPUs that own a
-// NIC. NIC and GPU under one PCIe switch (PXB) is assumed, as on HGX and DGX boards.
+// NIC, at most 32. NIC and GPU under one PCIe switch (PXB) is assumed, as on HGX and DGX boards.
 double nvlsWindowBytes(double S, const Group &g, const Fabric &f)
 {
     const int k = g.nodes(), ppn = std::max(1, g.ranksPerNode);
@@ -271,7 +271,7 @@ double nvlsWindowBytes(double S, const Group &g, const Fabric &f)
     int channels = f.blackwell ? (tree ? kNvlsChannelsBlackwellNodes : kNvlsChannelsBlackwellOneNode) : kNvlsChannelsHopper;
     double chunk = kNvlsChunkBytes, treeMax = 0;
     if (f.blackwell && tree) {   // ncclNvlsTreeSm100Tuning
-        const double nic = f.nicBytesPerSecond;
+        const double nic = f.nicLineBytesPerSecond;
         if (k == 2 && nic >= kNic400gBytesPerSecond) {
             channels = 32;
             treeMax = 128 * kKiB;
@@ -292,7 +292,7 @@ double nvlsWindowBytes(double S, const Group &g, const Fabric &f)
     }
     if (treeMax == 0)
         treeMax = k >= 4 ? 64 * kKiB : chunk;
-    const int heads = tree ? std::max(1, std::min(ppn, f.nicsPerNode)) : ppn;
+    const int heads = std::min(kMaxNvlsHeads, tree ? std::max(1, std::min(ppn, f.nicsPerNode)) : ppn);
     const double ops = double(channels) * heads;
     double c = chunk;
     if (tree) {
@@ -570,6 +570,7 @@ Fabric fabricOf(const Cluster &cluster)
         alpha += kTcpExtraLatencySeconds;
     }
     f.nicBytesPerSecond = nic;
+    f.nicLineBytesPerSecond = cluster.interNode.bytesPerSecond;
     // One GPU's share when all GPUs of the node talk at once (rails may exceed the GPUs).
     f.inter = {nic * f.nicsPerNode / f.gpusPerNode, alpha};
     f.intraFabric = resolveIntraFabric(cluster);
@@ -745,12 +746,18 @@ struct CollectiveKey
     double bytes = 0;
     std::uint64_t group = 0;   // ranks, ranks per node
     double interBytesPerSecond = 0, intraBytesPerSecond = 0, intraLatencySeconds = 0, interLatencySeconds = 0;
-    double nicBytesPerSecond = 0;
+    double nicBytesPerSecond = 0, nicLineBytesPerSecond = 0;
     std::uint64_t topology = 0;   // NICs and GPUs per node
     double nvlsEfficiency = 0, llMaxBusBytesPerSecond = 0;
 };
-// A field added to Group or Fabric must be added to the key above (and this size updated).
-static_assert(sizeof(Group) == 12 && sizeof(Fabric) == 80, "CollectiveKey must hold every field of Group and Fabric");
+// A field added to Group or Fabric must be added to the key above. The structured bindings compile
+// only while the two have exactly these members (a new bool would fit in padding, past a sizeof check).
+[[maybe_unused]] void keyHoldsEveryField(const Group &g, const Fabric &f)
+{
+    [[maybe_unused]] const auto &[ranks, ranksPerNode, straddles] = g;
+    [[maybe_unused]] const auto &[intra, inter, nic, nicLine, nics, gpus, intraFabric, nvls, sharp, tcp, treeCorrection, blackwell,
+                                  nvlsEfficiency, llMax] = f;
+}
 
 CollectiveKey collectiveKey(Collective c, Algorithm a, int protocol, double S, const Group &g, const Fabric &f)
 {
@@ -764,6 +771,7 @@ CollectiveKey collectiveKey(Collective c, Algorithm a, int protocol, double S, c
             f.intra.latencySeconds,
             f.inter.latencySeconds,
             f.nicBytesPerSecond,
+            f.nicLineBytesPerSecond,
             u(f.nicsPerNode) << 32 | u(f.gpusPerNode),
             f.nvlsEfficiency,
             f.llMaxBusBytesPerSecond};

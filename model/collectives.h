@@ -41,6 +41,7 @@ struct Fabric
     Tier intra;                  // one GPU's intra-node links (all NVLinks, its PCIe slot, its xGMI links)
     Tier inter;                  // one GPU's share of its node's NICs when every GPU talks at once
     double nicBytesPerSecond = 0;  // one NIC, achievable, per direction
+    double nicLineBytesPerSecond = 0;  // one NIC's line rate (NCCL's minNetBw tunes NVLS-tree by it)
     int nicsPerNode = 1;         // rails; may exceed the GPUs per node (e.g. 32 x 100G)
     int gpusPerNode = 1;
     IntraFabric intraFabric = IntraFabric::NvSwitch;

@@ -69,6 +69,9 @@ private slots:
             [](Group &, Fabric &f) { f.tcp = true; },
             [](Group &, Fabric &f) { f.nvlsEfficiency = 0.5; },
             [](Group &, Fabric &f) { f.llMaxBusBytesPerSecond = 20e9; },
+            [](Group &, Fabric &f) { f.blackwell = true; },
+            [](Group &, Fabric &f) { f.blackwell = f.nvlsTreeCorrection = true; },
+            [](Group &, Fabric &f) { f.blackwell = true; f.nicLineBytesPerSecond = 100e9; },
         };
         const auto same = [](const CollectiveTime &a, const CollectiveTime &b) {
             return a.seconds == b.seconds && a.algBytesPerSecond == b.algBytesPerSecond && a.busBytesPerSecond == b.busBytesPerSecond
@@ -209,6 +212,8 @@ private slots:
             if (microseconds > 0)   // within 3% of the measured time
                 QVERIFY2(qAbs(t.seconds / (microseconds * kUs) - 1) < 0.03, qPrintable(QString::number(t.seconds / kUs)));
         };
+        // The windows and the fill follow from NCCL's code alone; the log only checks them. At 1 MiB
+        // NCCL (and Auto) run a ring with LL, so that size has no NVLS measurement.
         check(1.0 * MiB, 2.0 * MiB, 0);         // a partial loop: every stage, once, on S
         check(4.0 * MiB, 2.0 * MiB, 55.4);
         check(8.0 * MiB, 4.0 * MiB, 84.3);
@@ -238,6 +243,12 @@ private slots:
         QCOMPARE(window(64.0 * MiB, {8, 8}, hgx), 192 * 32 * 1024.0);   // one node: 24 channels, the one-node ladder
         b200.interNode = {"xdr", 100e9, 14e-6, 0.9};
         QCOMPARE(window(512.0 * MiB, {16, 8}, fabricOf(b200)), 256 * 128 * 1024.0);
+        // NCCL reads the NIC's line rate: 800G NICs behind a 2:1 oversubscribed spine stay 800G.
+        b200.oversubscription = 2;
+        QCOMPARE(window(512.0 * MiB, {16, 8}, fabricOf(b200)), 256 * 128 * 1024.0);
+        // A GB200 NVL72 domain: 72 GPUs in one NVLink node, at most 32 heads (NCCL_MAX_NVLS_ARITY):
+        // 24 x 32 ops, 16 KiB chunks below 2 x 768 x 32 KiB = 48 MiB.
+        QCOMPARE(window(32.0 * MiB, {72, 72}, hgx), 24 * 32 * 16 * 1024.0);
         // In-network reduction across nodes (NVLS + CollNet) is not timed with a fill.
         Fabric sharp = f;
         sharp.inNetworkReduction = true;
