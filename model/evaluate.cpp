@@ -1559,8 +1559,20 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             // (runtime/zero/partitioned_param_coordinator.py).
             const bool gathersParameters = fw == Framework::Fsdp || pl.zeroStage >= 3;
             const int gathersPerMicro = gathersParameters && !keptGathered ? (pl.zeroStage >= 3 ? 2 : 1) : 0;
+            // [FSDP2] torchtitan and OLMo-core shard the final norm and LM head (with a tied
+            // embedding, the embedding too) as one unit with reshard_after_forward=False: backward
+            // uses them still gathered, so FULL_SHARD's second gather leaves them out
+            // (torchtitan distributed/fsdp.py apply_fsdp_to_decoder; OLMo-core transformer/model.py).
+            // FSDP1 does not free its root module's parameters after forward (_post_forward), and
+            // the root holds them under transformer-block auto-wrapping (fms-fsdp).
+            e.dpBackwardGatherShare = 1.0;
+            if (gathersPerMicro == 2 && fw == Framework::Fsdp && maxStageParamsPerGpu > 0) {
+                const double keptParams = (w.tiedEmbeddings ? counts.embeddingParams : counts.headParams) + 2.0 * h;
+                e.dpBackwardGatherShare = std::clamp(1.0 - keptParams / t / maxStageParamsPerGpu, 0.0, 1.0);
+            }
+            const double gathersPerMicroLoad = gathersPerMicro == 2 ? 1.0 + e.dpBackwardGatherShare : double(gathersPerMicro);
             const double microWindow = computeFc + computeBc;
-            const double perMicro = (reducePerMicro ? rsStep : 0.0) + gathersPerMicro * agStep;
+            const double perMicro = (reducePerMicro ? rsStep : 0.0) + gathersPerMicroLoad * agStep;
             dpTotal = double(m) * perMicro + (reducePerMicro ? 0.0 : rsStep) + (gathersPerMicro ? 0.0 : agStep);
             e.dpGatherSeconds = agStep;
             e.dpGathersPerMicro = gathersPerMicro;
@@ -1571,7 +1583,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             // and per reduction (torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py). FSDP1's
             // layers use views of its flat parameter and gradient.
             if (fw == Framework::Fsdp && pl.fsdpVersion >= 2 && pl.zeroStage >= 2 && tr.computeSecondsOverride <= 0) {
-                const double gathers = gathersPerMicro ? double(m * gathersPerMicro) : 1.0;
+                const double gathers = gathersPerMicro ? double(m) * gathersPerMicroLoad : 1.0;
                 const double reductions = reducePerMicro ? double(m) : 1.0;
                 // The unsharded gradient is in the parameters' own width (gatheredElementBytes).
                 const double copyBytes = gathers * 2.0 * paramBytes * double(buckets)
@@ -1587,7 +1599,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             } else {
                 // Per micro-batch traffic hides behind that micro-batch's compute; the first gather
                 // and the last reduction bucket cannot.
-                const double pipelinedPerMicro = (reducePerMicro ? double(buckets) * reduceBucket : 0.0) + gathersPerMicro * agStep;
+                const double pipelinedPerMicro = (reducePerMicro ? double(buckets) * reduceBucket : 0.0) + gathersPerMicroLoad * agStep;
                 dpPerMicro = double(m) * std::max(0.0, pipelinedPerMicro - microWindow);
                 dpLead = gathersPerMicro ? ag.seconds : 0.0;
                 dpTail = (reducePerMicro ? reduceBucket : bucketed(reduceBucket, backwardWindow)) + reduceTail;

@@ -296,7 +296,8 @@ StepTimeline stepTimeline(const Scenario &sc, const Evaluation &e)
     const double forwardWait = serialPerMicro ? (e.dpGathersPerMicro >= 1 ? gather : 0.0)
                                : m > 0       ? e.dpPerMicroExposedSeconds / double(m)
                                              : 0.0;
-    const double backwardGatherWait = serialPerMicro && e.dpGathersPerMicro >= 2 ? gather : 0.0;
+    const double backwardGather = gather * e.dpBackwardGatherShare;
+    const double backwardGatherWait = serialPerMicro && e.dpGathersPerMicro >= 2 ? backwardGather : 0.0;
     const double backwardReduceWait = serialPerMicro ? reducePerMicro : 0.0;
     std::vector<StageTimes> stages = pipelineStageTimes(sc, e);
     {
@@ -355,8 +356,8 @@ StepTimeline stepTimeline(const Scenario &sc, const Evaluation &e)
             const double gatherStart = serialPerMicro ? start : std::max(0.0, start - lead);
             out.intervals.push_back({Stream::DpComm, "gather F" + number, ev.microBatch, gatherStart, gatherStart + gather});
         }
-        if (backward && e.dpGathersPerMicro >= 2 && gather > 0)
-            out.intervals.push_back({Stream::DpComm, "gather B" + number, ev.microBatch, start, start + gather});
+        if (backward && e.dpGathersPerMicro >= 2 && backwardGather > 0)
+            out.intervals.push_back({Stream::DpComm, "gather B" + number, ev.microBatch, start, start + backwardGather});
         if (backward && reducePerMicro > 0) {
             const double reduceEnd = serialPerMicro ? end : end + e.dpTailSeconds;
             out.intervals.push_back({Stream::DpComm, "reduce B" + number, ev.microBatch, reduceEnd - reducePerMicro, reduceEnd});
@@ -372,7 +373,7 @@ StepTimeline stepTimeline(const Scenario &sc, const Evaluation &e)
     // after the reduction), and the gradient buckets, which leave dpTailSeconds exposed after the
     // pipeline drains.
     const double stepGather = e.dpGathersPerMicro == 0 ? gather : 0.0;
-    const double perMicroTraffic = e.dpGathersPerMicro * gather + reducePerMicro;
+    const double perMicroTraffic = (e.dpGathersPerMicro >= 1 ? gather : 0.0) + (e.dpGathersPerMicro >= 2 ? backwardGather : 0.0) + reducePerMicro;
     const double stepReduce = std::max(0.0, b.dpCommSeconds - stepGather - double(m) * perMicroTraffic);
     const double dpEnd = pipelineEnd + e.dpTailSeconds;
     if (stepGather > 0 && e.dpGatherPrefetched)
