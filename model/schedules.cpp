@@ -323,6 +323,7 @@ StepTimeline stepTimeline(const Scenario &sc, const Evaluation &e)
     const double lead = e.dpLeadSeconds;
     const int layers = std::max(1, stageLayerCounts(sc.workload.layers, pl).front() / v);
     double firstBackward = -1, lastBackwardEnd = lead;
+    bool forwardAfterBackward = false;   // micro-batches alternate (gradient accumulation, 1F1B's steady state)
     for (const PipelineEvent &ev : sim.events) {
         if (ev.stage != 0)
             continue;
@@ -362,6 +363,7 @@ StepTimeline stepTimeline(const Scenario &sc, const Evaluation &e)
             const double reduceEnd = serialPerMicro ? end : end + e.dpTailSeconds;
             out.intervals.push_back({Stream::DpComm, "reduce B" + number, ev.microBatch, reduceEnd - reducePerMicro, reduceEnd});
         }
+        forwardAfterBackward = forwardAfterBackward || (forward && firstBackward >= 0);
         if (ev.op == PipelineOp::Backward) {
             if (firstBackward < 0)
                 firstBackward = start;
@@ -404,7 +406,7 @@ StepTimeline stepTimeline(const Scenario &sc, const Evaluation &e)
     const bool synced = b.dpCommSeconds > 0;
     out.phases = {{"Shard data", 0, 0},
                   {"Forward", lead, std::max(lead, firstBackward)},
-                  {"Backward", std::max(lead, firstBackward), lastBackwardEnd},
+                  {forwardAfterBackward ? "Forward and backward" : "Backward", std::max(lead, firstBackward), lastBackwardEnd},
                   {sharded ? "Reduce-scatter" : "All-reduce", synced ? std::min(std::max(0.0, dpStart), pipelineEnd) : pipelineEnd,
                    synced ? dpEnd : pipelineEnd},
                   {"Optimizer step", optStart, out.stepSeconds}};

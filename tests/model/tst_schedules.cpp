@@ -194,6 +194,9 @@ private slots:
                                                  : e.dpPerMicroExposedSeconds / double(e.microBatches);
                     QVERIFY(qAbs(firstForward - e.dpLeadSeconds - wait) <= 1e-12 * expected);
                     QCOMPARE(tl.phases[3].name, std::string(zero >= 1 || fw == Framework::Fsdp ? "Reduce-scatter" : "All-reduce"));
+                    // Micro-batches alternate forward and backward after the first backward: the span
+                    // says so (one micro-batch: forward, then backward).
+                    QCOMPARE(tl.phases[2].name, std::string(e.microBatches > 1 ? "Forward and backward" : "Backward"));
                     withLead += e.dpLeadSeconds > 0;
                     perMicro += e.dpReducePerMicroSeconds > 0 || e.dpGathersPerMicro > 0;
                     ++checked;
@@ -201,6 +204,10 @@ private slots:
         QVERIFY(checked >= 12);
         QVERIFY(withLead > 0);
         QVERIFY(perMicro > 0);
+        s.training.globalBatch = 8;   // one micro-batch per GPU: a forward, then a backward
+        const Evaluation one = evaluate(s);
+        QCOMPARE(one.microBatches, 1LL);
+        QCOMPARE(stepTimeline(s, one).phases[2].name, std::string("Backward"));
     }
 };
 
