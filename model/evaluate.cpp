@@ -1559,16 +1559,20 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             // (runtime/zero/partitioned_param_coordinator.py).
             const bool gathersParameters = fw == Framework::Fsdp || pl.zeroStage >= 3;
             const int gathersPerMicro = gathersParameters && !keptGathered ? (pl.zeroStage >= 3 ? 2 : 1) : 0;
-            // [FSDP2] torchtitan and OLMo-core shard the final norm and LM head (with a tied
-            // embedding, the embedding too) as one unit with reshard_after_forward=False: backward
-            // uses them still gathered, so FULL_SHARD's second gather leaves them out
-            // (torchtitan distributed/fsdp.py apply_fsdp_to_decoder; OLMo-core transformer/model.py).
-            // FSDP1 does not free its root module's parameters after forward (_post_forward), and
-            // the root holds them under transformer-block auto-wrapping (fms-fsdp).
+            // [FSDP] What lies outside the transformer blocks (embedding, final norm, LM head) stays
+            // gathered from forward to backward: FSDP1 does not free its root module after forward
+            // (_runtime_utils.py _post_forward), which holds them under transformer-block wrapping
+            // (fms-fsdp); OLMo-core kept them in the root as well (e27ba7455) and now keeps the LM
+            // head with reshard_after_forward=False and the embedding out of backward
+            // (set_unshard_in_backward(False); transformer/model.py); torchtitan keeps norm and head
+            // (distributed/fsdp.py apply_fsdp_to_decoder) but regathers an untied embedding for its
+            // backward, which needs no weights. The backward gather is the rest, in bytes: the kept
+            // weights are 16-bit where fp8_params gathers the GEMM weights in 1 byte.
             e.dpBackwardGatherShare = 1.0;
-            if (gathersPerMicro == 2 && fw == Framework::Fsdp && maxStageParamsPerGpu > 0) {
-                const double keptParams = (w.tiedEmbeddings ? counts.embeddingParams : counts.headParams) + 2.0 * h;
-                e.dpBackwardGatherShare = std::clamp(1.0 - keptParams / t / maxStageParamsPerGpu, 0.0, 1.0);
+            if (gathersPerMicro == 2 && fw == Framework::Fsdp && paramBytes > 0) {
+                const double keptParams = counts.embeddingParams + counts.headParams + 2.0 * h;   // headParams is 0 when tied
+                const double keptBytes = keptParams / t * gatheredElementBytes;
+                e.dpBackwardGatherShare = std::clamp(1.0 - keptBytes / (paramBytes * double(buckets)), 0.0, 1.0);
             }
             const double gathersPerMicroLoad = gathersPerMicro == 2 ? 1.0 + e.dpBackwardGatherShare : double(gathersPerMicro);
             const double microWindow = computeFc + computeBc;

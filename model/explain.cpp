@@ -295,8 +295,11 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
         std::string formula =
             deepSpeedPipeline ? "after the last backward, nothing hidden (DeepSpeed's pipeline engine): buckets x T_bucket "
                                 "(all-reduce) + the parameter all-gather G (ZeRO-1)"
-            : perMicro ? "per micro-batch: gathers x G + R (G a parameter all-gather, R the gradient reduce-scatter; FSDP's "
-                         "backward gather leaves out the final norm and LM head, kept gathered since the forward), hidden "
+            : perMicro ? std::string("per micro-batch: gathers x G + R (G a parameter all-gather, R the gradient reduce-scatter")
+                             + (e.dpBackwardGatherShare < 1 ? "; FSDP's backward gather leaves out the embedding, final norm and LM "
+                                                              "head, kept gathered since the forward"
+                                                            : "")
+                             + "), hidden "
                        "behind that micro-batch's F+B; exposed = m x max(0, gathers x G + R - (F+B)) + the first gather "
                        "bucket + the last reduce bucket"
             : pl.zeroStage == 0 ? "buckets x T_bucket (all-reduce); exposed = max(T_bucket, n T_bucket - (n-1)/n x B_last)"
@@ -322,7 +325,7 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                            + (e.dpGatherSeconds > 0 ? ", G = " + sec(e.dpGatherSeconds)
                                                           + (e.dpGathersPerMicro == 2 && e.dpBackwardGatherShare < 1
                                                                  ? " per micro-batch and " + pct(e.dpBackwardGatherShare)
-                                                                       + " of it again for its backward (FSDP keeps the final norm and LM head gathered)"
+                                                                       + " of it again for its backward (FSDP keeps the embedding, final norm and LM head gathered)"
                                                              : e.dpGathersPerMicro == 2 ? " twice per micro-batch"
                                                              : e.dpGathersPerMicro == 1 ? " per micro-batch"
                                                                                         : " per step")

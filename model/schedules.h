@@ -74,7 +74,7 @@ struct StreamInterval
 };
 struct LifecyclePhase
 {
-    std::string name;       // "Shard data", "Forward", "Backward", "All-reduce", "Optimizer step"
+    std::string name;       // "Shard data", "Forward", "Backward" (or "Forward and backward"), "All-reduce", "Optimizer step"
     double startSeconds = 0;
     double endSeconds = 0;
 };

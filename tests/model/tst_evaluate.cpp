@@ -458,12 +458,28 @@ private slots:
         const double m = double(full.microBatches);
         QVERIFY(m > 1);
         const double params = full.gradientBytesPerGpu / 4.0;   // fp32 reduction under FSDP
-        // FULL_SHARD gathers again for backward all but the unit of the (tied) embedding, final norm
-        // and LM head, which torchtitan and OLMo-core keep gathered after forward.
+        // FULL_SHARD gathers again for backward all but what lies outside the blocks (the tied
+        // embedding and LM head, the final norm), which FSDP keeps gathered after forward.
         const double kept = (double(s.workload.vocab) + 2) * s.workload.hidden / s.plan.tp;
         const double share = 1 - kept / params;
         QVERIFY(std::abs(full.dpBackwardGatherShare - share) < 1e-12);
         QVERIFY(share > 0.95 && share < 0.99);
+        {
+            Scenario untied = s;   // an untied head keeps twice the vocabulary's parameters out
+            untied.workload.tiedEmbeddings = false;
+            const Evaluation u = evaluate(untied);
+            const double uParams = u.gradientBytesPerGpu / 4.0;
+            const double uKept = (2.0 * untied.workload.vocab + 2) * untied.workload.hidden / untied.plan.tp;
+            QVERIFY(std::abs(u.dpBackwardGatherShare - (1 - uKept / uParams)) < 1e-12);
+            // With fp8_params the blocks' GEMM weights gather in 1 byte, the kept ones in 2: the
+            // share is of the bytes.
+            Scenario fp8 = untied;
+            fp8.training.precision = Precision::Fp8;
+            fp8.training.fp8Params = true;
+            const Evaluation f = evaluate(fp8);
+            QVERIFY2(f.feasible, f.problem.message.c_str());
+            QVERIFY(f.dpBackwardGatherShare < u.dpBackwardGatherShare - 0.02);
+        }
         {
             Scenario ds = s;   // DeepSpeed's ZeRO-3 regathers by its reuse distance, all of it here
             ds.plan.framework = Framework::DeepSpeed;

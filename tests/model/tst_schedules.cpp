@@ -208,6 +208,16 @@ private slots:
         const Evaluation one = evaluate(s);
         QCOMPARE(one.microBatches, 1LL);
         QCOMPARE(stepTimeline(s, one).phases[2].name, std::string("Backward"));
+        // Two 1F1B stages, drawn for the first: its backwards alternate with forwards only when
+        // there are more micro-batches than stages (m = 64), not at m = p = 2.
+        Scenario piped = fixtures::gpt13bOn64H100();
+        for (const long long batch : {256LL, 8LL}) {
+            piped.training.globalBatch = batch;
+            const Evaluation e = evaluate(piped);
+            QVERIFY2(e.feasible, e.problem.message.c_str());
+            QCOMPARE(stepTimeline(piped, e).phases[2].name, std::string(e.microBatches > piped.plan.pp ? "Forward and backward" : "Backward"));
+            QCOMPARE(e.microBatches, batch / 4);
+        }
     }
 };
 

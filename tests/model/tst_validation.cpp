@@ -81,8 +81,8 @@ const std::map<QString, Bound> kBounds = {
     // FULL_SHARD 34B/70B -12%: README "Validation").
     {QStringLiteral("fms"), {0.04, 0.13}},
     // allenai/OLMo-core's H100 throughput table (PyTorch FSDP2 FULL_SHARD + torch.compile, BF16 and
-    // torchao Float8), tokens/s: 6.0% / 30.0%. 1B-8B within +1.8% to +7.3%; 13B at one 4096-token
-    // micro-batch +13% (BF16) and +30% (FP8), measured near compute plus its collectives in series
+    // torchao Float8), tokens/s: 6.4% / 30.6%. 1B-8B within +2.0% to +7.7%; 13B at one 4096-token
+    // micro-batch +14% (BF16) and +31% (FP8), measured near compute plus its collectives in series
     // (README "Validation", test-data README section O).
     {QStringLiteral("olmo"), {0.065, 0.31}},
     // BigScience BLOOM-176B (Megatron-DeepSpeed, PipelineEngine + BF16 optimizer, A100, 2022), step
