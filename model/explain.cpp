@@ -342,7 +342,11 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                        std::string("Li et al. 2020 (PyTorch DDP), arXiv:2006.15704; ") + kZeRO + "; " + kNCCL
                            + (hybrid ? "; HSDP: PyTorch FSDP _runtime_utils.py _reduce_grad (all_reduce on the inter-node group)" : "")
                            + "; buckets: Megatron-Core max(40M, 1M x DP) params, DeepSpeed 5e8 elements, FSDP one block; "
-                             "fp32 gradient reduction in Megatron-LM and torchtitan"});
+                             "fp32 gradient reduction in Megatron-LM and torchtitan"
+                           + std::string(e.dpBackwardGatherShare < 1
+                                             ? "; kept embedding, norm and head: torchtitan distributed/fsdp.py apply_fsdp_to_decoder, "
+                                               "OLMo-core transformer/model.py, PyTorch FSDP1 _runtime_utils.py _post_forward"
+                                             : "")});
     }
     out.push_back({"gradient_bytes_per_gpu", "Gradient bytes per GPU", "P_stage / t x bytes per gradient / compression",
                    bytes(e.gradientBytesPerGpu), bytes(e.gradientBytesPerGpu), "MODEL.md: (P / (TP PP)) x bytes per element"});

@@ -464,6 +464,15 @@ private slots:
         const double share = 1 - kept / params;
         QVERIFY(std::abs(full.dpBackwardGatherShare - share) < 1e-12);
         QVERIFY(share > 0.95 && share < 0.99);
+        // The explanation says so, with its sources.
+        int explained = 0;
+        for (const Explanation &x : explainAll(s, full))
+            if (x.id == "dp_comm_exposed_s") {
+                QVERIFY(x.substituted.find("of it again for its backward") != std::string::npos);
+                QVERIFY(x.source.find("apply_fsdp_to_decoder") != std::string::npos);
+                ++explained;
+            }
+        QCOMPARE(explained, 1);
         {
             Scenario untied = s;   // an untied head keeps twice the vocabulary's parameters out
             untied.workload.tiedEmbeddings = false;
