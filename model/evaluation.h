@@ -158,7 +158,7 @@ struct Evaluation
     double dpTailSeconds = 0;           // after the last backward (the last buckets, unhidden traffic)
     double dpGatherSeconds = 0;         // one gather of the stage's parameters (ZeRO >= 1, FSDP), else 0
     int dpGathersPerMicro = 0;          // 0: once per step; 1: before each forward; 2: and each backward
-    double dpBackwardGatherShare = 1;   // of the stage's parameters gathered again for backward (FSDP keeps the LM head)
+    double dpBackwardGatherShare = 1;   // of the gathered bytes gathered again for backward (FSDP keeps embedding, final norm and LM head)
     bool dpGatherPrefetched = false;    // the per-step gather runs under the first forward (Megatron, FSDP + PP)
     double dpReducePerMicroSeconds = 0; // gradient reduction after each micro-batch's backward (ZeRO-2, FSDP)
     double stageWeightGradSeconds = 0;  // the W part of backward (zero-bubble schedules)
