@@ -44,7 +44,7 @@ private slots:
         for (const char *name : {"a100-80gb", "a100-40gb", "h100-sxm", "h200", "b200", "gb200", "b300", "gb300", "mi300x", "mi355x"})
             QVERIFY2(!p.find(Presets::Gpus, QLatin1String(name)).isEmpty(), name);
         for (const char *name : {"nvlink3", "nvlink4", "nvlink5", "pcie4", "pcie5", "ib-hdr", "ib-ndr", "ib-xdr", "roce-100",
-                                 "roce-200", "roce-400", "roce-800", "tcp-100", "tcp-400"})
+                                 "roce-200", "roce-400", "roce-800", "efa-400", "tcp-100", "tcp-400"})
             QVERIFY2(!p.find(Presets::Links, QLatin1String(name)).isEmpty(), name);
         for (Presets::Kind kind : {Presets::Gpus, Presets::Links, Presets::Models, Presets::Clusters})
             for (const QJsonObject &o : p.all(kind))

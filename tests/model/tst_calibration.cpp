@@ -172,12 +172,13 @@ private slots:
         QVERIFY2(gLarge >= 0.8 && gLarge <= 1.1, qPrintable(QString::number(gLarge)));
         // The mid-size ratios as documented (0.47 the lowest, the A100 tree: 0.39 without NCCL's tree correction).
         QVERIFY2(gMedium >= 0.45 && gMedium <= 1.1, qPrintable(QString::number(gMedium)));
-        // Where NVLS runs the middle sizes its pipeline fill is charged: 0.66 (p5 over EFA) to 1.00;
-        // without it 0.49 to 0.75. Every all-reduce log of an NVSwitch node with SHARP runs some.
+        // Where NVLS runs the middle sizes its pipeline fill is charged: 0.81 (p5 over EFA, at the
+        // OFI plugin's 23 us per network step; 0.66 read as RoCE's 14 us) to 1.00; without the fill
+        // 0.49 to 0.75. Every all-reduce log of an NVSwitch node with SHARP runs some.
         const Fabric fabric = fabricOf(cluster);
         QCOMPARE(!mediumNvls.empty(), collective == Collective::AllReduce && fabric.nvls);
         if (!mediumNvls.empty())
-            QVERIFY2(geometricMean(mediumNvls) >= 0.6, qPrintable(QString::number(geometricMean(mediumNvls))));
+            QVERIFY2(geometricMean(mediumNvls) >= 0.75, qPrintable(QString::number(geometricMean(mediumNvls))));
     }
 
     // XLA's measured collective tables, one 8-GPU H100 host and one 8-GPU B200 host
