@@ -69,11 +69,19 @@ bool fitsWithMargin(const Evaluation &e)
 
 } // namespace
 
-PlanSearchResult searchPlans(const Scenario &base, const PlanSearchOptions &options,
+PlanSearchResult searchPlans(const Scenario &given, const PlanSearchOptions &options,
                              const std::function<bool(double)> &progress)
 {
     const auto start = std::chrono::steady_clock::now();
     PlanSearchResult result;
+    // The search changes the plan, not the model's code: how its memory-bound kernels run and its
+    // loss kernel are the user's software (eager PyTorch, torch.compile, Megatron's fused kernels),
+    // so `auto` is resolved once under the scenario's own framework and kept for every candidate.
+    // Otherwise a plan whose ZeRO stage derives another framework would be credited with that
+    // framework's default kernels (an eager torchtitan run "gaining" Megatron's fused ones).
+    Scenario base = given;
+    base.training.kernels = resolveKernels(given.training.kernels, resolveFramework(given.plan));
+    base.training.crossEntropy = resolveCrossEntropy(given.training.crossEntropy, resolveFramework(given.plan));
     const ValidDegrees degrees = validDegrees(base.workload, base.cluster.gpus);
     std::vector<Shape> shapes;
     for (int tp : degrees.tp)

@@ -55,6 +55,8 @@ struct PlanSearchOptions
 };
 
 /// progress(fraction done) is called from worker threads; return false from it to cancel.
+/// The candidates (and `current`) carry the scenario's training.kernels and cross_entropy resolved
+/// under its own framework: a plan that derives another framework keeps the user's kernels.
 PlanSearchResult searchPlans(const Scenario &base, const PlanSearchOptions &options = {},
                              const std::function<bool(double)> &progress = {});
 

@@ -215,6 +215,45 @@ private slots:
         QVERIFY(zeroBubble > 0);   // still offered where FSDP (ZeRO 2/3 with stages) runs it
     }
 
+    // The search changes the plan, not the model's code: an FSDP run (ZeRO-3, framework and kernels
+    // auto: eager ops and PyTorch's fp32 loss) keeps them on the plans whose ZeRO stage derives
+    // Megatron or DeepSpeed, whose own defaults are fused kernels. Those plans evaluate as ranked.
+    void keepsTheUsersKernels()
+    {
+        Scenario s = llama3_8bFp8OnEightH100();
+        s.training.precision = Precision::Bf16;
+        s.training.fp8Params = false;
+        s.training.globalBatch = 16;
+        s.plan.zeroStage = 3;
+        QCOMPARE(resolveFramework(s.plan), Framework::Fsdp);
+        PlanSearchOptions options;
+        options.top = 2000;
+        options.requireFit = false;
+        const PlanSearchResult r = searchPlans(s, options);
+        int otherFramework = 0;
+        for (const PlanCandidate &c : r.best) {
+            QCOMPARE(c.scenario.training.kernels, Kernels::Eager);
+            QCOMPARE(c.scenario.training.crossEntropy, CrossEntropy::PyTorch);
+            if (resolveFramework(c.scenario.plan) != Framework::Fsdp) {
+                ++otherFramework;
+                const Evaluation e = evaluate(c.scenario);
+                QCOMPARE(e.kernels, Kernels::Eager);
+                QCOMPARE(e.trainSeconds, c.trainSeconds);
+            }
+        }
+        QVERIFY(otherFramework > 0);
+        // The same layout under DeepSpeed ZeRO-1 with Megatron's fused kernels would be faster:
+        // what the search no longer credits to the plan.
+        Scenario ds = s;
+        ds.plan.zeroStage = 1;
+        Scenario dsFused = ds;
+        dsFused.training.kernels = Kernels::Fused;
+        dsFused.training.crossEntropy = CrossEntropy::Megatron;
+        ds.training.kernels = Kernels::Eager;
+        ds.training.crossEntropy = CrossEntropy::PyTorch;
+        QVERIFY(evaluate(dsFused).trainSeconds < 0.95 * evaluate(ds).trainSeconds);
+    }
+
     // Llama 3 405B: 126 layers do not divide into 16 stages, but counting the embedding and the
     // loss as layer slots gives 8 per stage (Megatron's account-for-embedding/loss-in-pipeline-split),
     // which interleaving can cut into chunks: the search must find such plans.
