@@ -112,6 +112,7 @@ QJsonObject evaluationToJson(const Scenario &sc, const Evaluation &e, const QStr
     const Training &tr = sc.training;
     o.insert(QStringLiteral("fp8_recipe"),
              tr.precision == Precision::Fp8 ? QJsonValue(QLatin1String(nameOf(tr.fp8Recipe))) : QJsonValue(QJsonValue::Null));
+    o.insert(QStringLiteral("fp8_attention"), tr.precision == Precision::Fp8 && tr.fp8Attention);
     o.insert(QStringLiteral("recomputed_layer_share"), e.recomputedLayerShare);
     o.insert(QStringLiteral("model_flops_per_step_causal"), e.modelFlopsPerStepCausal);
     o.insert(QStringLiteral("compute"), QJsonObject{{QStringLiteral("layer_gemm_s"), e.layerGemmSeconds},

@@ -242,6 +242,8 @@ std::optional<std::pair<Field, double>> ScenarioDocument::repairEdit() const
         // NVFP4 (4-bit gathers, not modelled): off.
         case Field::TpOverlap: return 0.0;
         case Field::Fp8Params: return 0.0;
+        // FP8 attention on a GPU without a measured FP8 attention figure, or off FlashAttention: off.
+        case Field::Fp8Attention: return 0.0;
         // FP8 on a GPU without FP8 tensor cores: BF16.
         case Field::Precision: return double(int(Precision::Bf16));
         // Ulysses cannot split this TP rank's heads over CP: the K/V ring, which can.

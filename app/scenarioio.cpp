@@ -294,6 +294,7 @@ bool readTraining(const QJsonValue &value, Training *tr, ScenarioError *error)
     s.integer("offload_layers", &tr->offloadLayers);
     s.boolean("fp8_params", &tr->fp8Params);
     s.choice("fp8_recipe", kFp8Recipe, &tr->fp8Recipe);
+    s.boolean("fp8_attention", &tr->fp8Attention);
     s.choice("optimizer_states", kOptimizerStates, &tr->optimizerStates);
     s.choice("cross_entropy", kCrossEntropy, &tr->crossEntropy);
     s.choice("kernels", kKernels, &tr->kernels);
@@ -348,6 +349,7 @@ bool readGpu(const QJsonValue &value, Gpu *gpu, const QString &key, ScenarioErro
     gpu->gemmTileM = gpu->gemmTileN = gpu->gemmTileSms = 0;
     gpu->fp8Copies = 0;
     gpu->gemmEfficiency = gpu->gemmEfficiencyFp8 = gpu->gemmEfficiencyFp8Fast = gpu->gemmEfficiencyFp4 = gpu->attentionEfficiency = gpu->attentionEfficiencyFa2 = 0;
+    gpu->attentionEfficiencyFp8 = gpu->attentionEfficiencyMxfp8 = 0;
     gpu->sustainedFraction = 0;
     s.integer("sm_count", &gpu->smCount, 100000);
     s.integer("gemm_tile_m", &gpu->gemmTileM, 4096);
@@ -362,6 +364,8 @@ bool readGpu(const QJsonValue &value, Gpu *gpu, const QString &key, ScenarioErro
     s.quantity("gemm_efficiency_fp4", Dimension::Ratio, &gpu->gemmEfficiencyFp4);
     s.quantity("attention_efficiency", Dimension::Ratio, &gpu->attentionEfficiency);
     s.quantity("attention_efficiency_fa2", Dimension::Ratio, &gpu->attentionEfficiencyFa2);
+    s.quantity("attention_efficiency_fp8", Dimension::Ratio, &gpu->attentionEfficiencyFp8);
+    s.quantity("attention_efficiency_mxfp8", Dimension::Ratio, &gpu->attentionEfficiencyMxfp8);
     s.quantity("sustained_fraction", Dimension::Ratio, &gpu->sustainedFraction);
     gpu->hostBytesPerSecond = 0;
     s.quantity("host_bandwidth", Dimension::BytesPerSecond, &gpu->hostBytesPerSecond);
@@ -685,6 +689,7 @@ QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QStrin
                          {QStringLiteral("offload_layers"), tr.offloadLayers},
                          {QStringLiteral("fp8_params"), tr.fp8Params},
                          {QStringLiteral("fp8_recipe"), QLatin1String(nameOf(tr.fp8Recipe))},
+                         {QStringLiteral("fp8_attention"), tr.fp8Attention},
                          {QStringLiteral("optimizer_states"), QLatin1String(nameOf(tr.optimizerStates))},
                          {QStringLiteral("cross_entropy"), QLatin1String(nameOf(tr.crossEntropy))},
                          {QStringLiteral("kernels"), QLatin1String(nameOf(tr.kernels))},
@@ -726,6 +731,10 @@ QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QStrin
         gpu.insert(QStringLiteral("attention_efficiency"), cl.gpu.attentionEfficiency);
     if (cl.gpu.attentionEfficiencyFa2 > 0)
         gpu.insert(QStringLiteral("attention_efficiency_fa2"), cl.gpu.attentionEfficiencyFa2);
+    if (cl.gpu.attentionEfficiencyFp8 > 0)
+        gpu.insert(QStringLiteral("attention_efficiency_fp8"), cl.gpu.attentionEfficiencyFp8);
+    if (cl.gpu.attentionEfficiencyMxfp8 > 0)
+        gpu.insert(QStringLiteral("attention_efficiency_mxfp8"), cl.gpu.attentionEfficiencyMxfp8);
     if (cl.gpu.sustainedFraction > 0)
         gpu.insert(QStringLiteral("sustained_fraction"), cl.gpu.sustainedFraction);
     if (cl.gpu.hostBytesPerSecond > 0)

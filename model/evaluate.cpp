@@ -553,6 +553,8 @@ std::optional<Problem> validate(const Scenario &sc)
                               std::pair{cl.gpu.gemmEfficiencyFp4, "cluster.gpu.gemm_efficiency_fp4"},
                               std::pair{cl.gpu.attentionEfficiency, "cluster.gpu.attention_efficiency"},
                               std::pair{cl.gpu.attentionEfficiencyFa2, "cluster.gpu.attention_efficiency_fa2"},
+                              std::pair{cl.gpu.attentionEfficiencyFp8, "cluster.gpu.attention_efficiency_fp8"},
+                              std::pair{cl.gpu.attentionEfficiencyMxfp8, "cluster.gpu.attention_efficiency_mxfp8"},
                               std::pair{cl.gpu.sustainedFraction, "cluster.gpu.sustained_fraction"}})
         if (!(value >= 0 && value <= 1))
             return problem(key, "a fraction in (0, 1], or 0 for the default (got %g)", value);
@@ -688,6 +690,24 @@ std::optional<Problem> validate(const Scenario &sc)
         return problem("training.fp8_params",
                        "fp8_params with fp8_recipe nvfp4: NVFP4 weights kept and gathered in 4 bits (Megatron "
                        "--fp4-param-gather) are not modelled; turn fp8_params off");
+    // FP8 attention is Transformer Engine's fused attention on FP8 Q, K, V (cuDNN), under an FP8 recipe.
+    if (tr.fp8Attention && tr.precision != Precision::Fp8)
+        return problem("training.fp8_attention", "fp8_attention runs the fused attention on FP8 inputs under an FP8 recipe: "
+                                                 "it needs training.precision fp8");
+    if (tr.fp8Attention && w.attention != Attention::Flash)
+        return problem("training.fp8_attention", w.attention == Attention::Flash2
+                                                     ? "fp8_attention is Transformer Engine's fused (cuDNN) attention: it needs "
+                                                       "workload.attention flash (got flash2)"
+                                                     : "fp8_attention is Transformer Engine's fused (cuDNN) attention: it needs "
+                                                       "workload.attention flash (got materialized)");
+    if (tr.fp8Attention && tr.precision == Precision::Fp8) {
+        const bool mx = tr.fp8Recipe == Fp8Recipe::Mxfp8;
+        if (!((mx ? cl.gpu.attentionEfficiencyMxfp8 : cl.gpu.attentionEfficiencyFp8) > 0))
+            return problem(mx ? "cluster.gpu.attention_efficiency_mxfp8" : "cluster.gpu.attention_efficiency_fp8",
+                           "fp8_attention needs this GPU's measured FP8 fused-attention efficiency for the recipe (the "
+                           "H100, H200, B200, GB200, B300 and GB300 presets carry it): give it or turn "
+                           "training.fp8_attention off");
+    }
     const Framework fw = resolveFramework(pl);
     // Mixture of experts as Megatron-Core runs it (transformer_config.py, parallel_state.py):
     // experts over ep ranks of the stage's tp x cp x dp (expert tensor parallelism 1), sequence
@@ -925,7 +945,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     // ---- Compute: every GEMM, the attention kernel and the memory-bound kernels of a layer on
     // one GPU for one micro-batch (kernels.cpp) ----
     const double tokensPerGpu = double(b) * s / c;               // tokens of one micro-batch on one GPU
-    const KernelSpec spec = kernelSpec(cl.gpu, tr.precision, tr.fp8Recipe, fw);
+    const KernelSpec spec = kernelSpec(cl.gpu, tr.precision, tr.fp8Recipe, fw, tr.fp8Attention);
     const double peakMatrix = spec.peakFlops;
     e.peakFlopsPerGpu = peakMatrix;
     // Megatron-LM accumulates weight gradients into fp32 main gradients inside the GEMM.

@@ -67,7 +67,7 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
     const int layersPerStage = e.criticalStageLayers;   // on the slowest stage
     const long long m = e.microBatches;
     const int N = sc.cluster.gpus;
-    const KernelSpec ks = kernelSpec(sc.cluster.gpu, sc.training.precision, sc.training.fp8Recipe, e.framework);
+    const KernelSpec ks = kernelSpec(sc.cluster.gpu, sc.training.precision, sc.training.fp8Recipe, e.framework, sc.training.fp8Attention);
 
     out.push_back({"step_time_s", "Step time",
                    "T = compute + TP_exposed + CP_exposed + EP_exposed + bubble + p2p_exposed + DP_exposed + optimizer"
@@ -98,7 +98,11 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                                                   : std::string())
                        + (ks.fp8NormFusion == Fp8Fusion::Output ? "; the norms write FP8 themselves (no cast read)"
                           : ks.fp8NormFusion == Fp8Fusion::Amax ? "; the norms fuse the amax (their cast reads once)"
-                                                                : "");
+                                                                : "")
+                       + (ks.fp8Attention ? "; attention in FP8 (training.fp8_attention) at the FP8 peak "
+                                                + num(ks.attentionPeakFlops / 1e12, "TFLOP/s") + " x "
+                                                + pct(ks.attentionEfficiency) + " (measured cuDNN FP8 attention x sustained)"
+                                          : std::string());
         out.push_back({"compute_s", "Compute",
                        "m x (F + B) on the slowest stage; per layer: each GEMM 2MNK / (peak x ceiling x sustained x "
                        "tile/wave quantization x K/(K + K0)) + split-K partials / HBM + "

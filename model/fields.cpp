@@ -29,6 +29,7 @@ const std::array<FieldInfo, size_t(Field::Count)> kFields = {{
     {Field::OffloadLayers, "training.offload_layers", "layers offloaded to host memory", "", 1, K::Integer, 0, 1000000},
     {Field::Fp8Params, "training.fp8_params", "FP8 weights", "", 1, K::Bool, 0, 1},
     {Field::Fp8Recipe, "training.fp8_recipe", "FP8 scaling recipe", "", 1, K::Choice, 0, 4},
+    {Field::Fp8Attention, "training.fp8_attention", "FP8 attention", "", 1, K::Bool, 0, 1},
     {Field::Tokens, "training.tokens", "token budget", "T tokens", 1e12, K::Real, 0.001, 100},
     {Field::ComputeTime, "training.compute_time", "given compute time", "s", 1, K::Real, 0, 1e6},
     {Field::Gpus, "cluster.gpus", "GPUs", "", 1, K::Integer, 1, 65536},
@@ -181,6 +182,7 @@ double fieldValue(const Scenario &s, Field field)
     case Field::OffloadLayers: return s.training.offloadLayers;
     case Field::Fp8Params: return s.training.fp8Params ? 1 : 0;
     case Field::Fp8Recipe: return int(s.training.fp8Recipe);
+    case Field::Fp8Attention: return s.training.fp8Attention ? 1 : 0;
     case Field::Tokens: return s.training.tokens;
     case Field::ComputeTime: return s.training.computeSecondsOverride;
     case Field::Gpus: return s.cluster.gpus;
@@ -253,6 +255,10 @@ FieldEdit withField(const Scenario &in, Field field, double v)
             s.training.fp8Params = false;   // FP8 weights need FP8 GEMMs
             r.note = "training.fp8_params turned off: FP8 weights need fp8 precision";
         }
+        if (s.training.precision != Precision::Fp8 && s.training.fp8Attention) {
+            s.training.fp8Attention = false;   // FP8 attention runs under an FP8 recipe
+            r.note = "training.fp8_attention turned off: FP8 attention needs fp8 precision";
+        }
         break;
     case Field::Recompute:
         s.training.recompute = Recompute(asInt(v));
@@ -285,6 +291,13 @@ FieldEdit withField(const Scenario &in, Field field, double v)
         if (s.training.fp8Params && s.training.precision != Precision::Fp8) {
             s.training.precision = Precision::Fp8;
             r.note = "training.precision set to fp8: FP8 weights need FP8 GEMMs";
+        }
+        break;
+    case Field::Fp8Attention:
+        s.training.fp8Attention = v != 0;
+        if (s.training.fp8Attention && s.training.precision != Precision::Fp8) {
+            s.training.precision = Precision::Fp8;
+            r.note = "training.precision set to fp8: FP8 attention runs under an FP8 recipe";
         }
         break;
     case Field::Fp8Recipe:

@@ -14,7 +14,7 @@ namespace ts {
 enum class Field {
     None,
     // workload and training
-    Parameters, SeqLen, GlobalBatch, MicroBatch, Precision, Recompute, RecomputeLayers, OffloadLayers, Fp8Params, Fp8Recipe, Tokens, ComputeTime,
+    Parameters, SeqLen, GlobalBatch, MicroBatch, Precision, Recompute, RecomputeLayers, OffloadLayers, Fp8Params, Fp8Recipe, Fp8Attention, Tokens, ComputeTime,
     // cluster
     Gpus, GpusPerNode, Rails, Oversubscription, InNetworkReduction, Transport,
     IntraLatency, InterLatency, IntraEfficiency, InterEfficiency, IntraBandwidth, InterBandwidth,

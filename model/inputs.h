@@ -119,6 +119,10 @@ struct Training
     // torchao's FSDP2 float8 all-gather (enable_fsdp_float8_all_gather) gathers them in FP8.
     bool fp8Params = false;
     Fp8Recipe fp8Recipe = Fp8Recipe::Delayed;   // FP8 scaling recipe (applies under precision fp8)
+    // FP8 dot-product attention (Megatron --fp8-dot-product-attention, Megatron-Bridge and NeMo
+    // fp8_dot_product_attention, TE's recipe fp8_dpa): the fused attention kernel runs on FP8 Q, K, V
+    // at the GPU's attentionEfficiencyFp8 (Mxfp8 under fp8_recipe mxfp8). Needs precision fp8.
+    bool fp8Attention = false;
     OptimizerStates optimizerStates = OptimizerStates::Fp32;
     CrossEntropy crossEntropy = CrossEntropy::Auto;
     Kernels kernels = Kernels::Auto;
@@ -175,6 +179,11 @@ struct Gpu
     // NVFP4 (fp8_recipe nvfp4), last so that positional initialisers keep their meaning.
     double peakFlops4 = 0.0;         // dense NVFP4 FLOP/s (Blackwell); 0 = no FP4 tensor cores
     double gemmEfficiencyFp4 = 0;    // measured dense NVFP4 GEMM / FP4 peak (burst-clock equivalent)
+    // FP8 fused attention (training.fp8_attention: Transformer Engine's fp8_dpa through cuDNN), fwd+bwd
+    // over the FP8 peak, as a causal training sequence runs it: per-tensor scaling (delayed,
+    // tensorwise, and NVFP4's attention) and MXFP8's block scaling. 0 = not measured on this GPU.
+    double attentionEfficiencyFp8 = 0;
+    double attentionEfficiencyMxfp8 = 0;
 
     bool operator==(const Gpu &) const = default;
 };

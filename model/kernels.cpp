@@ -68,7 +68,7 @@ int attentionBlockRows(Attention attention)
     return attention == Attention::Flash2 ? k.attentionBlockFa2 : k.attentionBlock;
 }
 
-KernelSpec kernelSpec(const Gpu &gpu, Precision precision, Fp8Recipe recipe, Framework framework)
+KernelSpec kernelSpec(const Gpu &gpu, Precision precision, Fp8Recipe recipe, Framework framework, bool fp8Attention)
 {
     const KernelDefaults &k = kernelDefaults();
     KernelSpec s;
@@ -94,13 +94,22 @@ KernelSpec kernelSpec(const Gpu &gpu, Precision precision, Fp8Recipe recipe, Fra
     }
     s.attentionEfficiency = gpu.attentionEfficiency > 0 ? gpu.attentionEfficiency : k.attentionEfficiency;
     s.attentionEfficiencyFa2 = gpu.attentionEfficiencyFa2 > 0 ? gpu.attentionEfficiencyFa2 : k.attentionEfficiencyFa2;
+    s.attentionPeakFlops = s.peakFlops16;
+    // [cuDNN-SDPA] FP8 attention: Q, K, V (and dO) quantized, the kernel at the FP8 rate and the GPU's
+    // measured FP8 attention efficiency (validate() requires the figure the recipe needs).
+    if (fp8Attention && precision == Precision::Fp8) {
+        s.fp8Attention = true;
+        s.attentionPeakFlops = gpu.peakFlops8;
+        s.attentionEfficiency = recipe == Fp8Recipe::Mxfp8 ? gpu.attentionEfficiencyMxfp8 : gpu.attentionEfficiencyFp8;
+    }
     // [MSMF] The GEMM and attention figures are burst rates at the boost clock; a training run keeps
     // the tensor cores saturated, the board at its power limit and the clock lower, so every
     // tensor-core kernel runs at the sustained fraction of them. HBM-bound kernels do not follow
     // the SM clock and keep their rate.
     const bool ownEfficiencies = gpu.gemmEfficiency > 0 || gpu.gemmEfficiencyFp8 > 0 || gpu.gemmEfficiencyFp8Fast > 0 || gpu.gemmEfficiencyFp4 > 0
                                  || gpu.attentionEfficiency > 0
-                                 || gpu.attentionEfficiencyFa2 > 0;
+                                 || gpu.attentionEfficiencyFa2 > 0 || gpu.attentionEfficiencyFp8 > 0
+                                 || gpu.attentionEfficiencyMxfp8 > 0;
     s.sustainedFraction = gpu.sustainedFraction > 0 ? gpu.sustainedFraction
                           : ownEfficiencies         ? k.sustainedFraction
                                                     : k.genericSustainedFraction;
@@ -351,7 +360,7 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
         // FlashAttention-2 is never faster than the GPU's best kernel (a custom GPU may give a low best).
         const double efficiency = w.attention == Attention::Flash2 ? std::min(spec.attentionEfficiencyFa2, spec.attentionEfficiency)
                                                                    : spec.attentionEfficiency;
-        lt.attentionForward = sequences * headsPerGpu * units * unitFlops / (spec.peakFlops16 * efficiency);
+        lt.attentionForward = sequences * headsPerGpu * units * unitFlops / (spec.attentionPeakFlops * efficiency);
         lt.attentionBackward = k.attentionBackwardRatio * lt.attentionForward;
     } else {
         // [K22]: Q K^T and softmax(.) V as batched GEMMs with K = head dim; scores stored.

@@ -144,6 +144,10 @@ struct KernelSpec
     double gemmEfficiency16 = 0;   // the 16-bit GEMMs' (LM head, router, materialized attention), sustained
     double attentionEfficiency = 0;
     double attentionEfficiencyFa2 = 0;
+    // The peak the fused attention runs against: the 16-bit one, or FP8's with fp8 attention
+    // (attentionEfficiency is then the GPU's FP8 attention figure).
+    double attentionPeakFlops = 0;
+    bool fp8Attention = false;
     double hbmBytesPerSecond = 0;  // achievable
     int smCount = 0;
     int tileM = 0, tileN = 0, tileSms = 1;   // the GEMM tile and the SMs that share it
@@ -181,8 +185,9 @@ struct KernelSpec
 int attentionBlockRows(Attention attention);
 
 /// framework: the resolved one; FSDP's FP8 is torchao's, without Transformer Engine's fused norms.
+/// fp8Attention: training.fp8_attention (with precision fp8 only).
 KernelSpec kernelSpec(const Gpu &gpu, Precision precision, Fp8Recipe recipe = Fp8Recipe::Delayed,
-                      Framework framework = Framework::Megatron);
+                      Framework framework = Framework::Megatron, bool fp8Attention = false);
 /// HBM bytes of quantizing one element of a 16-bit tensor to FP8 (NVFP4) on this GPU, every copy
 /// the GEMMs need written (KernelSpec::fp8ReadBytes + fp8Copies x (fp8ElementBytes + fp8ScaleBytes)).
 double fp8CastBytesPerElement(const KernelSpec &spec);

@@ -93,6 +93,9 @@ ParameterPanel::ParameterPanel(QWidget *parent)
     addToggle(training, Field::Fp8Params, tr("FP8 weights"),
               tr("With FP8: the GEMM weights are kept and all-gathered in FP8, without a 16-bit copy "
                  "(Megatron --fp8-param-gather, NeMo fp8_params, torchao float8 all-gather)."));
+    addToggle(training, Field::Fp8Attention, tr("FP8 attention"),
+              tr("With FP8: the fused attention runs on FP8 Q, K and V at the GPU's measured cuDNN FP8 attention rate "
+                 "(Megatron --fp8-dot-product-attention, NeMo and Megatron-Bridge fp8_dot_product_attention)."));
     // In the order of Fp8Recipe: Delayed, Tensorwise, Mxfp8, Blockwise, Nvfp4.
     addCombo(training, Field::Fp8Recipe, tr("FP8 recipe"),
              {tr("Delayed scaling"), tr("Tensorwise (current)"), tr("MXFP8 (Blackwell)"), tr("Blockwise (128)"), tr("NVFP4 (Blackwell)")},
@@ -375,6 +378,7 @@ void ParameterPanel::setScenario(const Scenario &s, const ValidDegrees &degrees,
     const bool fp8 = s.training.precision == Precision::Fp8;
     m_combos.value(Field::Fp8Recipe)->setEnabled(fp8);
     m_toggles.value(Field::Fp8Params)->setEnabled(fp8);
+    m_toggles.value(Field::Fp8Attention)->setEnabled(fp8);
     m_sliders.value(Field::RecomputeLayers)->setEnabled(s.training.recompute == Recompute::Full);
     // Megatron-Core's --cpu-offloading: pp 1, no recompute (other settings are errors naming the field).
     m_sliders.value(Field::OffloadLayers)->setEnabled(s.training.recompute == Recompute::None && s.plan.pp == 1

@@ -196,6 +196,11 @@ private slots:
         QTest::newRow("host memory") << Edit([](Scenario &s) { s.cluster.gpu.hostMemoryBytes = qQNaN(); }) << "cluster.gpu.host_memory" << "host memory per GPU";
         QTest::newRow("host bandwidth") << Edit([](Scenario &s) { s.cluster.gpu.hostBytesPerSecond = -1; }) << "cluster.gpu.host_bandwidth" << "below 100 TB/s";
         QTest::newRow("fp8 params in bf16") << Edit([](Scenario &s) { s.training.fp8Params = true; }) << "training.fp8_params" << "precision fp8";
+        QTest::newRow("fp8 attention in bf16") << Edit([](Scenario &s) { s.training.fp8Attention = true; }) << "training.fp8_attention" << "precision fp8";
+        QTest::newRow("fp8 attention on flash2") << Edit([](Scenario &s) { s.training.precision = Precision::Fp8; s.training.fp8Attention = true; s.workload.attention = Attention::Flash2; }) << "training.fp8_attention" << "workload.attention flash (got flash2)";
+        QTest::newRow("fp8 attention unmeasured") << Edit([](Scenario &s) { s.training.precision = Precision::Fp8; s.training.fp8Attention = true; }) << "cluster.gpu.attention_efficiency_fp8" << "measured FP8 fused-attention";
+        QTest::newRow("fp8 attention mxfp8 unmeasured") << Edit([](Scenario &s) { s.training.precision = Precision::Fp8; s.training.fp8Recipe = Fp8Recipe::Mxfp8; s.cluster.gpu.mxfp8 = true; s.cluster.gpu.attentionEfficiencyFp8 = 0.3; s.training.fp8Attention = true; }) << "cluster.gpu.attention_efficiency_mxfp8" << "for the recipe";
+        QTest::newRow("fp8 attention efficiency") << Edit([](Scenario &s) { s.cluster.gpu.attentionEfficiencyFp8 = 1.5; }) << "cluster.gpu.attention_efficiency_fp8" << "(0, 1]";
         QTest::newRow("mxfp8 on hopper") << Edit([](Scenario &s) { s.training.precision = Precision::Fp8; s.training.fp8Recipe = Fp8Recipe::Mxfp8; }) << "training.fp8_recipe" << "Blackwell";
         QTest::newRow("nvfp4 on hopper") << Edit([](Scenario &s) { s.training.precision = Precision::Fp8; s.training.fp8Recipe = Fp8Recipe::Nvfp4; }) << "training.fp8_recipe" << "FP4 tensor cores";
         QTest::newRow("nvfp4 weights") << Edit([](Scenario &s) { s.cluster.gpu.peakFlops4 = 9000e12; s.training.precision = Precision::Fp8; s.training.fp8Recipe = Fp8Recipe::Nvfp4; s.training.fp8Params = true; }) << "training.fp8_params" << "not modelled";
@@ -1861,6 +1866,38 @@ private slots:
         const Evaluation oneRank = evaluate(s);
         s.plan.epDispatcher = EpDispatcher::AllToAll;
         QCOMPARE(oneRank.breakdown.stepSeconds, evaluate(s).breakdown.stepSeconds);
+    }
+
+    // training.fp8_attention: the fused attention at the FP8 peak and the GPU's FP8 attention
+    // efficiency, on the same block work: the layer's attention time scales by exactly
+    // (16-bit peak x attention_efficiency) / (FP8 peak x attention_efficiency_fp8), and nothing
+    // else in the layer moves. MXFP8 takes attention_efficiency_mxfp8.
+    void fp8AttentionRunsAtTheFp8Rate()
+    {
+        Scenario s = fixtures::gpt13bOn64H100();
+        s.training.precision = Precision::Fp8;
+        s.training.fp8Recipe = Fp8Recipe::Tensorwise;
+        s.cluster.gpu.attentionEfficiency = 0.581;
+        s.cluster.gpu.attentionEfficiencyFp8 = 0.357;
+        s.cluster.gpu.attentionEfficiencyMxfp8 = 0.319;
+        const Evaluation bf16Attention = evaluate(s);
+        s.training.fp8Attention = true;
+        const Evaluation fp8Attention = evaluate(s);
+        QVERIFY(bf16Attention.feasible && fp8Attention.feasible);
+        const double expected = s.cluster.gpu.peakFlops16 * 0.581 / (s.cluster.gpu.peakFlops8 * 0.357);
+        QVERIFY(std::abs(fp8Attention.layerAttentionSeconds / bf16Attention.layerAttentionSeconds - expected) < 1e-9);
+        QCOMPARE(fp8Attention.layerGemmSeconds, bf16Attention.layerGemmSeconds);
+        QCOMPARE(fp8Attention.layerElementwiseSeconds, bf16Attention.layerElementwiseSeconds);
+        QCOMPARE(fp8Attention.memory.totalBytes, bf16Attention.memory.totalBytes);   // saved as 16-bit (README)
+        s.training.fp8Recipe = Fp8Recipe::Mxfp8;
+        s.cluster.gpu.mxfp8 = true;
+        const Evaluation mx = evaluate(s);
+        QVERIFY(mx.feasible);
+        s.training.fp8Attention = false;
+        const Evaluation mxBf16Attention = evaluate(s);
+        QVERIFY(std::abs(mx.layerAttentionSeconds / mxBf16Attention.layerAttentionSeconds
+                         - s.cluster.gpu.peakFlops16 * 0.581 / (s.cluster.gpu.peakFlops8 * 0.319))
+                < 1e-9);
     }
 
     void straggler()

@@ -81,6 +81,15 @@ private slots:
         r = withField(r.scenario, Field::Precision, int(Precision::Bf16));
         QVERIFY(!r.scenario.training.fp8Params);
         QVERIFY(!validate(r.scenario).has_value());
+        // FP8 attention runs under an FP8 recipe: turning it on turns FP8 on; leaving FP8 turns it off.
+        r = withField(base(), Field::Fp8Attention, 1);
+        QCOMPARE(r.scenario.training.precision, Precision::Fp8);
+        QVERIFY(r.scenario.training.fp8Attention);
+        QVERIFY(r.note.find("training.precision") != std::string::npos);
+        r = withField(r.scenario, Field::Precision, int(Precision::Bf16));
+        QVERIFY(!r.scenario.training.fp8Attention);
+        QVERIFY(r.note.find("training.fp8_attention") != std::string::npos);
+        QVERIFY(!validate(r.scenario).has_value());
         // A scaling recipe applies to FP8 GEMMs: choosing one turns FP8 on, and leaving FP8 keeps it.
         r = withField(base(), Field::Fp8Recipe, int(Fp8Recipe::Tensorwise));
         QCOMPARE(r.scenario.training.precision, Precision::Fp8);
