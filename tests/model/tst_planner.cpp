@@ -41,6 +41,14 @@ Scenario llama3_8bFp8OnEightH100()
     s.plan.zeroStage = 1;
     return s;
 }
+// The `top` best plans whether or not they fit.
+PlanSearchResult searchEvery(const Scenario &s, int top)
+{
+    PlanSearchOptions options;
+    options.top = top;
+    options.requireFit = false;
+    return searchPlans(s, options);
+}
 } // namespace
 
 class TestPlanner : public QObject
@@ -201,10 +209,7 @@ private slots:
         QVERIFY(!frameworkRunsSchedule(Framework::DeepSpeed, Schedule::Interleaved, 4));
         QVERIFY(frameworkRunsSchedule(Framework::Fsdp, Schedule::ZeroBubbleH1, 4));
         QVERIFY(frameworkRunsSchedule(Framework::DeepSpeed, Schedule::GPipe, 1));   // no stages: nothing to schedule
-        PlanSearchOptions options;
-        options.top = 400;
-        options.requireFit = false;
-        const PlanSearchResult r = searchPlans(base(), options);
+        const PlanSearchResult r = searchEvery(base(), 400);
         QCOMPARE(int(r.best.size()), 400);
         int zeroBubble = 0;
         for (const PlanCandidate &c : r.best) {
@@ -226,10 +231,7 @@ private slots:
         s.training.globalBatch = 16;
         s.plan.zeroStage = 3;
         QCOMPARE(resolveFramework(s.plan), Framework::Fsdp);
-        PlanSearchOptions options;
-        options.top = 2000;
-        options.requireFit = false;
-        const PlanSearchResult r = searchPlans(s, options);
+        const PlanSearchResult r = searchEvery(s, 2000);
         int otherFramework = 0;
         for (const PlanCandidate &c : r.best) {
             QCOMPARE(c.scenario.training.kernels, Kernels::Eager);
@@ -291,10 +293,7 @@ private slots:
         Scenario s = base();
         s.plan.framework = Framework::Fsdp;
         s.plan.zeroStage = 3;
-        PlanSearchOptions options;
-        options.top = 5000;
-        options.requireFit = false;
-        const PlanSearchResult r = searchPlans(s, options);
+        const PlanSearchResult r = searchEvery(s, 5000);
         int hybrid = 0;
         for (const PlanCandidate &c : r.best) {
             const Plan &p = c.scenario.plan;
@@ -320,11 +319,8 @@ private slots:
         s.plan = {};
         s.plan.cp = 8;
         s.plan.dp = 8;
-        PlanSearchOptions options;
-        options.top = 5000;
-        options.requireFit = false;
-        const PlanSearchResult r = searchPlans(s, options);
-        QCOMPARE(int(r.best.size()), options.top);
+        const PlanSearchResult r = searchEvery(s, 5000);
+        QCOMPARE(int(r.best.size()), 5000);
         int kinds[3] = {}, faster = 0;
         for (size_t i = 0; i < r.best.size(); ++i) {
             const PlanCandidate &c = r.best[i];
