@@ -769,6 +769,10 @@ std::optional<Problem> validate(const Scenario &sc)
                             + nameOf(tr.recompute) + "): set training.recompute to none or offload_layers to 0")
                                .c_str());
     }
+    if (tr.fp8Attention && fw == Framework::Fsdp)
+        return problem("training.fp8_attention", "fp8_attention is Transformer Engine's FP8 attention (Megatron, NeMo); PyTorch "
+                                                 "FSDP's FP8 here is torchao's, whose attention stays 16-bit: turn it off or "
+                                                 "set plan.framework megatron");
     if (tr.fp8Params && fw == Framework::DeepSpeed)
         return problem("training.fp8_params", "DeepSpeed keeps 16-bit weights: fp8_params needs plan.framework megatron or "
                                               "fsdp");
@@ -1208,7 +1212,11 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const StateBytesPerParam sb = stateBytesPerParam(fw, tr.precision, pl.zeroStage, shardRanks, p > 1,
                                                    gradientReduceElementBytes(pl.framework, tr.precision, pl.gradReduce, p),
                                                    tr.optimizerStates);
-    const ActivationLayout layout = activationLayout(fw, tr.precision, t, sp, e.kernels == Kernels::Eager, quantizedElementBytes(spec));
+    ActivationLayout layout = activationLayout(fw, tr.precision, t, sp, e.kernels == Kernels::Eager, quantizedElementBytes(spec));
+    if (spec.fp8Attention) {   // [TE] FusedAttnFunc's saved tensors (backends.py): FP8 Q, K, V; O in FP8 under delayed scaling
+        layout.attentionInputBytes = tr.fp8Recipe == Fp8Recipe::Mxfp8 ? 1.0 + 1.0 / 32 : 1.0;
+        layout.attentionOutputBytes = tr.fp8Recipe == Fp8Recipe::Delayed ? 1.0 : 2.0;
+    }
     const double actPerTokenLayer = layerActivationBytesPerToken(w, fw, tr.recompute, layout) * activationElementBytes(tr.precision) / 2;
     // A layer that keeps its activations keeps them all (layerActivationBytesPerToken, Recompute::None).
     const double actFullPerTokenLayer = layerFullActivationBytesPerToken(w, layout) * activationElementBytes(tr.precision) / 2;

@@ -146,6 +146,12 @@ ActivationLayout activationLayout(Framework framework, Precision precision, int 
     return l;
 }
 
+// What FP8 attention keeps in fewer bytes than 16-bit: Q, K, V, and the output under delayed scaling.
+double fp8AttentionSavedBytes(const Widths &x, const ActivationLayout &l)
+{
+    return (2 - l.attentionInputBytes) * (x.q + 2 * x.kv) + (2 - l.attentionOutputBytes) * x.q;
+}
+
 double layerFullActivationBytesPerToken(const Workload &w, const ActivationLayout &l)
 {
     const Widths x = widthsOf(w, l);
@@ -166,6 +172,7 @@ double layerFullActivationBytesPerToken(const Workload &w, const ActivationLayou
         // [K22]: scores 2, dropout mask 1, dropout output 2 per head and key; two 1-byte dropout masks.
         bytes += 5.0 * std::max(1.0, double(w.heads) / l.tp) * w.seqLen + 2 * x.r;
     }
+    bytes -= fp8AttentionSavedBytes(x, l);
     return bytes;
 }
 
@@ -180,10 +187,11 @@ double layerActivationBytesPerToken(const Workload &w, Framework framework, Reco
             // [SAC] layer input; wq, wv, w1, w2 outputs (every second matmul); SDPA output.
             return 2 * (x.r + x.q + x.kv + x.q + x.f + x.r);
         }
-        // Megatron: recompute the core attention; with flash it stores nothing s x s to drop.
+        // Megatron: recompute the core attention; with flash it stores nothing s x s to drop, but
+        // keeps the 16-bit Q, K, V it replays the attention from, where FP8 attention kept FP8.
         if (w.attention == Attention::Materialized)
             return keptBytes(x, l.quantizedInputBytes) + 2 * x.r + qkNormKeptBytes(w, x, l);
-        return layerFullActivationBytesPerToken(w, l);
+        return layerFullActivationBytesPerToken(w, l) + fp8AttentionSavedBytes(x, l);
     case Recompute::None:
         break;
     }

@@ -77,6 +77,12 @@ struct ActivationLayout
     /// caller scales: 4 (an fp32 upcast and a normalized copy); 2 in fp32 training, whose upcast
     /// is the input itself and whose normalized copy the caller's scaling makes 4 bytes.
     double eagerNormExtraBytes = 4;
+    /// Bytes per element of Q, K, V and of the attention output that the fused attention keeps for
+    /// its backward: 2 (16-bit); with FP8 attention [TE] Transformer Engine's FusedAttnFunc keeps
+    /// the FP8 Q, K, V (1 byte, MXFP8 1 + 1/32 with its scales) and the output in FP8 under delayed
+    /// scaling only (current scaling and MXFP8 keep it 16-bit: NVTE_DPA_FP8CS_O_in_F16 defaults to 1).
+    double attentionInputBytes = 2;
+    double attentionOutputBytes = 2;
 };
 /// The layout a framework uses: [TE] FP8 inputs for every framework but FSDP (torchao's
 /// Float8Linear saves the 16-bit input and casts again); gathered inputs for FSDP (torchtitan).

@@ -200,6 +200,7 @@ private slots:
         QTest::newRow("fp8 attention on flash2") << Edit([](Scenario &s) { s.training.precision = Precision::Fp8; s.training.fp8Attention = true; s.workload.attention = Attention::Flash2; }) << "training.fp8_attention" << "workload.attention flash (got flash2)";
         QTest::newRow("fp8 attention unmeasured") << Edit([](Scenario &s) { s.training.precision = Precision::Fp8; s.training.fp8Attention = true; }) << "cluster.gpu.attention_efficiency_fp8" << "measured FP8 fused-attention";
         QTest::newRow("fp8 attention mxfp8 unmeasured") << Edit([](Scenario &s) { s.training.precision = Precision::Fp8; s.training.fp8Recipe = Fp8Recipe::Mxfp8; s.cluster.gpu.mxfp8 = true; s.cluster.gpu.attentionEfficiencyFp8 = 0.3; s.training.fp8Attention = true; }) << "cluster.gpu.attention_efficiency_mxfp8" << "for the recipe";
+        QTest::newRow("fp8 attention under fsdp") << Edit([](Scenario &s) { s.training.precision = Precision::Fp8; s.training.fp8Attention = true; s.cluster.gpu.attentionEfficiencyFp8 = 0.3; s.plan.framework = Framework::Fsdp; s.plan.zeroStage = 3; }) << "training.fp8_attention" << "torchao";
         QTest::newRow("fp8 attention efficiency") << Edit([](Scenario &s) { s.cluster.gpu.attentionEfficiencyFp8 = 1.5; }) << "cluster.gpu.attention_efficiency_fp8" << "(0, 1]";
         QTest::newRow("mxfp8 on hopper") << Edit([](Scenario &s) { s.training.precision = Precision::Fp8; s.training.fp8Recipe = Fp8Recipe::Mxfp8; }) << "training.fp8_recipe" << "Blackwell";
         QTest::newRow("nvfp4 on hopper") << Edit([](Scenario &s) { s.training.precision = Precision::Fp8; s.training.fp8Recipe = Fp8Recipe::Nvfp4; }) << "training.fp8_recipe" << "FP4 tensor cores";
@@ -1888,7 +1889,19 @@ private slots:
         QVERIFY(std::abs(fp8Attention.layerAttentionSeconds / bf16Attention.layerAttentionSeconds - expected) < 1e-9);
         QCOMPARE(fp8Attention.layerGemmSeconds, bf16Attention.layerGemmSeconds);
         QCOMPARE(fp8Attention.layerElementwiseSeconds, bf16Attention.layerElementwiseSeconds);
-        QCOMPARE(fp8Attention.memory.totalBytes, bf16Attention.memory.totalBytes);   // saved as 16-bit (README)
+        // [TE] FP8 Q, K, V kept for the backward (the output stays 16-bit under current scaling):
+        // q + 2 kv bytes less per token and layer, without recompute only.
+        QVERIFY(fp8Attention.memory.activationsBytes < bf16Attention.memory.activationsBytes);
+        {
+            ActivationLayout l = activationLayout(Framework::Megatron, Precision::Fp8, s.plan.tp, s.plan.sequenceParallel, false);
+            const double bf16Kept = layerActivationBytesPerToken(s.workload, Framework::Megatron, Recompute::None, l);
+            l.attentionInputBytes = 1;
+            const double q = double(s.workload.hidden) / s.plan.tp, kv = double(s.workload.kvHeads) / s.plan.tp * s.workload.hidden / s.workload.heads;
+            QCOMPARE(layerActivationBytesPerToken(s.workload, Framework::Megatron, Recompute::None, l), bf16Kept - (q + 2 * kv));
+            QCOMPARE(layerActivationBytesPerToken(s.workload, Framework::Megatron, Recompute::Selective, l),
+                     layerActivationBytesPerToken(s.workload, Framework::Megatron, Recompute::Selective,
+                                                  activationLayout(Framework::Megatron, Precision::Fp8, s.plan.tp, s.plan.sequenceParallel, false)));
+        }
         s.training.fp8Recipe = Fp8Recipe::Mxfp8;
         s.cluster.gpu.mxfp8 = true;
         const Evaluation mx = evaluate(s);
