@@ -242,7 +242,8 @@ std::optional<std::pair<Field, double>> ScenarioDocument::repairEdit() const
         // NVFP4 (4-bit gathers, not modelled): off.
         case Field::TpOverlap: return 0.0;
         case Field::Fp8Params: return 0.0;
-        // FP8 attention on a GPU without a measured FP8 attention figure, or off FlashAttention: off.
+        // FP8 attention on a GPU without a measured FP8 attention figure (its error names the GPU's
+        // key, mapped here), off FlashAttention, under block scaling or FSDP: off.
         case Field::Fp8Attention: return 0.0;
         // FP8 on a GPU without FP8 tensor cores: BF16.
         case Field::Precision: return double(int(Precision::Bf16));
@@ -259,7 +260,11 @@ std::optional<std::pair<Field, double>> ScenarioDocument::repairEdit() const
     };
     // The input just changed first (TP 3 makes DP fractional: TP is what to move back), then the
     // one the reason names. Only a repair that runs is offered.
-    for (Field f : {m_lastField, fieldForKey(e.problem.field)}) {
+    // A GPU without a measured FP8 attention figure: the input to move is fp8_attention.
+    const Field named = e.problem.field == "cluster.gpu.attention_efficiency_fp8" || e.problem.field == "cluster.gpu.attention_efficiency_mxfp8"
+                            ? Field::Fp8Attention
+                            : fieldForKey(e.problem.field);
+    for (Field f : {m_lastField, named}) {
         const std::optional<double> value = repairOf(f);
         if (value && *value != fieldValue(f) && evaluate(withField(m_scenario, f, *value).scenario).feasible)
             return std::pair{f, *value};

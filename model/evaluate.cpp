@@ -700,6 +700,11 @@ std::optional<Problem> validate(const Scenario &sc)
                                                        "workload.attention flash (got flash2)"
                                                      : "fp8_attention is Transformer Engine's fused (cuDNN) attention: it needs "
                                                        "workload.attention flash (got materialized)");
+    // Transformer Engine's fused attention turns itself off under block scaling
+    // (dot_product_attention/utils.py get_attention_backend: float8_block_scaling).
+    if (tr.fp8Attention && tr.precision == Precision::Fp8 && tr.fp8Recipe == Fp8Recipe::Blockwise)
+        return problem("training.fp8_attention", "fp8_attention has no block-scaled (blockwise) kernel in Transformer Engine: "
+                                                 "use fp8_recipe tensorwise, delayed or mxfp8, or turn fp8_attention off");
     if (tr.fp8Attention && tr.precision == Precision::Fp8) {
         const bool mx = tr.fp8Recipe == Fp8Recipe::Mxfp8;
         if (!((mx ? cl.gpu.attentionEfficiencyMxfp8 : cl.gpu.attentionEfficiencyFp8) > 0))
@@ -837,6 +842,7 @@ struct KernelTimesReuse::Cache
         Framework framework;
         CrossEntropy crossEntropy;
         int ep;
+        bool fp8Attention;
         bool operator==(const Key &) const = default;
     };
     Workload workload;
@@ -884,7 +890,8 @@ std::pair<LayerTimes, HeadTimes> kernelTimesOf(const Scenario &sc, Framework fw,
         cache->gpu = sc.cluster.gpu;
         cache->entries.clear();
     }
-    const KernelTimesReuse::Cache::Key key{tokens, t, c, sc.plan.cpComm, sp, eager, wgradOutputBytes, tr.precision, tr.fp8Recipe, fw, crossEntropy, sc.plan.ep};
+    const KernelTimesReuse::Cache::Key key{tokens, t, c, sc.plan.cpComm, sp, eager, wgradOutputBytes, tr.precision, tr.fp8Recipe, fw, crossEntropy, sc.plan.ep,
+                                           spec.fp8Attention};
     if (cache->last < cache->entries.size() && cache->entries[cache->last].first == key)
         return cache->entries[cache->last].second;
     for (size_t i = 0; i < cache->entries.size(); ++i)
@@ -1214,7 +1221,9 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
                                                    tr.optimizerStates);
     ActivationLayout layout = activationLayout(fw, tr.precision, t, sp, e.kernels == Kernels::Eager, quantizedElementBytes(spec));
     if (spec.fp8Attention) {   // [TE] FusedAttnFunc's saved tensors (backends.py): FP8 Q, K, V; O in FP8 under delayed scaling
-        layout.attentionInputBytes = tr.fp8Recipe == Fp8Recipe::Mxfp8 ? 1.0 + 1.0 / 32 : 1.0;
+        // MXFP8 keeps Q, K, V row-wise and column-wise (get_attention_quantizers turns both usages
+        // on; combine_and_quantize), each with its E8M0 scales: no saving over 16-bit.
+        layout.attentionInputBytes = tr.fp8Recipe == Fp8Recipe::Mxfp8 ? 2 * (1.0 + 1.0 / 32) : 1.0;
         layout.attentionOutputBytes = tr.fp8Recipe == Fp8Recipe::Delayed ? 1.0 : 2.0;
     }
     const double actPerTokenLayer = layerActivationBytesPerToken(w, fw, tr.recompute, layout) * activationElementBytes(tr.precision) / 2;

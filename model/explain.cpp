@@ -474,7 +474,8 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                    stageText, bytes(mem.optimizerBytes), kStates});
     out.push_back({"memory.activations_bytes", "Activations",
                    "layers on the stage x tokens x bytes per token per layer (flash: 2(4r + q + 2kv + q + (g+1)f); "
-                   "materialized adds 5as/h; FP8 under TE: norm and activation outputs at 1 byte with any block scale (MXFP8 1.03, NVFP4 0.5625); eager PyTorch ops: "
+                   "materialized adds 5as/h; FP8 under TE: norm and activation outputs at 1 byte with any block scale (MXFP8 1.03, NVFP4 0.5625); "
+                   "FP8 attention without recompute: Q, K, V at 1 byte (MXFP8 two copies of 1.03), O too under delayed scaling; eager PyTorch ops: "
                    "RMSNorm + 8r, SwiGLU + 2f; QK norm + 2(q + kv), eager + 6(q + kv); MoE: f = k f_e / t and the k expert "
                    "rows in and out, 4 k h / t, and the router's fp32 scores) x micro-batches "
                    "in flight + one layer's backward gradients; block recompute: the first N layers of each chunk "

@@ -264,6 +264,9 @@ private slots:
         loaded->scenario.plan.epDispatcher = EpDispatcher::DeepEp;
         loaded->scenario.plan.fsdpVersion = 1;
         loaded->scenario.cluster.gpu.gemmEfficiencyFp4 = 0.6;
+        loaded->scenario.training.fp8Attention = true;
+        loaded->scenario.cluster.gpu.attentionEfficiencyFp8 = 0.33;
+        loaded->scenario.cluster.gpu.attentionEfficiencyMxfp8 = 0.29;
         const auto again = parseScenario(QJsonDocument(scenarioToJson(loaded->scenario, loaded->name, loaded->description)).toJson(), &error);
         QVERIFY2(again, qPrintable(error.text()));
         QVERIFY(again->scenario.plan.rankOrder == loaded->scenario.plan.rankOrder);
@@ -295,6 +298,9 @@ private slots:
         QCOMPARE(again->scenario.plan.epDispatcher, EpDispatcher::DeepEp);
         QCOMPARE(again->scenario.plan.fsdpVersion, 1);
         QCOMPARE(again->scenario.cluster.gpu.gemmEfficiencyFp4, 0.6);
+        QCOMPARE(again->scenario.training.fp8Attention, true);
+        QCOMPARE(again->scenario.cluster.gpu.attentionEfficiencyFp8, 0.33);
+        QCOMPARE(again->scenario.cluster.gpu.attentionEfficiencyMxfp8, 0.29);
         // Megatron-Bridge's spelling, precision nvfp4, is FP8 autocast with the nvfp4 recipe, and
         // is saved that way.
         const auto nvfp4 = parseScenario(minimal({}, QStringLiteral(R"({"global_batch": 64, "precision": "nvfp4"})")), &error);

@@ -153,6 +153,15 @@ Scenario randomValidScenario(std::mt19937_64 &rng)
         // Megatron-Core overlaps the all-to-alls without full recompute, and with PP only interleaved.
         p.epOverlap = t.recompute != Recompute::Full && (p.pp == 1 || p.schedule == Schedule::Interleaved) && pick(moeRng, {false, true});
     }
+    // FP8 attention where Transformer Engine runs it (FP8, the fused kernel, not FSDP's torchao
+    // casts, no block scaling), from a stream of its own as above.
+    static std::mt19937_64 fp8AttentionRng(20261128);
+    if (t.precision == Precision::Fp8 && w.attention == Attention::Flash && resolveFramework(p) != Framework::Fsdp
+        && t.fp8Recipe != Fp8Recipe::Blockwise && pick(fp8AttentionRng, {false, true})) {
+        c.gpu.attentionEfficiencyFp8 = pick(fp8AttentionRng, {0.265, 0.331, 0.429});
+        c.gpu.attentionEfficiencyMxfp8 = pick(fp8AttentionRng, {0.296, 0.346});
+        t.fp8Attention = true;
+    }
     return s;
 }
 
@@ -319,6 +328,11 @@ private slots:
                 Scenario half = scenarios.back();
                 half.training.microBatch /= 2;
                 scenarios.push_back(half);
+            }
+            if (scenarios.back().training.fp8Attention) {   // the same shapes with 16-bit attention
+                Scenario bf16Attention = scenarios.back();
+                bf16Attention.training.fp8Attention = false;
+                scenarios.push_back(bf16Attention);
             }
         }
         std::vector<Evaluation> alone;
