@@ -119,6 +119,12 @@ public:
         QCoreApplication::processEvents();
         (void)widget->grab();
         QCoreApplication::processEvents();
+        // The legend's labels are measured now that its markers exist: beside the plot when one
+        // row would elide them, then one more layout pass.
+        widget->settleLegend();
+        QCoreApplication::processEvents();
+        (void)widget->grab();
+        QCoreApplication::processEvents();
         widget->renderChart(&m_painter, QRectF(0, m_y, m_page.width(), height));
         widget->hide();
         m_y += height + 0.02 * m_page.height();

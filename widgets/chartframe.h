@@ -31,6 +31,9 @@ public:
     /// Draws the chart's scene (plot, axes, legend) into `target` of `painter`: vectors on a PDF
     /// or SVG painter, for printed pages.
     void renderChart(QPainter *painter, const QRectF &target);
+    /// Places the legend again once the chart has laid out its markers (a chart never shown has
+    /// none visible before its first layout, so its first placement counts no labels).
+    void settleLegend() { placeLegend(); }
     /// Greys the chart out with a "Last valid result" note while the inputs are invalid.
     void setStale(bool stale);
     /// Where the legend sits: Qt::AlignBottom, or Qt::AlignRight when its labels do not fit a row.
