@@ -695,17 +695,16 @@ std::optional<Problem> validate(const Scenario &sc)
         return problem("training.fp8_attention", "fp8_attention runs the fused attention on FP8 inputs under an FP8 recipe: "
                                                  "it needs training.precision fp8");
     if (tr.fp8Attention && w.attention != Attention::Flash)
-        return problem("training.fp8_attention", w.attention == Attention::Flash2
-                                                     ? "fp8_attention is Transformer Engine's fused (cuDNN) attention: it needs "
-                                                       "workload.attention flash (got flash2)"
-                                                     : "fp8_attention is Transformer Engine's fused (cuDNN) attention: it needs "
-                                                       "workload.attention flash (got materialized)");
+        return problem("training.fp8_attention", (std::string("fp8_attention is Transformer Engine's fused (cuDNN) attention: it "
+                                                             "needs workload.attention flash (got ")
+                                                 + (w.attention == Attention::Flash2 ? "flash2)" : "materialized)"))
+                                                    .c_str());
     // Transformer Engine's fused attention turns itself off under block scaling
     // (dot_product_attention/utils.py get_attention_backend: float8_block_scaling).
-    if (tr.fp8Attention && tr.precision == Precision::Fp8 && tr.fp8Recipe == Fp8Recipe::Blockwise)
+    if (tr.fp8Attention && tr.fp8Recipe == Fp8Recipe::Blockwise)
         return problem("training.fp8_attention", "fp8_attention has no block-scaled (blockwise) kernel in Transformer Engine: "
                                                  "use fp8_recipe tensorwise, delayed or mxfp8, or turn fp8_attention off");
-    if (tr.fp8Attention && tr.precision == Precision::Fp8) {
+    if (tr.fp8Attention) {   // precision fp8 from here (checked above)
         const bool mx = tr.fp8Recipe == Fp8Recipe::Mxfp8;
         if (!((mx ? cl.gpu.attentionEfficiencyMxfp8 : cl.gpu.attentionEfficiencyFp8) > 0))
             return problem(mx ? "cluster.gpu.attention_efficiency_mxfp8" : "cluster.gpu.attention_efficiency_fp8",
@@ -1219,13 +1218,8 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const StateBytesPerParam sb = stateBytesPerParam(fw, tr.precision, pl.zeroStage, shardRanks, p > 1,
                                                    gradientReduceElementBytes(pl.framework, tr.precision, pl.gradReduce, p),
                                                    tr.optimizerStates);
-    ActivationLayout layout = activationLayout(fw, tr.precision, t, sp, e.kernels == Kernels::Eager, quantizedElementBytes(spec));
-    if (spec.fp8Attention) {   // [TE] FusedAttnFunc's saved tensors (backends.py): FP8 Q, K, V; O in FP8 under delayed scaling
-        // MXFP8 keeps Q, K, V row-wise and column-wise (get_attention_quantizers turns both usages
-        // on; combine_and_quantize), each with its E8M0 scales: no saving over 16-bit.
-        layout.attentionInputBytes = tr.fp8Recipe == Fp8Recipe::Mxfp8 ? 2 * (1.0 + 1.0 / 32) : 1.0;
-        layout.attentionOutputBytes = tr.fp8Recipe == Fp8Recipe::Delayed ? 1.0 : 2.0;
-    }
+    const ActivationLayout layout = activationLayout(fw, tr.precision, t, sp, e.kernels == Kernels::Eager,
+                                                     quantizedElementBytes(spec), spec.fp8Attention, tr.fp8Recipe);
     const double actPerTokenLayer = layerActivationBytesPerToken(w, fw, tr.recompute, layout) * activationElementBytes(tr.precision) / 2;
     // A layer that keeps its activations keeps them all (layerActivationBytesPerToken, Recompute::None).
     const double actFullPerTokenLayer = layerFullActivationBytesPerToken(w, layout) * activationElementBytes(tr.precision) / 2;

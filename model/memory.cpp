@@ -134,7 +134,7 @@ double keptBytes(const Widths &x, double quantized)
 } // namespace
 
 ActivationLayout activationLayout(Framework framework, Precision precision, int tp, bool sequenceParallel, bool eager,
-                                  double quantizedBytes)
+                                  double quantizedBytes, bool fp8Attention, Fp8Recipe recipe)
 {
     ActivationLayout l;
     l.eager = eager;
@@ -143,6 +143,10 @@ ActivationLayout activationLayout(Framework framework, Precision precision, int 
     l.sequenceParallel = sequenceParallel;
     l.quantizedInputBytes = precision == Precision::Fp8 && framework != Framework::Fsdp ? quantizedBytes : 0.0;
     l.gatheredGemmInputs = framework == Framework::Fsdp && tp > 1;
+    if (fp8Attention) {   // [TE] FusedAttnFunc's saved tensors (backends.py)
+        l.attentionInputBytes = recipe == Fp8Recipe::Mxfp8 ? 2 * (1.0 + 1.0 / 32) : 1.0;
+        l.attentionOutputBytes = recipe == Fp8Recipe::Delayed ? 1.0 : 2.0;
+    }
     return l;
 }
 

@@ -79,16 +79,19 @@ struct ActivationLayout
     double eagerNormExtraBytes = 4;
     /// Bytes per element of Q, K, V and of the attention output that the fused attention keeps for
     /// its backward: 2 (16-bit); with FP8 attention [TE] Transformer Engine's FusedAttnFunc keeps
-    /// the FP8 Q, K, V (1 byte, MXFP8 1 + 1/32 with its scales) and the output in FP8 under delayed
-    /// scaling only (current scaling and MXFP8 keep it 16-bit: NVTE_DPA_FP8CS_O_in_F16 defaults to 1).
+    /// the FP8 Q, K, V (1 byte; MXFP8 a row-wise and a column-wise copy of 1 + 1/32 with their
+    /// scales, get_attention_quantizers) and the output in FP8 under delayed scaling only (current
+    /// scaling and MXFP8 keep it 16-bit: NVTE_DPA_FP8CS_O_in_F16 defaults to 1).
     double attentionInputBytes = 2;
     double attentionOutputBytes = 2;
 };
 /// The layout a framework uses: [TE] FP8 inputs for every framework but FSDP (torchao's
 /// Float8Linear saves the 16-bit input and casts again); gathered inputs for FSDP (torchtitan).
 /// quantizedBytes: one quantized element with its scale (KernelSpec::fp8ElementBytes + fp8ScaleBytes).
+/// fp8Attention: training.fp8_attention in effect (KernelSpec::fp8Attention), under `recipe`.
 ActivationLayout activationLayout(Framework framework, Precision precision, int tp, bool sequenceParallel, bool eager,
-                                  double quantizedBytes = 1.0);
+                                  double quantizedBytes = 1.0, bool fp8Attention = false,
+                                  Fp8Recipe recipe = Fp8Recipe::Delayed);
 
 /// Activation bytes one layer keeps per token on one GPU until its backward, counted in 16-bit
 /// elements (the caller scales fp32 runs).
