@@ -251,6 +251,8 @@ bool readWorkload(const QJsonValue &value, LoadedScenario *out, ScenarioError *e
         w.kvHeads = w.heads;
     s.integer("head_dim", &w.headDim);
     s.boolean("qk_norm", &w.qkNorm);
+    s.integer("sliding_window", &w.slidingWindow);
+    s.integer("full_attention_every", &w.fullAttentionEvery);
     s.integer("experts", &w.experts);
     s.integer("experts_per_token", &w.expertsPerToken);
     s.integer("moe_ffn_hidden", &w.moeFfnHidden);
@@ -666,6 +668,8 @@ QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QStrin
                          {QStringLiteral("kv_heads"), w.kvHeads},
                          {QStringLiteral("head_dim"), w.headDim},
                          {QStringLiteral("qk_norm"), w.qkNorm},
+                         {QStringLiteral("sliding_window"), w.slidingWindow},
+                         {QStringLiteral("full_attention_every"), w.fullAttentionEvery},
                          {QStringLiteral("experts"), w.experts},
                          {QStringLiteral("experts_per_token"), w.expertsPerToken},
                          {QStringLiteral("moe_ffn_hidden"), w.moeFfnHidden},

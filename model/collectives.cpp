@@ -589,7 +589,7 @@ Fabric fabricOf(const Cluster &cluster)
     return f;
 }
 
-Group groupOf(int size, int stride, int gpusPerNode)
+Group groupOf(int size, int stride, int gpusPerNode, int jobGpus)
 {
     Group g;
     g.ranks = std::max(1, size);
@@ -597,6 +597,10 @@ Group groupOf(int size, int stride, int gpusPerNode)
     const int G = std::max(1, gpusPerNode);
     if (g.ranks == 1)
         return g;
+    if (jobGpus > 0 && jobGpus <= G) {
+        g.ranksPerNode = g.ranks;   // the whole job inside one node
+        return g;
+    }
     if (stride >= G) {
         g.ranksPerNode = 1;   // one member per node (members in the same node only if stride < G)
         return g;

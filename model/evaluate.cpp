@@ -495,6 +495,20 @@ std::optional<Problem> validate(const Scenario &sc)
     if (w.moeFfnHidden < 0 || w.moeFfnHidden > 10000000)
         return problem("workload.moe_ffn_hidden", "moe_ffn_hidden must be between 1 and 10000000, or 0 for ffn_hidden (got %g)",
                        w.moeFfnHidden);
+    if (w.slidingWindow < 0 || w.slidingWindow > 100000000)
+        return problem("workload.sliding_window",
+                       "sliding_window must be 0 (full attention) or between 1 and 100000000 tokens (got %g)", w.slidingWindow);
+    if (w.slidingWindow > 0 && !w.causal)
+        return problem("workload.sliding_window", "sliding_window is a causal window (the tokens before each query): set "
+                       "workload.causal true or sliding_window 0");
+    if (w.fullAttentionEvery < 0 || w.fullAttentionEvery > 100000)
+        return problem("workload.full_attention_every",
+                       "full_attention_every must be 0 (every layer windowed) or between 1 and 100000 (got %g)",
+                       w.fullAttentionEvery);
+    if (w.fullAttentionEvery > 0 && w.slidingWindow == 0)
+        return problem("workload.full_attention_every",
+                       "full_attention_every picks the layers that keep full attention among windowed ones: give "
+                       "workload.sliding_window too, or set it to 0");
     if (w.vocab < 1 || w.vocab > 100000000)
         return problem("workload.vocab", "vocab must be between 1 and 100000000 (got %g)", w.vocab);
     if (w.seqLen < 1 || w.seqLen > 100000000)
@@ -653,7 +667,7 @@ std::optional<Problem> validate(const Scenario &sc)
     // Transformer Engine's TP overlap (userbuffers) exchanges through NVLink peer memory: the TP
     // group must sit in one node (TE pytorch/module/base.py initialize_ub: intra-node only).
     if (pl.tpOverlap && pl.tp > 1 && cl.gpusPerNode > 0
-        && groupOf(pl.tp, rankStride(pl, ParallelDim::Tp), cl.gpusPerNode).nodes() > 1)
+        && groupOf(pl.tp, rankStride(pl, ParallelDim::Tp), cl.gpusPerNode, cl.gpus).nodes() > 1)
         return problem("plan.tp_overlap",
                        "TP overlap runs inside one node's NVLink; TP %g spans nodes of %g GPUs: turn tp_overlap off or "
                        "keep tp within a node", pl.tp, cl.gpusPerNode);
@@ -938,11 +952,11 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const Fabric fabric = fabricOf(cl);
     // Groups placed by plan.rank_order (Megatron's tp-cp-dp-pp by default): a group's neighbours
     // are rankStride() global ranks apart, so each group knows how many of its ranks share a node.
-    const Group tpGroup = groupOf(t, rankStride(pl, ParallelDim::Tp), cl.gpusPerNode);
-    const Group cpGroup = groupOf(c, rankStride(pl, ParallelDim::Cp), cl.gpusPerNode);
+    const Group tpGroup = groupOf(t, rankStride(pl, ParallelDim::Tp), cl.gpusPerNode, cl.gpus);
+    const Group cpGroup = groupOf(c, rankStride(pl, ParallelDim::Cp), cl.gpusPerNode, cl.gpus);
     const int dpStride = dataParallelStride(pl);
     // The pipeline's stages, rankStride(Pp) ranks apart: which of its boundaries leave the node.
-    const Group ppGroup = groupOf(p, rankStride(pl, ParallelDim::Pp), cl.gpusPerNode);
+    const Group ppGroup = groupOf(p, rankStride(pl, ParallelDim::Pp), cl.gpusPerNode, cl.gpus);
     const ShapeCounts counts = countShape(w);
     e.microBatches = m;
     e.parameters = counts.totalParams;
@@ -1182,7 +1196,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     if (moe && pl.ep > 1) {
         const double tokenBytes = tokensPerGpu / (sp ? t : 1) * h * actBytes;   // this rank's tokens, once
         const int k = expertsPerTokenOf(w);
-        const Group epGroup = groupOf(pl.ep, 1, cl.gpusPerNode);
+        const Group epGroup = groupOf(pl.ep, 1, cl.gpusPerNode, cl.gpus);
         if (pl.epDispatcher == EpDispatcher::AllToAll) {
             e.epA2aBytes = tokenBytes * k;
             e.epA2aSeconds = collectiveTime(Collective::AllToAll, Algorithm::Auto, e.epA2aBytes, epGroup, fabric).seconds;
@@ -1512,7 +1526,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         // [MoE] Buckets hold dense and expert gradients in their shares; the expert part of each
         // is reduced over the ranks that hold the same experts.
         const double expertShare = maxStageParamsPerGpu > 0 ? maxStageExpertParamsPerGpu / maxStageParamsPerGpu : 0.0;
-        const Group expertGroup = groupOf(expertDataRanks, pl.ep, cl.gpusPerNode);
+        const Group expertGroup = groupOf(expertDataRanks, pl.ep, cl.gpusPerNode, cl.gpus);
         const auto timed = [&](Collective collective, double bytes, const Group &group) {
             if (expertShare <= 0)
                 return collectiveTime(collective, Algorithm::Auto, bytes, group, fabric);
@@ -1532,7 +1546,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             return pl.overlapDp ? std::max(perBucket, double(buckets) * perBucket - (double(buckets) - 1) / double(buckets) * window)
                                 : double(buckets) * perBucket;
         };
-        const Group dpGroup = groupOf(dpRanks, dpStride, cl.gpusPerNode);
+        const Group dpGroup = groupOf(dpRanks, dpStride, cl.gpusPerNode, cl.gpus);
         // Gathered in the parameters' own width (fp32 training gathers fp32), the FP8 GEMM weights
         // in 1 byte with fp8_params.
         const double gatheredElementBytes = activationElementBytes(tr.precision);
@@ -1564,7 +1578,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         } else {
             const int shards = std::min(shardRanks, dpRanks);
             const int replicas = dpRanks / shards;
-            const Group shardGroup = groupOf(shards, dpStride, cl.gpusPerNode);
+            const Group shardGroup = groupOf(shards, dpStride, cl.gpusPerNode, cl.gpus);
             const CollectiveTime rs = timed(Collective::ReduceScatter, bucketBytes, shardGroup);
             const CollectiveTime ag = timed(Collective::AllGather, paramBytes, shardGroup);
             e.dpAlgorithm = rs.algorithm;
@@ -1575,7 +1589,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             // takes the longer stage, the last one adds the shorter.
             const double replicaBucket =
                 replicas > 1 ? collectiveTime(Collective::AllReduce, Algorithm::Auto, bucketBytes / shards,
-                                              groupOf(replicas, dpStride * shards, cl.gpusPerNode), fabric)
+                                              groupOf(replicas, dpStride * shards, cl.gpusPerNode, cl.gpus), fabric)
                                    .seconds
                              : 0.0;
             const double reduceBucket = std::max(rs.seconds, replicaBucket);
@@ -1707,7 +1721,8 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     e.tokensPerStep = double(tr.globalBatch) * s;
     const double forwardPerToken = forwardFlopsPerToken(counts, w.layers);
     e.modelFlopsPerStep = 3.0 * forwardPerToken * e.tokensPerStep;
-    const double causalAttentionShare = w.causal ? 0.5 : 1.0;
+    // The pairs the kernels execute: s^2/2 causal, fewer under a sliding window (shape.h).
+    const double causalAttentionShare = executedAttentionShare(w);
     e.modelFlopsPerStepCausal = e.modelFlopsPerStep
                                 - 3.0 * w.layers * counts.layerAttentionFlopsPerToken * (1 - causalAttentionShare) * e.tokensPerStep;
     double recomputePerToken = 0;
@@ -1759,7 +1774,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const auto addEpCandidates = [&](std::vector<std::pair<Change, Change>> &candidates) {
         if (!moe || pl.ep <= 1)
             return;
-        if (pl.epDispatcher == EpDispatcher::AllToAll && groupOf(pl.ep, 1, cl.gpusPerNode).nodes() > 1)
+        if (pl.epDispatcher == EpDispatcher::AllToAll && groupOf(pl.ep, 1, cl.gpusPerNode, cl.gpus).nodes() > 1)
             candidates.push_back({{Field::EpDispatcher, double(int(EpDispatcher::DeepEp))}, {}});
         if (!pl.epOverlap && tr.recompute != Recompute::Full && (p == 1 || pl.schedule == Schedule::Interleaved))
             candidates.push_back({{Field::EpOverlap, 1}, {}});
@@ -1906,7 +1921,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
                    best.second);
     }
     if (dpRanks > 1 && e.dpBuckets > 1 && e.dpBucketSeconds > 0) {
-        const Group group = groupOf(dpRanks, dpStride, cl.gpusPerNode);
+        const Group group = groupOf(dpRanks, dpStride, cl.gpusPerNode, cl.gpus);
         const CollectiveTime bucket = collectiveTime(Collective::AllReduce, e.dpAlgorithm, e.gradientBytesPerGpu / e.dpBuckets,
                                                      group, fabric);
         const double alphaShare = bucket.seconds > 0 ? bucket.latencySeconds / bucket.seconds : 0.0;

@@ -108,8 +108,13 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                        "tile/wave quantization x K/(K + K0)) + split-K partials / HBM + "
                            + sec(kernelDefaults().gemmFixedSeconds) + " fixed per kernel, attention block work / (peak x attention efficiency x "
                        "sustained) with n = s/B blocks of B = " + std::to_string(attentionBlockRows(w.attention))
-                           + " query rows per head and micro-batch sequence: n^2/2 + n/2 causal (n^2 not) + "
-                           + num(kernelDefaults().attentionCtaOverheadBlocks) + " n of launch and fill, 4 B^2 d FLOPs each; "
+                           + " query rows per head and micro-batch sequence: n^2/2 + n/2 causal (n^2 not)"
+                           + (windowedLayersOf(w) > 0
+                                  ? ", on the " + std::to_string(windowedLayersOf(w)) + " of " + std::to_string(w.layers)
+                                        + " layers with a " + std::to_string(w.slidingWindow)
+                                        + "-token sliding window c (c + 1)/2 + (n - c) c with c = floor((w - 2)/B) + 2 key blocks"
+                                  : std::string())
+                           + " + " + num(kernelDefaults().attentionCtaOverheadBlocks) + " n of launch and fill, 4 B^2 d FLOPs each; "
                        "norms/activations/casts bytes / HBM; the first stage adds its dense embedding gradient "
                        "(V/t x h x " + num(kernelDefaults().embeddingGradBytesMegatron) + " B in Megatron, "
                            + num(kernelDefaults().embeddingGradBytesOther) + " B elsewhere, / HBM)",
@@ -393,7 +398,7 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                        "Blom 1958 approximation of the expected maximum; MODEL.md ~ sigma sqrt(2 ln N)"});
     if (e.flopsApplicable)
         out.push_back({"mfu", "Model FLOPs utilisation",
-                       "MFU = 3 x forward FLOPs x tokens / (N x peak x T), causal attention counted as executed (s^2 / 2)",
+                       "MFU = 3 x forward FLOPs x tokens / (N x peak x T), causal attention counted as executed (s^2 / 2; s w - w (w - 1)/2 under a sliding window w)",
                        num(e.modelFlopsPerStepCausal) + " FLOP / (" + std::to_string(N) + " x "
                            + num(e.peakFlopsPerGpu / 1e12, "TFLOP/s") + " x " + sec(b.stepSeconds) + "); full s^2 count "
                            + num(e.modelFlopsPerStep) + " FLOP gives " + pct(e.mfuFullAttention),

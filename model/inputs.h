@@ -89,6 +89,12 @@ struct Workload
     // heads of 128 on a hidden width of 5120; Gemma 2 and 3, Mistral NeMo) give it.
     int headDim = 0;
     bool qkNorm = false;         // RMSNorm on each query and key head (Qwen3, OLMo 2, Gemma 3)
+    // Sliding-window attention (causal): each query sees itself and the slidingWindow - 1 tokens
+    // before it; 0 = full attention. With fullAttentionEvery = N > 0, layers N, 2N, ... (1-based)
+    // keep full attention (Megatron-Core window_size / window_attn_skip_freq; GPT-OSS 128 with
+    // N = 2, Gemma 3 1024 with N = 6); 0 = every layer windowed (Mistral 7B 4096).
+    int slidingWindow = 0;
+    int fullAttentionEvery = 0;
     // Mixture of experts (every layer): `experts` routed FFN experts, each token sent to
     // `expertsPerToken` of them (top-k), each expert an FFN of `moeFfnHidden` (0 = ffnHidden) of
     // the layer's MLP kind. 0 experts = dense.

@@ -355,7 +355,13 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
         const double nQ = std::ceil(s / B);
         // This rank's nQ / cp Q blocks pay the fixed cost at each of a K/V ring's cp steps, once otherwise.
         const double overheadBlocks = nQ * k.attentionCtaOverheadBlocks / (cpComm == CpComm::P2p ? 1.0 : double(cp));
-        const double units = w.causal ? nQ * nQ / (2.0 * cp) + nQ * 0.5 / cp + overheadBlocks : nQ * nQ / cp + overheadBlocks;
+        // A sliding window of w keys reaches floor((w - 2)/B) + 2 key blocks from a query block
+        // (FlashAttention's local masking runs both edge tiles in full); full layers all q + 1.
+        const int windowed = windowedLayersOf(w);
+        const double windowTiles = std::floor((w.slidingWindow - 2.0) / B) + 2.0;
+        const double causalUnits = (double(w.layers - windowed) * causalTiles(nQ, nQ) + windowed * causalTiles(nQ, windowTiles))
+                                   / w.layers;
+        const double units = (w.causal ? causalUnits : nQ * nQ) / cp + overheadBlocks;
         const double unitFlops = 4.0 * B * B * headDim;
         // FlashAttention-2 is never faster than the GPU's best kernel (a custom GPU may give a low best).
         const double efficiency = w.attention == Attention::Flash2 ? std::min(spec.attentionEfficiencyFa2, spec.attentionEfficiency)

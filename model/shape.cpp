@@ -38,6 +38,25 @@ ShapeCounts countShape(const Workload &w)
     return c;
 }
 
+double executedAttentionShare(const Workload &w)
+{
+    if (!w.causal)
+        return 1.0;
+    const int windowed = windowedLayersOf(w);
+    if (windowed == 0)
+        return 0.5;
+    const double s = w.seqLen, win = w.slidingWindow;
+    const double windowShare = (s * win - win * (win - 1) / 2) / (s * s);
+    return ((w.layers - windowed) * 0.5 + windowed * windowShare) / w.layers;
+}
+
+double causalTiles(double n, double c)
+{
+    if (c >= n)
+        return n * n / 2 + n / 2;
+    return c * (c + 1) / 2 + (n - c) * c;
+}
+
 double forwardFlopsPerToken(const ShapeCounts &c, int layers)
 {
     return layers * (c.layerMatrixFlopsPerToken + c.layerAttentionFlopsPerToken) + c.headFlopsPerToken;

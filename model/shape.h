@@ -19,6 +19,25 @@ inline int expertsPerTokenOf(const Workload &w) { return w.experts > 0 ? std::mi
 inline double expertFfnOf(const Workload &w) { return w.moeFfnHidden > 0 ? double(w.moeFfnHidden) : double(w.ffnHidden); }
 /// Width of all query heads (the attention output), heads x head width: h unless head_dim decouples it.
 inline double attentionWidthOf(const Workload &w) { return w.heads * headDimOf(w); }
+/// Layers whose attention is a sliding window: all but layers N, 2N, ... when full_attention_every
+/// is N > 0 (Megatron-Core window_attn_skip_freq: layer_number % N != 0), every layer when it is 0.
+inline int windowedLayersOf(const Workload &w)
+{
+    if (w.slidingWindow <= 0 || w.slidingWindow >= w.seqLen)
+        return 0;
+    return w.fullAttentionEvery > 0 ? w.layers - w.layers / w.fullAttentionEvery : w.layers;
+}
+
+/// Share of the s^2 query-key pairs a layer's attention really has, averaged over the layers: 1
+/// without a causal mask, 1/2 causal (the published convention, s^2/2), and under a window of w < s
+/// (s w - w (w - 1) / 2) / s^2 (each query sees min(i + 1, w) keys; Megatron-Bridge flop_utils
+/// calculate_swa_context: w - w (w - 1) / 2s per query).
+double executedAttentionShare(const Workload &w);
+
+/// (B x B) tiles one head and sequence of n = s/B query blocks runs under a causal mask when a
+/// query block reaches `windowTiles` key blocks at most: sum over q of min(q + 1, c), the diagonal
+/// tile run in full; n^2/2 + n/2 without a window (c >= n).
+double causalTiles(double queryBlocks, double windowTiles);
 
 struct ShapeCounts
 {

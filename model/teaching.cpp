@@ -17,7 +17,7 @@ RingDemo ringDemo(const Scenario &sc, const Evaluation &e, const RingRequest &re
     const Cluster &cl = sc.cluster;
     // The group's placement follows the plan's DP group: GPUs per node as in the cluster, at the
     // DP stride (TP x CP ranks apart), as evaluate() places it.
-    out.group = groupOf(std::max(2, request.ranks), rankStride(sc.plan, ParallelDim::Dp), cl.gpusPerNode);
+    out.group = groupOf(std::max(2, request.ranks), rankStride(sc.plan, ParallelDim::Dp), cl.gpusPerNode, cl.gpus);
     Fabric fabric = fabricOf(cl);
     if (request.algorithm == Algorithm::InNetwork)
         fabric.inNetworkReduction = true;   // show what SHARP would do on this fabric

@@ -2,6 +2,7 @@
 #include "formatting.h"
 
 #include "inputs.h"
+#include "shape.h"
 
 #include "units.h"
 
@@ -190,7 +191,12 @@ QString workloadShape(const Workload &w)
     return QStringLiteral("%1 layers, hidden %2, %3%4, FFN %5 (%6), vocab %7, sequence %8")
         .arg(w.layers)
         .arg(w.hidden)
-        .arg(heads, w.qkNorm ? QStringLiteral(", QK norm") : QString())
+        .arg(heads, (w.qkNorm ? QStringLiteral(", QK norm") : QString())
+                        + (windowedLayersOf(w) > 0 ? QStringLiteral(", %1-token sliding window on %2 of %3 layers")
+                                                         .arg(w.slidingWindow)
+                                                         .arg(windowedLayersOf(w))
+                                                         .arg(w.layers)
+                                                   : QString()))
         .arg(w.ffnHidden)
         .arg(QLatin1String(nameOf(w.mlp)))
         .arg(w.vocab)

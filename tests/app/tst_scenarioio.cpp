@@ -260,6 +260,8 @@ private slots:
         loaded->scenario.cluster.gpu.hostMemoryBytes = 240e9;
         loaded->scenario.workload.headDim = 128;
         loaded->scenario.workload.qkNorm = true;
+        loaded->scenario.workload.slidingWindow = 128;
+        loaded->scenario.workload.fullAttentionEvery = 2;
         loaded->scenario.cluster.gpu.peakFlops4 = 9000e12;
         loaded->scenario.plan.epDispatcher = EpDispatcher::DeepEp;
         loaded->scenario.plan.fsdpVersion = 1;
@@ -294,6 +296,8 @@ private slots:
         QCOMPARE(again->scenario.cluster.gpu.hostMemoryBytes, 240e9);
         QCOMPARE(again->scenario.workload.headDim, 128);
         QCOMPARE(again->scenario.workload.qkNorm, true);
+        QCOMPARE(again->scenario.workload.slidingWindow, 128);
+        QCOMPARE(again->scenario.workload.fullAttentionEvery, 2);
         QCOMPARE(again->scenario.cluster.gpu.peakFlops4, 9000e12);
         QCOMPARE(again->scenario.plan.epDispatcher, EpDispatcher::DeepEp);
         QCOMPARE(again->scenario.plan.fsdpVersion, 1);

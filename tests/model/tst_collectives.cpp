@@ -400,6 +400,13 @@ private slots:
         QCOMPARE(straddling.nodes(), 2);
         QVERIFY(!groupOf(3, 1, 6).straddles);
         QVERIFY(!groupOf(2, 1, 6).straddles);
+        // 64 GPUs of a 72-GPU NVLink rack: the whole job is one node, so EP 64 and DP 8 with
+        // stride 2 stay inside it; the same groups in a larger job cross node boundaries.
+        QCOMPARE(groupOf(64, 1, 72, 64).nodes(), 1);
+        QVERIFY(!groupOf(64, 1, 72, 64).straddles);
+        QCOMPARE(groupOf(8, 2, 72, 64).ranksPerNode, 8);
+        QVERIFY(groupOf(64, 1, 72).straddles);
+        QVERIFY(groupOf(64, 1, 72, 144).straddles);
         // A straddling TP group is charged at the network: slower than a group inside one node.
         Fabric f = h100(false);
         f.gpusPerNode = 6;

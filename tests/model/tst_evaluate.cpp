@@ -1448,6 +1448,87 @@ private slots:
 
     // FlashAttention-2 runs its own 128-row blocks (the fused kernel frameworks run: 256) at its
     // own efficiency and keeps the same tensors.
+    void slidingWindowAttention()
+    {
+        // The closed forms of shape.h against brute force: the query-key pairs a causal window of
+        // w keys leaves, and the (B x B) tiles that hold at least one of them.
+        for (int seq : {1, 5, 512, 1000, 4096})
+            for (int win : {1, 2, 127, 128, 129, 700, 4095, 4096, 9000}) {
+                Workload w;
+                w.layers = 1;
+                w.seqLen = seq;
+                w.slidingWindow = win;
+                double pairs = 0;
+                for (int i = 0; i < seq; ++i)
+                    pairs += std::min(i + 1, win);
+                const double share = executedAttentionShare(w);
+                if (win >= seq)
+                    QCOMPARE(share, 0.5);   // no window at all: the published causal half
+                else
+                    QVERIFY2(qAbs(share - pairs / (double(seq) * seq)) < 1e-12, qPrintable(QStringLiteral("seq %1 window %2").arg(seq).arg(win)));
+                if (seq % 128 != 0)
+                    continue;
+                const int B = 128, n = seq / B;
+                double tiles = 0;
+                for (int q = 0; q < n; ++q)
+                    for (int kb = 0; kb <= q; ++kb) {
+                        // A tile is run when its last query row reaches its first key or any row of it
+                        // reaches a key inside the window: the nearest pair is (q B + B - 1, kb B + B - 1)
+                        // for the diagonal reach and (q B, kb B + B - 1) for the window's far edge.
+                        const int lastKey = kb * B + B - 1, firstRow = q * B;
+                        const bool inWindow = firstRow - lastKey < win || kb == q;
+                        tiles += inWindow ? 1 : 0;
+                    }
+                QCOMPARE(causalTiles(n, std::floor((win - 2.0) / B) + 2), tiles);
+            }
+
+        Scenario s = base();
+        const Evaluation full = evaluate(s);
+        s.workload.slidingWindow = s.workload.seqLen;   // a window as long as the sequence changes nothing
+        const Evaluation same = evaluate(s);
+        QCOMPARE(same.breakdown.stepSeconds, full.breakdown.stepSeconds);
+        QCOMPARE(same.modelFlopsPerStepCausal, full.modelFlopsPerStepCausal);
+
+        // GPT-OSS's pattern: a 256-token window on odd layers, full attention on even ones.
+        s.workload.slidingWindow = 256;
+        s.workload.fullAttentionEvery = 2;
+        const Evaluation windowed = evaluate(s);
+        QVERIFY(windowed.feasible);
+        const int L = s.workload.layers, W = L - L / 2;
+        QCOMPARE(windowedLayersOf(s.workload), W);
+        const double B = attentionBlockRows(s.workload.attention), n = s.workload.seqLen / B;
+        const double overhead = kernelDefaults().attentionCtaOverheadBlocks * n;
+        const double c = std::floor((256 - 2.0) / B) + 2;
+        const double fullUnits = n * n / 2 + n / 2, windowUnits = c * (c + 1) / 2 + (n - c) * c;
+        const double expectedRatio = ((L - W) * fullUnits / L + W * windowUnits / L + overhead) / (fullUnits + overhead);
+        QVERIFY(qAbs(windowed.layerAttentionSeconds / full.layerAttentionSeconds - expectedRatio) < 1e-9);
+        QCOMPARE(windowed.layerGemmSeconds, full.layerGemmSeconds);
+        QCOMPARE(windowed.memory.totalBytes, full.memory.totalBytes);   // FlashAttention keeps no s^2 either way
+        QVERIFY(windowed.breakdown.stepSeconds < full.breakdown.stepSeconds);
+        // Published model FLOPs keep the full s^2 count; the executed count drops by the pairs removed.
+        QCOMPARE(windowed.modelFlopsPerStep, full.modelFlopsPerStep);
+        const ShapeCounts counts = countShape(s.workload);
+        const double seqLen = s.workload.seqLen, win = 256;
+        const double removed = 3.0 * W * counts.layerAttentionFlopsPerToken * (0.5 - (seqLen * win - win * (win - 1) / 2) / (seqLen * seqLen))
+                               * windowed.tokensPerStep;
+        QVERIFY(qAbs(full.modelFlopsPerStepCausal - windowed.modelFlopsPerStepCausal - removed) / removed < 1e-9);
+
+        // Bad values name their field.
+        const auto fieldOf = [](Scenario x) { const auto p = validate(x); return p ? QString::fromStdString(p->field) : QString(); };
+        Scenario bad = s;
+        bad.workload.slidingWindow = -1;
+        QCOMPARE(fieldOf(bad), QStringLiteral("workload.sliding_window"));
+        bad = s;
+        bad.workload.causal = false;
+        QCOMPARE(fieldOf(bad), QStringLiteral("workload.sliding_window"));
+        bad = s;
+        bad.workload.slidingWindow = 0;
+        QCOMPARE(fieldOf(bad), QStringLiteral("workload.full_attention_every"));
+        bad = s;
+        bad.workload.fullAttentionEvery = -2;
+        QCOMPARE(fieldOf(bad), QStringLiteral("workload.full_attention_every"));
+    }
+
     void flashAttention2()
     {
         Scenario s = base();

@@ -58,6 +58,12 @@ const std::map<QString, Bound> kBounds = {
     // HybridEP's RDMA path of the time (DeepEP#590: 38-44 GB/s on 100 GB/s NICs); -13.6% with the
     // all-to-all of every copy (README "Validation").
     {QStringLiteral("moe"), {0.05, 0.60}},
+    // Megatron-Bridge GPT-OSS 120B (26.04.01, BF16, 128 experts top-4, 128-token sliding window on
+    // every other layer; H100, B200, B300, GB200, GB300), tokens/s, held out after sliding-window
+    // attention was modelled: 57.7% / 78.3%, every row too fast (+50% to +78%), with or without
+    // EP crossing NVLink. Not understood; the runs are the recipes' non-graphed (or partly graphed)
+    // dropless MoE layers, whose dispatch waits on the host for its split sizes (README "Validation").
+    {QStringLiteral("gptoss"), {0.60, 0.80}},
     // Megatron-Bridge NVFP4 rows (Llama 3 70B 26.04.01, 3.1 405B 26.06; GB200 and GB300), tokens/s,
     // held out after the FP4 ceilings were set from TransformerEngine's B300 GEMM profiling:
     // 10.0% / 14.6%: GB200 +3.7% and +14.5%, GB300 -5.6% and -14.6%, the GB300 gap of the FP8 rows
@@ -113,8 +119,11 @@ constexpr double kTorchtitanSpeedupWorst = 0.08;
 // activations, per-step allocator reserve and NeMo's 16-bit Adam states for Nemotron-4 340B.
 // Megatron-Bridge's Qwen3 30B-A3B at micro-batch 8 on GB300 and B300 stashes the experts'
 // activations in paged buffers partly in host memory (moe_paged_stash), which no input expresses.
+// GPT-OSS 120B on B200 recomputes its layer norms and expert activations (recompute_modules
+// layernorm, moe_act), which recompute none over-counts by about 34 GB at micro-batch 4.
 const QStringList kKnownNotFitting = {QStringLiteral("moe-mbridge2606-qwen3-30b-a3b-mxfp8-gb300-8"),
-                                      QStringLiteral("moe-mbridge2606-qwen3-30b-a3b-mxfp8-b300-8")};
+                                      QStringLiteral("moe-mbridge2606-qwen3-30b-a3b-mxfp8-b300-8"),
+                                      QStringLiteral("gptoss-mbridge260401-gpt-oss-120b-bf16-b200-64")};
 
 // One measured row of cudnn-frontend's SDPA training benchmark against the model's attention.
 struct AttentionRow
