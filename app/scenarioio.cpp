@@ -251,8 +251,8 @@ bool readWorkload(const QJsonValue &value, LoadedScenario *out, ScenarioError *e
         w.kvHeads = w.heads;
     s.integer("head_dim", &w.headDim);
     s.boolean("qk_norm", &w.qkNorm);
-    s.integer("sliding_window", &w.slidingWindow);
-    s.integer("full_attention_every", &w.fullAttentionEvery);
+    s.integer("sliding_window", &w.slidingWindow, 1e8);
+    s.integer("full_attention_every", &w.fullAttentionEvery, 1e5);
     s.integer("experts", &w.experts);
     s.integer("experts_per_token", &w.expertsPerToken);
     s.integer("moe_ffn_hidden", &w.moeFfnHidden);

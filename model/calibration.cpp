@@ -338,7 +338,7 @@ TierFit fitTier(const NcclLog &log, const Cluster &clusterIn, Algorithm algorith
         cluster.gpusPerNode = perNode;
     }
     cluster.gpus = std::max(cluster.gpus, log.ranks);
-    const Group group = groupOf(log.ranks, 1, cluster.gpusPerNode);
+    const Group group = groupOf(log.ranks, 1, cluster.gpusPerNode, log.ranks);
     fit.ranksPerNode = group.ranksPerNode;
     const bool inter = group.nodes() > 1;
     fit.tier = inter ? "inter_node" : "intra_node";

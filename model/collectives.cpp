@@ -597,8 +597,8 @@ Group groupOf(int size, int stride, int gpusPerNode, int jobGpus)
     const int G = std::max(1, gpusPerNode);
     if (g.ranks == 1)
         return g;
-    if (jobGpus > 0 && jobGpus <= G) {
-        g.ranksPerNode = g.ranks;   // the whole job inside one node
+    if (jobGpus > 0 && jobGpus <= G && (long long)(g.ranks - 1) * stride < jobGpus) {
+        g.ranksPerNode = g.ranks;   // the whole job, this group with it, inside one node
         return g;
     }
     if (stride >= G) {

@@ -73,7 +73,7 @@ struct Group
 /// Group of `size` ranks whose members are `stride` global ranks apart, on nodes of
 /// `gpusPerNode` GPUs. A group whose span does not tile the nodes (TP=4 with 6 GPUs per node)
 /// straddles: its worst member group is charged as crossing the boundary. A job of `jobGpus`
-/// <= gpusPerNode (64 GPUs of a 72-GPU NVLink rack) lies in one node: nothing crosses.
+/// <= gpusPerNode (64 GPUs of a 72-GPU NVLink rack) lies in one node: a group inside it crosses nothing.
 Group groupOf(int size, int stride, int gpusPerNode, int jobGpus = 0);
 
 /// The tier a flat algorithm (ring, tree) runs at: the slowest hop and the largest alpha.

@@ -615,6 +615,12 @@ std::optional<Problem> validate(const Scenario &sc)
                                            "the %g heads and %g kv heads per TP rank; use p2p or allgather, or a smaller cp",
                            pl.cp, headsPerTp, kvHeadsPerTp);
     }
+    // Transformer Engine runs a sliding window under CP only with a2a or all-gather
+    // (context_parallel.py: the K/V ring has no windowed mask).
+    if (pl.cp > 1 && windowedLayersOf(w) > 0 && pl.cpComm == CpComm::P2p)
+        return problem("plan.cp_comm", "a sliding window (workload.sliding_window) with cp %g needs cp_comm allgather or a2a; "
+                                       "the p2p ring does not run windowed attention",
+                       pl.cp);
     // A stage may hold only the embedding or the loss when they count as layer slots (DeepSpeed's
     // partition 'type:transformer|embedding' runs BLOOM-176B on PP72 with its 70 layers so).
     const int slots = w.layers + (pl.embeddingInSplit ? 1 : 0) + (pl.lossInSplit ? 1 : 0);

@@ -109,7 +109,7 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                            + sec(kernelDefaults().gemmFixedSeconds) + " fixed per kernel, attention block work / (peak x attention efficiency x "
                        "sustained) with n = s/B blocks of B = " + std::to_string(attentionBlockRows(w.attention))
                            + " query rows per head and micro-batch sequence: n^2/2 + n/2 causal (n^2 not)"
-                           + (windowedLayersOf(w) > 0
+                           + (windowedLayersOf(w) > 0 && w.attention != Attention::Materialized
                                   ? ", on the " + std::to_string(windowedLayersOf(w)) + " of " + std::to_string(w.layers)
                                         + " layers with a " + std::to_string(w.slidingWindow)
                                         + "-token sliding window c (c + 1)/2 + (n - c) c with c = floor((w - 2)/B) + 2 key blocks"

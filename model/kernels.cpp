@@ -358,7 +358,7 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
         // A sliding window of w keys reaches floor((w - 2)/B) + 2 key blocks from a query block
         // (FlashAttention's local masking runs both edge tiles in full); full layers all q + 1.
         const int windowed = windowedLayersOf(w);
-        const double windowTiles = std::floor((w.slidingWindow - 2.0) / B) + 2.0;
+        const double windowTiles = windowKeyBlocks(w.slidingWindow, B);
         const double causalUnits = (double(w.layers - windowed) * causalTiles(nQ, nQ) + windowed * causalTiles(nQ, windowTiles))
                                    / w.layers;
         const double units = (w.causal ? causalUnits : nQ * nQ) / cp + overheadBlocks;

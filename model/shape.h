@@ -5,6 +5,7 @@
 #include "inputs.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 namespace ts {
@@ -38,6 +39,10 @@ double executedAttentionShare(const Workload &w);
 /// query block reaches `windowTiles` key blocks at most: sum over q of min(q + 1, c), the diagonal
 /// tile run in full; n^2/2 + n/2 without a window (c >= n).
 double causalTiles(double queryBlocks, double windowTiles);
+
+/// Key blocks of B a query block of B reaches under a causal window of w >= 1 keys: the diagonal
+/// block and ceil((w - 1)/B) before it, = floor((w - 2)/B) + 2.
+inline double windowKeyBlocks(int window, double blockRows) { return std::floor((window - 2.0) / blockRows) + 2.0; }
 
 struct ShapeCounts
 {

@@ -17,7 +17,10 @@ RingDemo ringDemo(const Scenario &sc, const Evaluation &e, const RingRequest &re
     const Cluster &cl = sc.cluster;
     // The group's placement follows the plan's DP group: GPUs per node as in the cluster, at the
     // DP stride (TP x CP ranks apart), as evaluate() places it.
-    out.group = groupOf(std::max(2, request.ranks), rankStride(sc.plan, ParallelDim::Dp), cl.gpusPerNode, cl.gpus);
+    const int ranks = std::max(2, request.ranks), stride = rankStride(sc.plan, ParallelDim::Dp);
+    // The demo may draw more ranks than the job has: its job is then as large as the group.
+    const long long jobGpus = std::max<long long>(cl.gpus, (long long)ranks * stride);
+    out.group = groupOf(ranks, stride, cl.gpusPerNode, int(std::min<long long>(jobGpus, 2000000000)));
     Fabric fabric = fabricOf(cl);
     if (request.algorithm == Algorithm::InNetwork)
         fabric.inNetworkReduction = true;   // show what SHARP would do on this fabric

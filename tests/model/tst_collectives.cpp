@@ -407,6 +407,9 @@ private slots:
         QCOMPARE(groupOf(8, 2, 72, 64).ranksPerNode, 8);
         QVERIFY(groupOf(64, 1, 72).straddles);
         QVERIFY(groupOf(64, 1, 72, 144).straddles);
+        // A group larger than the job (the ring demo draws up to 1024 ranks) is not inside it.
+        QCOMPARE(groupOf(16, 1, 8, 8).nodes(), 2);
+        QCOMPARE(groupOf(16, 1, 72, 8).ranksPerNode, 8);
         // A straddling TP group is charged at the network: slower than a group inside one node.
         Fabric f = h100(false);
         f.gpusPerNode = 6;

@@ -1446,8 +1446,6 @@ private slots:
         QCOMPARE(resolveCrossEntropy(CrossEntropy::Fused, Framework::Megatron), CrossEntropy::Fused);
     }
 
-    // FlashAttention-2 runs its own 128-row blocks (the fused kernel frameworks run: 256) at its
-    // own efficiency and keeps the same tensors.
     void slidingWindowAttention()
     {
         // The closed forms of shape.h against brute force: the query-key pairs a causal window of
@@ -1479,7 +1477,7 @@ private slots:
                         const bool inWindow = firstRow - lastKey < win || kb == q;
                         tiles += inWindow ? 1 : 0;
                     }
-                QCOMPARE(causalTiles(n, std::floor((win - 2.0) / B) + 2), tiles);
+                QCOMPARE(causalTiles(n, windowKeyBlocks(win, B)), tiles);
             }
 
         Scenario s = base();
@@ -1489,16 +1487,19 @@ private slots:
         QCOMPARE(same.breakdown.stepSeconds, full.breakdown.stepSeconds);
         QCOMPARE(same.modelFlopsPerStepCausal, full.modelFlopsPerStepCausal);
 
-        // GPT-OSS's pattern: a 256-token window on odd layers, full attention on even ones.
-        s.workload.slidingWindow = 256;
-        s.workload.fullAttentionEvery = 2;
+        // Every third layer full (Megatron's window_attn_skip_freq 3), a 300-token window on the
+        // others: 300 is no multiple of the block, so floor(w/B) + 1 would count one block short.
+        s.workload.slidingWindow = 300;
+        s.workload.fullAttentionEvery = 3;
         const Evaluation windowed = evaluate(s);
         QVERIFY(windowed.feasible);
-        const int L = s.workload.layers, W = L - L / 2;
+        const int L = s.workload.layers, W = L - L / 3;
         QCOMPARE(windowedLayersOf(s.workload), W);
+        QVERIFY(W != L / 3);
         const double B = attentionBlockRows(s.workload.attention), n = s.workload.seqLen / B;
+        QCOMPARE(windowKeyBlocks(300, B), std::ceil(299 / B) + 1);
         const double overhead = kernelDefaults().attentionCtaOverheadBlocks * n;
-        const double c = std::floor((256 - 2.0) / B) + 2;
+        const double c = windowKeyBlocks(300, B);
         const double fullUnits = n * n / 2 + n / 2, windowUnits = c * (c + 1) / 2 + (n - c) * c;
         const double expectedRatio = ((L - W) * fullUnits / L + W * windowUnits / L + overhead) / (fullUnits + overhead);
         QVERIFY(qAbs(windowed.layerAttentionSeconds / full.layerAttentionSeconds - expectedRatio) < 1e-9);
@@ -1508,10 +1509,18 @@ private slots:
         // Published model FLOPs keep the full s^2 count; the executed count drops by the pairs removed.
         QCOMPARE(windowed.modelFlopsPerStep, full.modelFlopsPerStep);
         const ShapeCounts counts = countShape(s.workload);
-        const double seqLen = s.workload.seqLen, win = 256;
+        const double seqLen = s.workload.seqLen, win = 300;
         const double removed = 3.0 * W * counts.layerAttentionFlopsPerToken * (0.5 - (seqLen * win - win * (win - 1) / 2) / (seqLen * seqLen))
                                * windowed.tokensPerStep;
         QVERIFY(qAbs(full.modelFlopsPerStepCausal - windowed.modelFlopsPerStepCausal - removed) / removed < 1e-9);
+        // One token short of the sequence: nearly the causal work (c = n: every block reached).
+        Scenario nearly = s;
+        nearly.workload.slidingWindow = s.workload.seqLen - 1;
+        QVERIFY(qAbs(evaluate(nearly).layerAttentionSeconds / full.layerAttentionSeconds - 1) < 1e-9);
+        // The materialized path computes the whole s x s scores and masks them: no saving.
+        Scenario scores = s, scoresFull = base();
+        scores.workload.attention = scoresFull.workload.attention = Attention::Materialized;
+        QCOMPARE(evaluate(scores).layerAttentionSeconds, evaluate(scoresFull).layerAttentionSeconds);
 
         // Bad values name their field.
         const auto fieldOf = [](Scenario x) { const auto p = validate(x); return p ? QString::fromStdString(p->field) : QString(); };
@@ -1527,8 +1536,19 @@ private slots:
         bad = s;
         bad.workload.fullAttentionEvery = -2;
         QCOMPARE(fieldOf(bad), QStringLiteral("workload.full_attention_every"));
+        // Transformer Engine's K/V ring has no windowed mask: under CP the window needs a2a or all-gather.
+        bad = s;
+        bad.cluster.gpus *= 2;
+        bad.plan.cp = 2;
+        bad.plan.cpComm = CpComm::P2p;
+        QCOMPARE(fieldOf(bad), QStringLiteral("plan.cp_comm"));
+        bad.plan.cpComm = CpComm::AllGather;
+        QCOMPARE(fieldOf(bad), QString());
+        QVERIFY(evaluate(bad).feasible);
     }
 
+    // FlashAttention-2 runs its own 128-row blocks (the fused kernel frameworks run: 256) at its
+    // own efficiency and keeps the same tensors.
     void flashAttention2()
     {
         Scenario s = base();
