@@ -275,7 +275,7 @@ int runCollectives(const Options &o, const LoadedScenario &loaded, QTextStream &
         return kExitInfeasible;
     }
     const Fabric fabric = fabricOf(cl);
-    const Group group = groupOf(ranks, 1, cl.gpusPerNode, std::max(ranks, cl.gpus));
+    const Group group = groupOf(ranks, 1, cl);
     QJsonArray rows;
     if (format == QLatin1String("csv"))
         out << "collective,algorithm,protocol,ranks,size_bytes,time_s,algbw_bytes_per_s,busbw_bytes_per_s\n";

@@ -152,7 +152,7 @@ Analysis analyse(const Scenario &scenario, const AnalysisOptions &options)
     if (!a.evaluation.feasible)
         return a;
     a.economics = economics(scenario, a.evaluation);
-    a.collectivesGroup = groupOf(scenario.cluster.gpus, 1, scenario.cluster.gpusPerNode, scenario.cluster.gpus);
+    a.collectivesGroup = groupOf(scenario.cluster.gpus, 1, scenario.cluster);
     a.collectives = collectiveTable(scenario, a.evaluation, a.collectivesGroup);
     a.stepVariants = stepVariants(scenario, a.evaluation, options);
     a.memoryVariants = memoryVariants(scenario, a.evaluation);

@@ -626,6 +626,11 @@ Group groupOf(int size, int stride, int gpusPerNode, int jobGpus)
     return g;
 }
 
+Group groupOf(int size, int stride, const Cluster &cluster)
+{
+    return groupOf(size, stride, cluster.gpusPerNode, cluster.gpus);
+}
+
 double busBandwidthFactor(Collective c, int n)
 {
     if (n <= 1)

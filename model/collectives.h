@@ -75,6 +75,8 @@ struct Group
 /// straddles: its worst member group is charged as crossing the boundary. A job of `jobGpus`
 /// <= gpusPerNode (64 GPUs of a 72-GPU NVLink rack) lies in one node: a group inside it crosses nothing.
 Group groupOf(int size, int stride, int gpusPerNode, int jobGpus = 0);
+/// The same on the cluster's nodes, the job being all of its GPUs.
+Group groupOf(int size, int stride, const Cluster &cluster);
 
 /// The tier a flat algorithm (ring, tree) runs at: the slowest hop and the largest alpha.
 Tier flatTierOf(const Group &group, const Fabric &fabric);

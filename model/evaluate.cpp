@@ -673,7 +673,7 @@ std::optional<Problem> validate(const Scenario &sc)
     // Transformer Engine's TP overlap (userbuffers) exchanges through NVLink peer memory: the TP
     // group must sit in one node (TE pytorch/module/base.py initialize_ub: intra-node only).
     if (pl.tpOverlap && pl.tp > 1 && cl.gpusPerNode > 0
-        && groupOf(pl.tp, rankStride(pl, ParallelDim::Tp), cl.gpusPerNode, cl.gpus).nodes() > 1)
+        && groupOf(pl.tp, rankStride(pl, ParallelDim::Tp), cl).nodes() > 1)
         return problem("plan.tp_overlap",
                        "TP overlap runs inside one node's NVLink; TP %g spans nodes of %g GPUs: turn tp_overlap off or "
                        "keep tp within a node", pl.tp, cl.gpusPerNode);
@@ -958,11 +958,11 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const Fabric fabric = fabricOf(cl);
     // Groups placed by plan.rank_order (Megatron's tp-cp-dp-pp by default): a group's neighbours
     // are rankStride() global ranks apart, so each group knows how many of its ranks share a node.
-    const Group tpGroup = groupOf(t, rankStride(pl, ParallelDim::Tp), cl.gpusPerNode, cl.gpus);
-    const Group cpGroup = groupOf(c, rankStride(pl, ParallelDim::Cp), cl.gpusPerNode, cl.gpus);
+    const Group tpGroup = groupOf(t, rankStride(pl, ParallelDim::Tp), cl);
+    const Group cpGroup = groupOf(c, rankStride(pl, ParallelDim::Cp), cl);
     const int dpStride = dataParallelStride(pl);
     // The pipeline's stages, rankStride(Pp) ranks apart: which of its boundaries leave the node.
-    const Group ppGroup = groupOf(p, rankStride(pl, ParallelDim::Pp), cl.gpusPerNode, cl.gpus);
+    const Group ppGroup = groupOf(p, rankStride(pl, ParallelDim::Pp), cl);
     const ShapeCounts counts = countShape(w);
     e.microBatches = m;
     e.parameters = counts.totalParams;
@@ -1202,7 +1202,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     if (moe && pl.ep > 1) {
         const double tokenBytes = tokensPerGpu / (sp ? t : 1) * h * actBytes;   // this rank's tokens, once
         const int k = expertsPerTokenOf(w);
-        const Group epGroup = groupOf(pl.ep, 1, cl.gpusPerNode, cl.gpus);
+        const Group epGroup = groupOf(pl.ep, 1, cl);
         if (pl.epDispatcher == EpDispatcher::AllToAll) {
             e.epA2aBytes = tokenBytes * k;
             e.epA2aSeconds = collectiveTime(Collective::AllToAll, Algorithm::Auto, e.epA2aBytes, epGroup, fabric).seconds;
@@ -1532,7 +1532,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         // [MoE] Buckets hold dense and expert gradients in their shares; the expert part of each
         // is reduced over the ranks that hold the same experts.
         const double expertShare = maxStageParamsPerGpu > 0 ? maxStageExpertParamsPerGpu / maxStageParamsPerGpu : 0.0;
-        const Group expertGroup = groupOf(expertDataRanks, pl.ep, cl.gpusPerNode, cl.gpus);
+        const Group expertGroup = groupOf(expertDataRanks, pl.ep, cl);
         const auto timed = [&](Collective collective, double bytes, const Group &group) {
             if (expertShare <= 0)
                 return collectiveTime(collective, Algorithm::Auto, bytes, group, fabric);
@@ -1552,7 +1552,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             return pl.overlapDp ? std::max(perBucket, double(buckets) * perBucket - (double(buckets) - 1) / double(buckets) * window)
                                 : double(buckets) * perBucket;
         };
-        const Group dpGroup = groupOf(dpRanks, dpStride, cl.gpusPerNode, cl.gpus);
+        const Group dpGroup = groupOf(dpRanks, dpStride, cl);
         // Gathered in the parameters' own width (fp32 training gathers fp32), the FP8 GEMM weights
         // in 1 byte with fp8_params.
         const double gatheredElementBytes = activationElementBytes(tr.precision);
@@ -1584,7 +1584,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         } else {
             const int shards = std::min(shardRanks, dpRanks);
             const int replicas = dpRanks / shards;
-            const Group shardGroup = groupOf(shards, dpStride, cl.gpusPerNode, cl.gpus);
+            const Group shardGroup = groupOf(shards, dpStride, cl);
             const CollectiveTime rs = timed(Collective::ReduceScatter, bucketBytes, shardGroup);
             const CollectiveTime ag = timed(Collective::AllGather, paramBytes, shardGroup);
             e.dpAlgorithm = rs.algorithm;
@@ -1595,7 +1595,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             // takes the longer stage, the last one adds the shorter.
             const double replicaBucket =
                 replicas > 1 ? collectiveTime(Collective::AllReduce, Algorithm::Auto, bucketBytes / shards,
-                                              groupOf(replicas, dpStride * shards, cl.gpusPerNode, cl.gpus), fabric)
+                                              groupOf(replicas, dpStride * shards, cl), fabric)
                                    .seconds
                              : 0.0;
             const double reduceBucket = std::max(rs.seconds, replicaBucket);
@@ -1728,9 +1728,9 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const double forwardPerToken = forwardFlopsPerToken(counts, w.layers);
     e.modelFlopsPerStep = 3.0 * forwardPerToken * e.tokensPerStep;
     // The pairs the kernels execute: s^2/2 causal, fewer under a sliding window (shape.h).
-    const double causalAttentionShare = executedAttentionShare(w);
+    const double executedAttentionShareOfFull = executedAttentionShare(w);
     e.modelFlopsPerStepCausal = e.modelFlopsPerStep
-                                - 3.0 * w.layers * counts.layerAttentionFlopsPerToken * (1 - causalAttentionShare) * e.tokensPerStep;
+                                - 3.0 * w.layers * counts.layerAttentionFlopsPerToken * (1 - executedAttentionShareOfFull) * e.tokensPerStep;
     double recomputePerToken = 0;
     if (tr.recompute == Recompute::Full)
         recomputePerToken = recomputedShare * w.layers * (counts.layerMatrixFlopsPerToken + counts.layerAttentionFlopsPerToken);
@@ -1744,7 +1744,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     // Utilisation counts the attention work that exists: with a causal mask half of s^2 (PaLM's
     // MFU counts useful FLOPs). The full-s^2 figures of published tables stay in the TFLOP/s keys,
     // and can exceed the peak for long causal sequences, so they are not called utilisation.
-    const double causalAttentionPerToken = w.layers * counts.layerAttentionFlopsPerToken * (1 - causalAttentionShare);
+    const double causalAttentionPerToken = w.layers * counts.layerAttentionFlopsPerToken * (1 - executedAttentionShareOfFull);
     e.mfu = e.modelFlopsPerStepCausal / (N * step) / peakMatrix;
     e.mfuFullAttention = e.modelFlopsPerSecondPerGpu / peakMatrix;
     const double recomputedAttentionShare = tr.recompute == Recompute::Full ? recomputedShare
@@ -1780,7 +1780,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const auto addEpCandidates = [&](std::vector<std::pair<Change, Change>> &candidates) {
         if (!moe || pl.ep <= 1)
             return;
-        if (pl.epDispatcher == EpDispatcher::AllToAll && groupOf(pl.ep, 1, cl.gpusPerNode, cl.gpus).nodes() > 1)
+        if (pl.epDispatcher == EpDispatcher::AllToAll && groupOf(pl.ep, 1, cl).nodes() > 1)
             candidates.push_back({{Field::EpDispatcher, double(int(EpDispatcher::DeepEp))}, {}});
         if (!pl.epOverlap && tr.recompute != Recompute::Full && (p == 1 || pl.schedule == Schedule::Interleaved))
             candidates.push_back({{Field::EpOverlap, 1}, {}});
@@ -1927,7 +1927,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
                    best.second);
     }
     if (dpRanks > 1 && e.dpBuckets > 1 && e.dpBucketSeconds > 0) {
-        const Group group = groupOf(dpRanks, dpStride, cl.gpusPerNode, cl.gpus);
+        const Group group = groupOf(dpRanks, dpStride, cl);
         const CollectiveTime bucket = collectiveTime(Collective::AllReduce, e.dpAlgorithm, e.gradientBytesPerGpu / e.dpBuckets,
                                                      group, fabric);
         const double alphaShare = bucket.seconds > 0 ? bucket.latencySeconds / bucket.seconds : 0.0;

@@ -231,6 +231,13 @@ FieldEdit withField(const Scenario &in, Field field, double v)
 {
     FieldEdit r{in, {}};
     Scenario &s = r.scenario;
+    // An FP8-only setting switched on moves precision to fp8 and says so.
+    const auto needFp8 = [&](bool wanted, const char *note) {
+        if (wanted && s.training.precision != Precision::Fp8) {
+            s.training.precision = Precision::Fp8;
+            r.note = note;
+        }
+    };
     switch (field) {
     case Field::None:
     case Field::Count: break;
@@ -288,24 +295,15 @@ FieldEdit withField(const Scenario &in, Field field, double v)
         break;
     case Field::Fp8Params:
         s.training.fp8Params = v != 0;
-        if (s.training.fp8Params && s.training.precision != Precision::Fp8) {
-            s.training.precision = Precision::Fp8;
-            r.note = "training.precision set to fp8: FP8 weights need FP8 GEMMs";
-        }
+        needFp8(s.training.fp8Params, "training.precision set to fp8: FP8 weights need FP8 GEMMs");
         break;
     case Field::Fp8Attention:
         s.training.fp8Attention = v != 0;
-        if (s.training.fp8Attention && s.training.precision != Precision::Fp8) {
-            s.training.precision = Precision::Fp8;
-            r.note = "training.precision set to fp8: FP8 attention runs under an FP8 recipe";
-        }
+        needFp8(s.training.fp8Attention, "training.precision set to fp8: FP8 attention runs under an FP8 recipe");
         break;
     case Field::Fp8Recipe:
         s.training.fp8Recipe = Fp8Recipe(asInt(v));
-        if (s.training.fp8Recipe != Fp8Recipe::Delayed && s.training.precision != Precision::Fp8) {
-            s.training.precision = Precision::Fp8;
-            r.note = "training.precision set to fp8: a scaling recipe applies to FP8 GEMMs";
-        }
+        needFp8(s.training.fp8Recipe != Fp8Recipe::Delayed, "training.precision set to fp8: a scaling recipe applies to FP8 GEMMs");
         if (s.training.fp8Recipe == Fp8Recipe::Nvfp4 && s.training.fp8Params) {
             s.training.fp8Params = false;   // 4-bit parameter gathers are not modelled
             r.note = "training.fp8_params turned off: NVFP4 weights gathered in 4 bits are not modelled";
