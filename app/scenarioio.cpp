@@ -256,6 +256,13 @@ bool readWorkload(const QJsonValue &value, LoadedScenario *out, ScenarioError *e
     s.integer("experts", &w.experts);
     s.integer("experts_per_token", &w.expertsPerToken);
     s.integer("moe_ffn_hidden", &w.moeFfnHidden);
+    s.integer("first_dense_layers", &w.firstDenseLayers, 1e7);
+    s.integer("moe_shared_ffn_hidden", &w.sharedExpertFfn, 1e8);
+    s.integer("q_lora_rank", &w.qLoraRank, 1e8);
+    s.integer("kv_lora_rank", &w.kvLoraRank, 1e8);
+    s.integer("qk_rope_head_dim", &w.ropeHeadDim, 1e8);
+    s.integer("v_head_dim", &w.vHeadDim, 1e8);
+    s.integer("mtp_layers", &w.mtpLayers, 1e6);
     const bool ffnGiven = merged->contains(QLatin1String("ffn_hidden"));
     s.integer("ffn_hidden", &w.ffnHidden);
     if (!ffnGiven && merged->contains(QLatin1String("hidden")))
@@ -673,6 +680,13 @@ QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QStrin
                          {QStringLiteral("experts"), w.experts},
                          {QStringLiteral("experts_per_token"), w.expertsPerToken},
                          {QStringLiteral("moe_ffn_hidden"), w.moeFfnHidden},
+                         {QStringLiteral("first_dense_layers"), w.firstDenseLayers},
+                         {QStringLiteral("moe_shared_ffn_hidden"), w.sharedExpertFfn},
+                         {QStringLiteral("q_lora_rank"), w.qLoraRank},
+                         {QStringLiteral("kv_lora_rank"), w.kvLoraRank},
+                         {QStringLiteral("qk_rope_head_dim"), w.ropeHeadDim},
+                         {QStringLiteral("v_head_dim"), w.vHeadDim},
+                         {QStringLiteral("mtp_layers"), w.mtpLayers},
                          {QStringLiteral("ffn_hidden"), w.ffnHidden},
                          {QStringLiteral("mlp"), QLatin1String(nameOf(w.mlp))},
                          {QStringLiteral("tied_embeddings"), w.tiedEmbeddings},

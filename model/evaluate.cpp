@@ -495,6 +495,37 @@ std::optional<Problem> validate(const Scenario &sc)
     if (w.moeFfnHidden < 0 || w.moeFfnHidden > 10000000)
         return problem("workload.moe_ffn_hidden", "moe_ffn_hidden must be between 1 and 10000000, or 0 for ffn_hidden (got %g)",
                        w.moeFfnHidden);
+    if (w.firstDenseLayers < 0 || w.firstDenseLayers > w.layers)
+        return problem("workload.first_dense_layers", "first_dense_layers must be between 0 and the %g layers (got %g)",
+                       w.layers, w.firstDenseLayers);
+    if (w.firstDenseLayers > 0 && w.experts == 0)
+        return problem("workload.first_dense_layers", "first_dense_layers picks the dense layers of a mixture-of-experts "
+                       "model: give workload.experts too, or set it to 0");
+    if (w.sharedExpertFfn < 0 || w.sharedExpertFfn > 10000000)
+        return problem("workload.moe_shared_ffn_hidden",
+                       "moe_shared_ffn_hidden must be 0 (no shared experts) or between 1 and 10000000 (got %g)", w.sharedExpertFfn);
+    if (w.sharedExpertFfn > 0 && w.experts == 0)
+        return problem("workload.moe_shared_ffn_hidden", "shared experts belong to mixture-of-experts layers: give "
+                       "workload.experts too, or set moe_shared_ffn_hidden to 0");
+    if (w.kvLoraRank < 0 || w.kvLoraRank > 1000000)
+        return problem("workload.kv_lora_rank", "kv_lora_rank must be 0 (no latent attention) or between 1 and 1000000 (got %g)",
+                       w.kvLoraRank);
+    if (w.qLoraRank < 0 || w.qLoraRank > 1000000)
+        return problem("workload.q_lora_rank", "q_lora_rank must be 0 (queries projected from h) or between 1 and 1000000 (got %g)",
+                       w.qLoraRank);
+    if (w.ropeHeadDim < 0 || w.ropeHeadDim > 65536)
+        return problem("workload.qk_rope_head_dim", "qk_rope_head_dim must be between 0 and 65536 (got %g)", w.ropeHeadDim);
+    if (w.vHeadDim < 0 || w.vHeadDim > 65536)
+        return problem("workload.v_head_dim", "v_head_dim must be between 0 (head_dim) and 65536 (got %g)", w.vHeadDim);
+    if (w.kvLoraRank == 0 && (w.qLoraRank > 0 || w.ropeHeadDim > 0 || w.vHeadDim > 0))
+        return problem(w.qLoraRank > 0 ? "workload.q_lora_rank" : w.ropeHeadDim > 0 ? "workload.qk_rope_head_dim" : "workload.v_head_dim",
+                       "q_lora_rank, qk_rope_head_dim and v_head_dim shape multi-head latent attention: give "
+                       "workload.kv_lora_rank too, or set them to 0");
+    if (w.kvLoraRank > 0 && w.kvHeads != w.heads)
+        return problem("workload.kv_heads", "latent attention (kv_lora_rank) gives every head its own key and value: "
+                       "kv_heads must equal the %g heads (got %g)", w.heads, w.kvHeads);
+    if (w.mtpLayers < 0 || w.mtpLayers > 16)
+        return problem("workload.mtp_layers", "mtp_layers must be between 0 and 16 (got %g)", w.mtpLayers);
     if (w.slidingWindow < 0 || w.slidingWindow > 100000000)
         return problem("workload.sliding_window",
                        "sliding_window must be 0 (full attention) or between 1 and 100000000 tokens (got %g)", w.slidingWindow);
@@ -1011,11 +1042,15 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const double backwardOverlapSlowdown = asyncTp ? 0.0 : overlapSlowdown;
     // [MoE] A mixture-of-experts layer's MLP has no TP collectives (its tokens stay this rank's SP
     // shard and go to the experts by all-to-all, below): only the attention block pairs GEMMs with them.
+    // Dense layers of a MoE model, and shared experts (a TP-parallel MLP, Megatron-Core
+    // SharedExpertMLP), bring their MLP's collectives back: per mean layer, mlpBlock of them.
     const bool moe = isMoe(w);
-    const double mlpBlock = moe ? 0.0 : 1.0;
+    const double moeShare = moeLayerShare(w);
+    const double mlpBlock = moe ? (1 - moeShare) + (w.sharedExpertFfn > 0 ? moeShare : 0.0) : 1.0;
     using LG = LayerTimes;
     const double rsForwardGemms = lt.forwardOf[LG::kAttentionOut] + mlpBlock * lt.forwardOf[LG::kMlpDown];
     const double bulkBackwardGemms = moe ? 0.5 * (lt.backwardDataOf[LG::kQkv] + lt.backwardDataOf[LG::kAttentionOut])
+                                               + mlpBlock * 0.5 * (lt.backwardDataOf[LG::kMlpUp] + lt.backwardDataOf[LG::kMlpDown])
                                          : 0.5 * lt.gemmBackwardData;
     const double layerForward = lt.forward() + rsForwardGemms * overlapSlowdown;
     const double layerBackward = lt.backward() + bulkBackwardGemms * backwardOverlapSlowdown + layerRecompute;
@@ -1127,7 +1162,9 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         // Each TP rank moves only its own heads (kv heads split by TP, replicated when TP exceeds
         // them): TE's context parallelism runs inside the TP shard.
         const double headDim = headDimOf(w);
-        const double kvWidth = std::max(1.0, double(w.kvHeads) / t) * headDim;
+        // Under MLA each head's K (d + d_r) and V (d_v) travel, as TE's attention receives them.
+        const double kvWidth = isMla(w) ? std::max(1.0, double(w.heads) / t) * (qkHeadDimOf(w) + vHeadDimOf(w)) / 2
+                                        : std::max(1.0, double(w.kvHeads) / t) * headDim;
         const double kvOneBytes = b * (s / c) * kvWidth * actBytes;   // this rank's K (or V)
         // Recompute runs the exchange again inside the recomputed attention forward: full recompute
         // on its share of the layers, Megatron's selective recompute (core attention, TE's attention
@@ -1172,7 +1209,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             // all-to-alls of Q, K and V give each rank whole sequences of 1/c of the heads, and one
             // of the output gives the sequence shard back; backward the same for dO and dQ, dK, dV.
             // One tensor after another, none behind attention. Sizes: this rank's tensor (nccl-tests).
-            const double qBytes = b * (s / c) * (std::max(1.0, double(w.heads) / t) * headDim) * actBytes;
+            const double qBytes = b * (s / c) * (std::max(1.0, double(w.heads) / t) * qkHeadDimOf(w)) * actBytes;
             const auto allToAll = [&](double bytes) {
                 return collectiveTime(Collective::AllToAll, Algorithm::Auto, bytes, cpGroup, fabric).seconds;
             };
@@ -1212,7 +1249,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             e.epA2aBytes = tokenBytes * std::max(e.epGpuCopiesPerToken, e.epRemoteNodesPerToken);
             e.epA2aSeconds = dedupDispatchTime(tokenBytes, e.epRemoteNodesPerToken, e.epGpuCopiesPerToken, epGroup, fabric).seconds;
         }
-        epLayerFwd = 2 * e.epA2aSeconds;
+        epLayerFwd = 2 * e.epA2aSeconds * moeShare;   // the mean layer's: dense layers send nothing
         epLayerBwd = 2 * e.epA2aSeconds + (tr.recompute == Recompute::Full ? recomputedShare * epLayerFwd : 0.0);
         if (pl.epOverlap) {
             // The first micro-batch's forward and the last one's backward have no other micro-batch
@@ -1230,7 +1267,9 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     }
 
     // ---- Stages: layers per stage (uneven splits allowed), time and memory of each ----
-    const std::vector<int> stageLayers = stageLayerCounts(w.layers, pl);
+    // [MTP] The multi-token-prediction layers run on the last stage (Megatron-Core's layout 'm'),
+    // after its own layers: counted there as layers; their head passes are in `head`.
+    const std::vector<int> stageLayers = stageLayersOf(w, pl);
     const MemoryDefaults &md = memoryDefaults();
     const int shardRanks = pl.shardGroup > 0 ? pl.shardGroup : d * c;
     // Megatron-FSDP (zero 3) shards what Megatron otherwise keeps whole on every rank.
@@ -1334,7 +1373,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             mem.offloadedBytes = tr.offloadLayers * actKeptPerTokenLayer * tokensPerGpu;   // validate(): N < L
             mem.activationsBytes -= mem.offloadedBytes;
         }
-        mem.lossBytes = last ? tokensPerGpu * double(w.vocab) / t * lossBytesPerLogit(crossEntropy) : 0.0;
+        mem.lossBytes = last ? (1 + w.mtpLayers) * tokensPerGpu * double(w.vocab) / t * lossBytesPerLogit(crossEntropy) : 0.0;   // [MTP] a loss each
         // Transient buffers: DDP buckets, p2p, and ZeRO-3/FSDP gathers of the largest module
         // (two in flight with prefetch, plus its unsharded 16-bit and fp32 reduce gradients).
         const double gradBytesPerGpu = paramsPerGpu * gradCommBytes / pl.compression;

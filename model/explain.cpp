@@ -252,7 +252,7 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
         }
         // Uneven stages (the head on the last stage, Megatron's first/last stage layers): fill and
         // drain pass once through every other stage; GPipe's two phases each at their slowest stage.
-        const std::vector<StageTimes> stages = stageTimesOf(stageLayerCounts(w.layers, pl), e.perLayer);
+        const std::vector<StageTimes> stages = stageTimesOf(stageLayersOf(w, pl), e.perLayer);
         double others = 0, maxF = 0, maxB = 0;
         for (size_t i = 0; i < stages.size(); ++i) {
             if (int(i) != e.criticalStage)

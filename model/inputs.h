@@ -101,6 +101,24 @@ struct Workload
     int experts = 0;
     int expertsPerToken = 2;
     int moeFfnHidden = 0;
+    // MoE models as DeepSeek-V3 builds them (Liu et al. 2024, arXiv:2412.19437, Sec. 2.1.2 and
+    // 4.2; Megatron-Core moe_layer_freq, moe_shared_expert_intermediate_size): the first
+    // `firstDenseLayers` layers are dense MLPs of ffnHidden, and every MoE layer also runs a
+    // shared-expert MLP of `sharedExpertFfn` (all shared experts together; 0 = none) on every token.
+    int firstDenseLayers = 0;
+    int sharedExpertFfn = 0;
+    // Multi-head latent attention (DeepSeek-V2 arXiv:2405.04434 Sec. 2.1; Megatron-Core
+    // MLASelfAttention), when kvLoraRank > 0: K and V come up from a kvLoraRank latent (plus a
+    // shared rotary key of ropeHeadDim), Q from a qLoraRank latent (0 = projected from h); each
+    // head's query and key are headDim (no rotary) + ropeHeadDim wide, its value vHeadDim (0 = headDim).
+    int qLoraRank = 0;
+    int kvLoraRank = 0;
+    int ropeHeadDim = 0;
+    int vHeadDim = 0;
+    // Multi-token prediction (DeepSeek-V3 Sec. 2.2, Megatron-Core mtp_num_layers): each module is one
+    // more transformer layer (of the last layer's kind), a 2h -> h projection and another pass of the
+    // shared output head and loss, on the last pipeline stage.
+    int mtpLayers = 0;
 
     bool operator==(const Workload &) const = default;
 };

@@ -274,10 +274,36 @@ double gemmSeconds(double M, double N, double K, const KernelSpec &spec, double 
 
 namespace {
 
-// K/V width per GPU: kv heads are split by TP, or replicated when TP exceeds them.
+// K/V width per GPU: kv heads are split by TP, or replicated when TP exceeds them. Under MLA every
+// head has its own key (d + d_r) and value (d_v), made from the latent: the mean of the two.
 double kvWidthPerGpu(const Workload &w, int tp)
 {
+    if (isMla(w))
+        return std::max(1.0, double(w.heads) / tp) * (qkHeadDimOf(w) + vHeadDimOf(w)) / 2;
     return std::max(1.0, double(w.kvHeads) / tp) * headDimOf(w);
+}
+
+// Every field of a weighted mean of two layers' times: a share `share` of the layers like a, the rest like b.
+LayerTimes meanLayer(const LayerTimes &a, const LayerTimes &b, double share)
+{
+    const auto mix = [share](double x, double y) { return share * x + (1 - share) * y; };
+    LayerTimes m;
+    for (int i = 0; i < LayerTimes::kLayerGemms; ++i) {
+        m.forwardOf[i] = mix(a.forwardOf[i], b.forwardOf[i]);
+        m.backwardDataOf[i] = mix(a.backwardDataOf[i], b.backwardDataOf[i]);
+        m.backwardWeightOf[i] = mix(a.backwardWeightOf[i], b.backwardWeightOf[i]);
+    }
+    m.gemmForward = mix(a.gemmForward, b.gemmForward);
+    m.gemmBackwardData = mix(a.gemmBackwardData, b.gemmBackwardData);
+    m.gemmBackwardWeight = mix(a.gemmBackwardWeight, b.gemmBackwardWeight);
+    m.attentionForward = mix(a.attentionForward, b.attentionForward);
+    m.attentionBackward = mix(a.attentionBackward, b.attentionBackward);
+    m.elementwiseForward = mix(a.elementwiseForward, b.elementwiseForward);
+    m.elementwiseBackward = mix(a.elementwiseBackward, b.elementwiseBackward);
+    m.castForward = mix(a.castForward, b.castForward);
+    m.castBackward = mix(a.castBackward, b.castBackward);
+    m.permuteForward = mix(a.permuteForward, b.permuteForward);
+    return m;
 }
 
 } // namespace
@@ -285,15 +311,26 @@ double kvWidthPerGpu(const Workload &w, int tp)
 LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int tp, int cp, bool sp,
                       const KernelSpec &spec, double wgradOutputBytes, bool eager, CpComm cpComm, int ep)
 {
+    // A model whose first layers are dense (DeepSeek-V3's first 3 of 61): the mean of its two
+    // kinds of layer, weighted by their counts.
+    if (isMoe(w) && moeLayersOf(w) < w.layers) {
+        Workload moeOnly = w;
+        moeOnly.firstDenseLayers = 0;
+        return meanLayer(layerTimes(moeOnly, precision, tokens, tp, cp, sp, spec, wgradOutputBytes, eager, cpComm, ep),
+                         layerTimes(denseLayerOf(w), precision, tokens, tp, cp, sp, spec, wgradOutputBytes, eager, cpComm, ep),
+                         moeLayerShare(w));
+    }
     const KernelDefaults &k = kernelDefaults();
     LayerTimes lt;
     const double T = tokens, h = w.hidden, t = tp, f = w.ffnHidden;
-    const double q = attentionWidthOf(w) / t;   // this GPU's query heads (and attention output) width
+    const double q = attentionWidthOf(w) / t;      // this GPU's query heads width
+    const double o = attentionOutWidthOf(w) / t;   // and attention output width (= q but under MLA)
     const double gates = w.mlp == MlpKind::SwiGlu ? 2.0 : 1.0;
     const double kv = kvWidthPerGpu(w, tp);
+    const bool mla = isMla(w);
     struct Shape { double N, K; };
     const Shape gemms[LayerTimes::kLayerGemms] = {{q + 2 * kv, h},       // fused QKV (column parallel, after all-gather)
-                                                 {h, q},                 // attention output (row parallel, then reduce-scatter)
+                                                 {h, o},                 // attention output (row parallel, then reduce-scatter)
                                                  {gates * f / t, h},     // MLP up (+ gate)
                                                  {h, f / t}};            // MLP down
     // [TE-ACC] The forward GEMMs may accumulate faster than the gradient GEMMs.
@@ -313,19 +350,40 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
     const double localExperts = moe ? double(w.experts) / std::max(1, ep) : 0.0;
     const double expertTokens = moe ? Tin * topK / localExperts : 0.0;   // M of each local expert's GEMMs
     // The expert FFN width per token of this rank (Tin k expert rows), as f / t is the dense MLP's.
-    const double mlpWidth = moe ? Tin / T * topK * fe : f / t;
+    const double mlpWidth = moe ? Tin / T * topK * fe + double(w.sharedExpertFfn) / t : f / t;
+    // One GEMM of M rows (batch of them) into slot i: forward, input gradient, weight gradient.
+    const auto addGemm = [&](int i, double M, double N, double K, double batch) {
+        lt.forwardOf[i] += gemmSeconds(M, N, K, forwardSpec, batch);
+        lt.backwardDataOf[i] += gemmSeconds(M, K, N, spec, batch);
+        lt.backwardWeightOf[i] += gemmSeconds(K, N, M, spec, batch, wgradOutputBytes);
+    };
+    // [MLA] Megatron-Core MLASelfAttention (gpt_layer_specs.py): the down projections are
+    // replicated on every TP rank (TELinear "duplicated"), on this rank's SP shard of the tokens
+    // (their latents are gathered after); the up projections are column parallel on all T.
+    const double ql = w.qLoraRank, kl = w.kvLoraRank, dr = w.ropeHeadDim;
+    const double downTokens = sp ? T / t : T;
+    // [MoE] Shared experts (Megatron-Core SharedExpertMLP): a dense MLP of the shared width on every
+    // token, tensor parallel like a dense layer's, beside the routed experts.
+    const double fs = moe ? double(w.sharedExpertFfn) : 0.0;
     for (int i = 0; i < LayerTimes::kLayerGemms; ++i) {
         const Shape &g = gemms[i];
         const bool expert = moe && (i == LayerTimes::kMlpUp || i == LayerTimes::kMlpDown);
         if (expert) {
             const double N = i == LayerTimes::kMlpUp ? gates * fe : h, K = i == LayerTimes::kMlpUp ? h : fe;
-            lt.forwardOf[i] = gemmSeconds(expertTokens, N, K, forwardSpec, localExperts);
-            lt.backwardDataOf[i] = gemmSeconds(expertTokens, K, N, spec, localExperts);
-            lt.backwardWeightOf[i] = gemmSeconds(K, N, expertTokens, spec, localExperts, wgradOutputBytes);
+            addGemm(i, expertTokens, N, K, localExperts);
+            if (fs > 0)
+                addGemm(i, T, i == LayerTimes::kMlpUp ? gates * fs / t : h, i == LayerTimes::kMlpUp ? h : fs / t, 1);
+        } else if (mla && i == LayerTimes::kQkv) {
+            if (ql > 0) {
+                addGemm(i, downTokens, ql, h, 1);   // Q down
+                addGemm(i, T, q, ql, 1);            // Q up: a (d + d_r) / t
+            } else {
+                addGemm(i, T, q, h, 1);             // Q from h
+            }
+            addGemm(i, downTokens, kl + dr, h, 1);                      // KV down and the rotary key
+            addGemm(i, T, w.heads * (headDimOf(w) + vHeadDimOf(w)) / t, kl, 1);   // KV up: a (d + d_v) / t
         } else {
-            lt.forwardOf[i] = gemmSeconds(T, g.N, g.K, forwardSpec);
-            lt.backwardDataOf[i] = gemmSeconds(T, g.K, g.N, spec);
-            lt.backwardWeightOf[i] = gemmSeconds(g.K, g.N, T, spec, 1, wgradOutputBytes);
+            addGemm(i, T, g.N, g.K, 1);
         }
         lt.gemmForward += lt.forwardOf[i];
         lt.gemmBackwardData += lt.backwardDataOf[i];
@@ -342,7 +400,6 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
     const KernelSpec spec16 = sixteenBit(spec);
     const double s = w.seqLen;
     const double headsPerGpu = std::max(1.0, double(w.heads) / tp);
-    const double headDim = headDimOf(w);
     const double sequences = T * cp / s;   // micro-batch sequences (each rank holds 1/cp of every one)
     const double hbm = spec.hbmBytesPerSecond;
     double softmaxBytesPerToken = 0;
@@ -362,7 +419,8 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
         const double causalUnits = (double(w.layers - windowed) * causalTiles(nQ, nQ) + windowed * causalTiles(nQ, windowTiles))
                                    / w.layers;
         const double units = (w.causal ? causalUnits : nQ * nQ) / cp + overheadBlocks;
-        const double unitFlops = 4.0 * B * B * headDim;
+        // Q K^T over the query width and P V over the value width (2 B^2 (d_qk + d_v), 4 B^2 d).
+        const double unitFlops = 2.0 * B * B * (qkHeadDimOf(w) + vHeadDimOf(w));
         // FlashAttention-2 is never faster than the GPU's best kernel (a custom GPU may give a low best).
         const double efficiency = w.attention == Attention::Flash2 ? std::min(spec.attentionEfficiencyFa2, spec.attentionEfficiency)
                                                                    : spec.attentionEfficiency;
@@ -372,7 +430,7 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
         // [K22]: Q K^T and softmax(.) V as batched GEMMs with K = head dim; scores stored.
         const double batch = sequences * headsPerGpu;
         const double rows = s / cp;   // this rank's query rows
-        lt.attentionForward = gemmSeconds(rows, s, headDim, spec16, batch) + gemmSeconds(rows, headDim, s, spec16, batch);
+        lt.attentionForward = gemmSeconds(rows, s, qkHeadDimOf(w), spec16, batch) + gemmSeconds(rows, vHeadDimOf(w), s, spec16, batch);
         lt.attentionBackward = 2 * lt.attentionForward;
         // scale + mask + softmax (read 2, write 2), dropout (read 2, write 2 + mask 1) per score
         softmaxBytesPerToken = 9.0 * headsPerGpu * s;
@@ -392,8 +450,14 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
         // Megatron-Core's moe_permute_fusion runs them.
         lt.permuteForward = Tin * (8.0 * w.experts + 6.0 * topK * h + 2.0 * h) / hbm;
     }
-    if (!w.learnedPositions)
+    if (mla) {
+        // [MLA] rotary on each head's d_r query part and the shared d_r key; the latents' norms
+        // (fused into the up projections' LayerNormLinear: read and write); Q and K assembled
+        // from their no-rotary and rotary parts (torch.cat: read and write 16-bit, each a (d + d_r)).
+        bytes += (eager ? k.eagerRotaryBytes : 4.0) * (w.heads * dr / t + dr) + 4.0 * (ql + kl) + 4.0 * 2 * q;
+    } else if (!w.learnedPositions) {
         bytes += (eager ? k.eagerRotaryBytes : 4.0) * (q + kv);   // rotary on Q and K
+    }
     if (w.qkNorm)   // per-head RMSNorm of Q and K (fused: read and write 16-bit; eager as the layer norms)
         bytes += (eager ? k.eagerRmsNormBytes : 4.0) * (q + kv);
     if (eager)
@@ -431,18 +495,26 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
             lt.elementwiseForward -= T * 2 * 2 * normOut / hbm;   // the two norms' 16-bit writes
         }
         double rowParallelGrads = 2 * cast(gathered ? r : h, spec.fp8ReadBytes, gathered);
-        double inBytes = 2 * normCastBytes + cast(q + mlpWidth, spec.fp8ReadBytes, false);
+        double inBytes = 2 * normCastBytes + cast(o + mlpWidth, spec.fp8ReadBytes, false);
+        if (mla)   // [MLA] the up projections' inputs, the normed latents
+            inBytes += cast(ql + kl, spec.fp8ReadBytes, false);
+        if (moe && fs > 0)   // the shared experts read the MLP norm's output as a dense MLP does
+            inBytes += normCastBytes;
         if (moe) {
             // [MoE] The experts' grouped GEMMs quantize their own inputs, the permuted token rows
             // (k h per token of this rank; the router stays 16-bit), and the down projection's
             // output gradients there, not a norm's gathered output.
             const double expertRows = Tin / T * topK * h;
             inBytes += cast(expertRows, spec.fp8ReadBytes, false) - normCastBytes;
-            rowParallelGrads += cast(expertRows, spec.fp8ReadBytes, false) - cast(gathered ? r : h, spec.fp8ReadBytes, gathered);
+            rowParallelGrads += cast(expertRows, spec.fp8ReadBytes, false)
+                                - (fs > 0 ? 0.0 : cast(gathered ? r : h, spec.fp8ReadBytes, gathered));   // shared down keeps its own
             if (spec.fp8NormFusion == Fp8Fusion::Output)   // only the attention norm wrote FP8 in place of 16-bit
                 lt.elementwiseForward += T * 2 * normOut / hbm;
         }
-        const double gradBytes = rowParallelGrads + cast(q + 2 * kv + gates * mlpWidth, spec.fp8ReadBytes, false);
+        // Output gradients of the column-parallel GEMMs: QKV (under MLA the up and down
+        // projections': a (d + d_r), a (d + d_v), and the latents) and MLP up.
+        const double qkvOut = mla ? q + 2 * kv + (ql > 0 ? ql : 0.0) + kl + dr : q + 2 * kv;
+        const double gradBytes = rowParallelGrads + cast(qkvOut + gates * mlpWidth, spec.fp8ReadBytes, false);
         lt.castForward = T * inBytes / hbm;
         lt.castBackward = T * gradBytes / hbm;
     }
@@ -472,6 +544,17 @@ HeadTimes headTimes(const Workload &w, double tokens, int tp, const KernelSpec &
     ht.forward = gemmSeconds(T, V, h, spec16) + logitsPerByteRate * loss.forwardBytesPerLogit;
     ht.weightGrad = gemmSeconds(h, V, T, spec16, 1, wgradOutputBytes);
     ht.backward = gemmSeconds(T, h, V, spec16) + ht.weightGrad + logitsPerByteRate * loss.backwardBytesPerLogit;
+    if (w.mtpLayers > 0) {
+        // [MTP] Each module runs the shared head and its loss again, after projecting the normed
+        // hidden state and next token's embedding, 2h -> h (Megatron-Core eh_proj, column parallel).
+        const double passes = 1.0 + w.mtpLayers;
+        const double projForward = gemmSeconds(T, h / tp, 2 * h, spec);
+        const double projWeight = gemmSeconds(2 * h, h / tp, T, spec, 1, wgradOutputBytes);
+        const double projData = gemmSeconds(T, 2 * h, h / tp, spec);
+        ht.forward = passes * ht.forward + w.mtpLayers * projForward;
+        ht.weightGrad = passes * ht.weightGrad + w.mtpLayers * projWeight;
+        ht.backward = passes * ht.backward + w.mtpLayers * (projData + projWeight);
+    }
     return ht;
 }
 

@@ -81,6 +81,8 @@ namespace {
 struct Widths
 {
     double r, rOut, q, kv, f, gates;   // rOut: a norm output as the next GEMM keeps it
+    double o = 0;        // the attention output (= q but under MLA)
+    double latents = 0;  // [MLA] the Q and KV latents before and after their norms, and the rotary key
     // [MoE] Per token of this GPU: the expert rows (k copies of h, SP shard), and the router's
     // fp32 logits and top-k probabilities in bytes; f is then the k experts' FFN width.
     double expertRows = 0, routerBytes = 0;
@@ -92,9 +94,16 @@ Widths widthsOf(const Workload &w, const ActivationLayout &l)
     const double r = (l.sequenceParallel || l.tp == 1) ? h / t : h;
     Widths x{r, l.gatheredGemmInputs && l.sequenceParallel ? h : r, attentionWidthOf(w) / t, std::max(1.0, double(w.kvHeads) / t) * headDimOf(w),
              double(w.ffnHidden) / t, w.mlp == MlpKind::SwiGlu ? 2.0 : 1.0};
+    x.o = attentionOutWidthOf(w) / t;
+    if (isMla(w)) {
+        // [MLA] every head keeps its own K (d + d_r) and V (d_v); the up projections keep their
+        // latent inputs, normed (LayerNormLinear keeps both), and the down projections' outputs.
+        x.kv = std::max(1.0, double(w.heads) / t) * (qkHeadDimOf(w) + vHeadDimOf(w)) / 2;
+        x.latents = 2.0 * w.qLoraRank + 2.0 * w.kvLoraRank + w.ropeHeadDim;
+    }
     if (isMoe(w)) {   // this rank's SP shard of the tokens, each to k experts (validate(): SP with TP)
         const double k = expertsPerTokenOf(w);
-        x.f = k * expertFfnOf(w) / t;
+        x.f = k * expertFfnOf(w) / t + double(w.sharedExpertFfn) / t;   // routed copies and the shared experts
         x.expertRows = k * h / t;
         x.routerBytes = 4.0 * (w.experts + k) / t;
     }
@@ -117,17 +126,17 @@ double qkNormKeptBytes(const Workload &w, const Widths &x, const ActivationLayou
 // a quantized attention output.
 double keptBytes(const Widths &x, double quantized)
 {
-    double bytes = 2 * (2 * x.r + 2 * x.rOut + x.q + 2 * x.kv + x.q + (x.gates + 1) * x.f);
+    double bytes = 2 * (2 * x.r + 2 * x.rOut + x.q + 2 * x.kv + x.o + (x.gates + 1) * x.f + x.latents);
     if (x.expertRows > 0) {
         // [MoE] the experts' permuted input rows and their output rows before the weighted
         // combine (Megatron-Core moe_utils permute / unpermute save them), the router's scores.
         bytes += 2 * 2 * x.expertRows + x.routerBytes;
         if (quantized > 0)   // the attention norm's output and the expert rows go in quantized; the router reads 16-bit
-            bytes -= (2 - quantized) * (x.rOut + x.expertRows + x.f) - quantized * x.q;
+            bytes -= (2 - quantized) * (x.rOut + x.expertRows + x.f) - quantized * x.o;
         return bytes;
     }
     if (quantized > 0)
-        bytes -= (2 - quantized) * (2 * x.rOut + x.f) - quantized * x.q;
+        bytes -= (2 - quantized) * (2 * x.rOut + x.f) - quantized * x.o;
     return bytes;
 }
 
@@ -153,11 +162,25 @@ ActivationLayout activationLayout(Framework framework, Precision precision, int 
 // What FP8 attention keeps in fewer bytes than 16-bit: Q, K, V, and the output under delayed scaling.
 double fp8AttentionSavedBytes(const Widths &x, const ActivationLayout &l)
 {
-    return (2 - l.attentionInputBytes) * (x.q + 2 * x.kv) + (2 - l.attentionOutputBytes) * x.q;
+    return (2 - l.attentionInputBytes) * (x.q + 2 * x.kv) + (2 - l.attentionOutputBytes) * x.o;
 }
+
+namespace {
+// A model whose first layers are dense keeps, per layer, the mean of its two kinds of layer.
+template <typename PerLayer>
+double meanOverLayerKinds(const Workload &w, PerLayer perLayer)
+{
+    Workload moeOnly = w;
+    moeOnly.firstDenseLayers = 0;
+    const double share = moeLayerShare(w);
+    return share * perLayer(moeOnly) + (1 - share) * perLayer(denseLayerOf(w));
+}
+} // namespace
 
 double layerFullActivationBytesPerToken(const Workload &w, const ActivationLayout &l)
 {
+    if (isMoe(w) && moeLayersOf(w) < w.layers)
+        return meanOverLayerKinds(w, [&l](const Workload &x) { return layerFullActivationBytesPerToken(x, l); });
     const Widths x = widthsOf(w, l);
     double bytes = keptBytes(x, l.quantizedInputBytes);
     if (l.eager) {
@@ -182,6 +205,8 @@ double layerFullActivationBytesPerToken(const Workload &w, const ActivationLayou
 
 double layerActivationBytesPerToken(const Workload &w, Framework framework, Recompute recompute, const ActivationLayout &l)
 {
+    if (isMoe(w) && moeLayersOf(w) < w.layers)
+        return meanOverLayerKinds(w, [&](const Workload &x) { return layerActivationBytesPerToken(x, framework, recompute, l); });
     const Widths x = widthsOf(w, l);
     switch (recompute) {
     case Recompute::Full:
@@ -204,6 +229,12 @@ double layerActivationBytesPerToken(const Workload &w, Framework framework, Reco
 
 double layerBackwardWorkingBytesPerToken(const Workload &w, const ActivationLayout &l)
 {
+    if (isMoe(w) && moeLayersOf(w) < w.layers)   // the widest layer's
+        return std::max(layerBackwardWorkingBytesPerToken(denseLayerOf(w), l), [&] {
+            Workload moeOnly = w;
+            moeOnly.firstDenseLayers = 0;
+            return layerBackwardWorkingBytesPerToken(moeOnly, l);
+        }());
     const Widths x = widthsOf(w, l);
     const double h = w.hidden;
     return 2 * std::max({h + x.f, x.f + x.gates * x.f, x.gates * x.f + h});

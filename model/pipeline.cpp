@@ -482,6 +482,13 @@ std::vector<int> stageLayerCounts(int layers, const Plan &plan)
     return out;
 }
 
+std::vector<int> stageLayersOf(const Workload &workload, const Plan &plan)
+{
+    std::vector<int> layers = stageLayerCounts(workload.layers, plan);
+    layers.back() += std::max(0, workload.mtpLayers);
+    return layers;
+}
+
 long long requiredMicroBatches(Schedule schedule, int p, int v, double e, const StageTimes &t)
 {
     // efficiency = m (F+B) / (m (F+B) + bubble)  =>  m >= bubble e / ((F+B)(1-e))

@@ -136,6 +136,9 @@ double inFlightMicroBatches(Schedule schedule, int stages, int stage, long long 
 /// says so). Layers that do not divide evenly go to the middle stages first, then the last, then
 /// the first (which carry the embedding and the LM head). Validate before trusting the counts.
 std::vector<int> stageLayerCounts(int layers, const Plan &plan);
+/// The layers each stage runs: stageLayerCounts, with the multi-token-prediction layers on the
+/// last stage (Megatron-Core places them there).
+std::vector<int> stageLayersOf(const Workload &workload, const Plan &plan);
 
 /// Smallest m with pipeline efficiency m/(m + bubble) >= target (1F1B: m >= (p-1) e / (1-e)).
 long long requiredMicroBatches(Schedule schedule, int stages, int virtualStages, double targetEfficiency,

@@ -260,7 +260,7 @@ std::vector<InFlightPoint> inFlightProfile(const PipelineSimulation &sim, int st
 
 std::vector<StageTimes> pipelineStageTimes(const Scenario &sc, const Evaluation &e)
 {
-    std::vector<StageTimes> stages = stageTimesOf(stageLayerCounts(sc.workload.layers, sc.plan), e.perLayer);
+    std::vector<StageTimes> stages = stageTimesOf(stageLayersOf(sc.workload, sc.plan), e.perLayer);
     // Each stage's own boundary: NVLink inside a node, the network where the next stage (or, for
     // the last, the first) sits on another node.
     const int p = int(stages.size());

@@ -11,30 +11,57 @@ ShapeCounts countShape(const Workload &w)
 {
     ShapeCounts c;
     const double h = w.hidden;
-    const double headDim = headDimOf(w);
     const double qDim = attentionWidthOf(w);        // all query heads: h unless head_dim decouples it
-    const double kvDim = w.kvHeads * headDim;       // K and V width under GQA
+    const double outDim = attentionOutWidthOf(w);   // all value heads, the output projection's input
     const double ffnMatrices = w.mlp == MlpKind::SwiGlu ? 3.0 : 2.0;
-    // W_Q (h x a d), W_K and W_V (h x g d), W_O (a d x h), and the FFN; a mixture-of-experts layer
-    // has the router (h x E) and E expert FFNs in its place (Shazeer et al. 2017; Fedus et al. 2022).
-    const double attentionMatrices = 2 * h * qDim + 2 * h * kvDim;
-    const bool moe = isMoe(w);
-    c.layerMatrixParams = attentionMatrices + (moe ? h * w.experts : ffnMatrices * h * w.ffnHidden);
-    c.layerExpertParams = moe ? double(w.experts) * ffnMatrices * h * expertFfnOf(w) : 0.0;
+    // W_Q (h x a d), W_K and W_V (h x g d), W_O (a d x h). Under MLA [MLA] (Megatron-Core
+    // MLASelfAttention): Q down (h x q_lora) and up (q_lora x a (d + d_r)), or W_Q (h x a (d + d_r))
+    // without a Q latent; KV down (h x (kv_lora + d_r)) and up (kv_lora x a (d + d_v)); W_O
+    // (a d_v x h); the latents' norms. The count of Megatron-LM's num_floating_point_operations.
+    double attentionMatrices = 0, attentionOther = 0;
+    if (isMla(w)) {
+        const double ql = w.qLoraRank, kl = w.kvLoraRank, dr = w.ropeHeadDim;
+        attentionMatrices = (ql > 0 ? h * ql + ql * qDim : h * qDim) + h * (kl + dr) + kl * w.heads * (headDimOf(w) + vHeadDimOf(w))
+                            + outDim * h;
+        attentionOther = ql + kl;
+    } else {
+        const double kvDim = w.kvHeads * headDimOf(w);   // K and V width under GQA
+        attentionMatrices = h * qDim + 2 * h * kvDim + outDim * h;
+        attentionOther = qDim + 2 * kvDim + (w.qkNorm ? 2 * headDimOf(w) : 0.0);   // QKV biases, QK norms
+    }
+    // A dense layer's FFN; a mixture-of-experts layer has the router (h x E), the shared experts'
+    // FFN and E expert FFNs in its place (Shazeer et al. 2017; Fedus et al. 2022; DeepSeek-V3).
+    // Per-layer figures are the model's mean layer: a share of the layers are MoE layers.
+    const double moeShare = moeLayerShare(w);
+    const double denseMlp = ffnMatrices * h * w.ffnHidden;
+    const double moeMlp = h * w.experts + ffnMatrices * h * w.sharedExpertFfn;
+    const double moeExperts = double(w.experts) * ffnMatrices * h * expertFfnOf(w);
+    c.layerMatrixParams = attentionMatrices + moeShare * moeMlp + (1 - moeShare) * denseMlp;
+    c.layerExpertParams = moeShare * moeExperts;
     // Biases of QKV, O, FFN (GPT-style; Llama has none but they are < 0.1%; experts have none), two
     // layer norms, and the per-head query and key norms' weights (one d-vector each, shared by the heads).
-    c.layerOtherParams = (qDim + 2 * kvDim) + h + (moe ? 0.0 : (ffnMatrices - 1) * w.ffnHidden + h) + 4 * h
-                         + (w.qkNorm ? 2 * headDim : 0.0);
+    c.layerOtherParams = attentionOther + h + (1 - moeShare) * ((ffnMatrices - 1) * w.ffnHidden + h) + 4 * h;
     c.embeddingParams = double(w.vocab) * h + (w.learnedPositions ? double(w.seqLen) * h : 0.0);
     c.headParams = w.tiedEmbeddings ? 0.0 : double(w.vocab) * h;
-    c.totalParams = w.layers * (c.layerMatrixParams + c.layerOtherParams + c.layerExpertParams) + c.embeddingParams
-                    + c.headParams + 2 * h;   // final layer norm
     // A token runs through k of the E experts.
-    const double activeExpertParams = moe ? c.layerExpertParams * expertsPerTokenOf(w) / w.experts : 0.0;
-    c.activeParams = c.totalParams - w.layers * (c.layerExpertParams - activeExpertParams);
-    c.layerMatrixFlopsPerToken = 2 * (c.layerMatrixParams + activeExpertParams);
-    c.layerAttentionFlopsPerToken = 4.0 * w.seqLen * qDim;
+    const double activeExperts = isMoe(w) ? moeExperts * expertsPerTokenOf(w) / w.experts : 0.0;
+    // [MTP] Each module: a layer of the last layer's kind (MoE when any are), the projection of the
+    // normed hidden state and next embedding (2h x h), its two norms and its final norm; the
+    // embedding and output head are the main model's (DeepSeek-V3 Sec. 2.2).
+    const bool mtpMoe = moeLayersOf(w) > 0;
+    const double mtpLayerParams = attentionMatrices + attentionOther + 5 * h
+                                  + (mtpMoe ? moeMlp + moeExperts : denseMlp + (ffnMatrices - 1) * w.ffnHidden + h);
+    c.mtpParams = w.mtpLayers * (mtpLayerParams + 2 * h * h + 3 * h);
+    c.totalParams = w.layers * (c.layerMatrixParams + c.layerOtherParams + c.layerExpertParams) + c.embeddingParams
+                    + c.headParams + 2 * h + c.mtpParams;   // final layer norm
+    c.activeParams = c.totalParams - w.layers * (c.layerExpertParams - moeShare * activeExperts)
+                     - (mtpMoe ? w.mtpLayers * (moeExperts - activeExperts) : 0.0);
+    c.layerMatrixFlopsPerToken = 2 * (c.layerMatrixParams + moeShare * activeExperts);
+    // Q K^T over d + d_r and A V over d_v per head: 2 s a (d_qk + d_v), 4 s a d without MLA.
+    c.layerAttentionFlopsPerToken = 2.0 * w.seqLen * w.heads * (qkHeadDimOf(w) + vHeadDimOf(w));
     c.headFlopsPerToken = 2.0 * h * w.vocab;
+    const double mtpMatrixFlops = 2 * (attentionMatrices + (mtpMoe ? moeMlp + activeExperts : denseMlp) + 2 * h * h);
+    c.mtpFlopsPerToken = w.mtpLayers * (mtpMatrixFlops + c.layerAttentionFlopsPerToken + c.headFlopsPerToken);
     return c;
 }
 
@@ -59,7 +86,7 @@ double causalTiles(double n, double c)
 
 double forwardFlopsPerToken(const ShapeCounts &c, int layers)
 {
-    return layers * (c.layerMatrixFlopsPerToken + c.layerAttentionFlopsPerToken) + c.headFlopsPerToken;
+    return layers * (c.layerMatrixFlopsPerToken + c.layerAttentionFlopsPerToken) + c.headFlopsPerToken + c.mtpFlopsPerToken;
 }
 
 DerivedShape deriveShape(double parameters, int vocab, int seqLen)

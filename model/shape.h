@@ -18,8 +18,28 @@ inline bool isMoe(const Workload &w) { return w.experts > 0; }
 inline int expertsPerTokenOf(const Workload &w) { return w.experts > 0 ? std::min(w.expertsPerToken, w.experts) : 0; }
 /// One expert's FFN width: workload.moe_ffn_hidden, or ffn_hidden when it is 0.
 inline double expertFfnOf(const Workload &w) { return w.moeFfnHidden > 0 ? double(w.moeFfnHidden) : double(w.ffnHidden); }
-/// Width of all query heads (the attention output), heads x head width: h unless head_dim decouples it.
-inline double attentionWidthOf(const Workload &w) { return w.heads * headDimOf(w); }
+/// Whether attention is multi-head latent attention (workload.kv_lora_rank > 0).
+inline bool isMla(const Workload &w) { return w.kvLoraRank > 0; }
+/// Width of one head's query and key: head_dim, plus the rotary part under MLA (DeepSeek-V3: 128 + 64).
+inline double qkHeadDimOf(const Workload &w) { return headDimOf(w) + (isMla(w) ? w.ropeHeadDim : 0); }
+/// Width of one head's value (and output): v_head_dim under MLA when given, head_dim otherwise.
+inline double vHeadDimOf(const Workload &w) { return isMla(w) && w.vHeadDim > 0 ? double(w.vHeadDim) : headDimOf(w); }
+/// Width of all query heads, heads x query width: h unless head_dim decouples it.
+inline double attentionWidthOf(const Workload &w) { return w.heads * qkHeadDimOf(w); }
+/// Width of the attention output (the output projection's input), heads x value width.
+inline double attentionOutWidthOf(const Workload &w) { return w.heads * vHeadDimOf(w); }
+/// Layers that are mixture-of-experts layers: all but the first dense ones (0 when dense).
+inline int moeLayersOf(const Workload &w) { return isMoe(w) ? w.layers - std::min(w.layers, std::max(0, w.firstDenseLayers)) : 0; }
+/// Share of the layers that are MoE layers: per-layer figures are the model's mean layer.
+inline double moeLayerShare(const Workload &w) { return w.layers > 0 ? double(moeLayersOf(w)) / w.layers : 0.0; }
+/// The dense layer of a model whose first layers are dense: the same shape with an MLP of ffn_hidden.
+inline Workload denseLayerOf(Workload w)
+{
+    w.experts = 0;
+    w.sharedExpertFfn = 0;
+    w.firstDenseLayers = 0;
+    return w;
+}
 /// Layers whose attention is a sliding window: all but layers N, 2N, ... when full_attention_every
 /// is N > 0 (Megatron-Core window_attn_skip_freq: layer_number % N != 0), every layer when it is 0.
 inline int windowedLayersOf(const Workload &w)
@@ -46,8 +66,9 @@ inline double windowKeyBlocks(int window, double blockRows) { return std::floor(
 
 struct ShapeCounts
 {
-    double layerMatrixParams = 0;  // Q, K, V, O and FFN matrices of one layer (MoE: the router instead of the FFN)
-    double layerExpertParams = 0;  // MoE: all experts' FFN matrices of one layer (0 when dense)
+    // Per layer: the model's mean layer when its first layers are dense and the rest MoE.
+    double layerMatrixParams = 0;  // Q, K, V, O and FFN matrices of one layer (MoE: the router and shared experts instead of the FFN)
+    double layerExpertParams = 0;  // MoE: all routed experts' FFN matrices of one layer (0 when dense)
     double layerOtherParams = 0;   // biases and layer norms of one layer (and the QK norms)
     double embeddingParams = 0;    // V x h (+ s x h with learned positions)
     double headParams = 0;         // untied LM head V x h (0 when tied)
@@ -55,8 +76,10 @@ struct ShapeCounts
     double activeParams = 0;       // used per token: with MoE, k of the E experts (= totalParams when dense)
     // Forward FLOPs per token (one multiply-add = 2 FLOP).
     double layerMatrixFlopsPerToken = 0;    // 2 x layer matrix params (MoE: + 2 x the k experts' a token uses)
-    double layerAttentionFlopsPerToken = 0; // Q K^T and A V: 4 s a d (= 4 s h when a d = h; counted unmasked, as Megatron)
+    double layerAttentionFlopsPerToken = 0; // Q K^T and A V: 2 s a (d_qk + d_v) (= 4 s h when a d = h; counted unmasked)
     double headFlopsPerToken = 0;           // 2 h V
+    double mtpParams = 0;                   // the multi-token-prediction modules (in totalParams)
+    double mtpFlopsPerToken = 0;            // their layers, projections and head passes, forward
 };
 
 /// Counts the actual matrices (Narayanan et al. 2021, Eq. 2 generalised to GQA and SwiGLU).
