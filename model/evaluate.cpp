@@ -1250,7 +1250,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             e.epA2aSeconds = dedupDispatchTime(tokenBytes, e.epRemoteNodesPerToken, e.epGpuCopiesPerToken, epGroup, fabric).seconds;
         }
         epLayerFwd = 2 * e.epA2aSeconds * moeShare;   // the mean layer's: dense layers send nothing
-        epLayerBwd = 2 * e.epA2aSeconds + (tr.recompute == Recompute::Full ? recomputedShare * epLayerFwd : 0.0);
+        epLayerBwd = 2 * e.epA2aSeconds * moeShare + (tr.recompute == Recompute::Full ? recomputedShare * epLayerFwd : 0.0);
         if (pl.epOverlap) {
             // The first micro-batch's forward and the last one's backward have no other micro-batch
             // to run beside: (m - 1) / m of the traffic can hide.

@@ -262,6 +262,14 @@ private slots:
         loaded->scenario.workload.qkNorm = true;
         loaded->scenario.workload.slidingWindow = 128;
         loaded->scenario.workload.fullAttentionEvery = 2;
+        loaded->scenario.workload.experts = 64;
+        loaded->scenario.workload.firstDenseLayers = 2;
+        loaded->scenario.workload.sharedExpertFfn = 1408;
+        loaded->scenario.workload.qLoraRank = 1536;
+        loaded->scenario.workload.kvLoraRank = 512;
+        loaded->scenario.workload.ropeHeadDim = 64;
+        loaded->scenario.workload.vHeadDim = 96;
+        loaded->scenario.workload.mtpLayers = 2;
         loaded->scenario.cluster.gpu.peakFlops4 = 9000e12;
         loaded->scenario.plan.epDispatcher = EpDispatcher::DeepEp;
         loaded->scenario.plan.fsdpVersion = 1;
@@ -298,6 +306,13 @@ private slots:
         QCOMPARE(again->scenario.workload.qkNorm, true);
         QCOMPARE(again->scenario.workload.slidingWindow, 128);
         QCOMPARE(again->scenario.workload.fullAttentionEvery, 2);
+        QCOMPARE(again->scenario.workload.firstDenseLayers, 2);
+        QCOMPARE(again->scenario.workload.sharedExpertFfn, 1408);
+        QCOMPARE(again->scenario.workload.qLoraRank, 1536);
+        QCOMPARE(again->scenario.workload.kvLoraRank, 512);
+        QCOMPARE(again->scenario.workload.ropeHeadDim, 64);
+        QCOMPARE(again->scenario.workload.vHeadDim, 96);
+        QCOMPARE(again->scenario.workload.mtpLayers, 2);
         QCOMPARE(again->scenario.cluster.gpu.peakFlops4, 9000e12);
         QCOMPARE(again->scenario.plan.epDispatcher, EpDispatcher::DeepEp);
         QCOMPARE(again->scenario.plan.fsdpVersion, 1);

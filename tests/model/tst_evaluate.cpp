@@ -1547,6 +1547,154 @@ private slots:
         QVERIFY(evaluate(bad).feasible);
     }
 
+    // DeepSeek-V3 (arXiv:2412.19437 Sec. 4.2, the released config.json) as Megatron-Core builds it.
+    static Workload deepSeekV3()
+    {
+        Workload w;
+        w.layers = 61;
+        w.hidden = 7168;
+        w.heads = w.kvHeads = 128;
+        w.headDim = 128;
+        w.qLoraRank = 1536;
+        w.kvLoraRank = 512;
+        w.ropeHeadDim = 64;
+        w.vHeadDim = 128;
+        w.ffnHidden = 18432;
+        w.mlp = MlpKind::SwiGlu;
+        w.experts = 256;
+        w.expertsPerToken = 8;
+        w.moeFfnHidden = 2048;
+        w.sharedExpertFfn = 2048;
+        w.firstDenseLayers = 3;
+        w.mtpLayers = 1;
+        w.tiedEmbeddings = false;
+        w.learnedPositions = false;
+        w.vocab = 129280;
+        w.seqLen = 4096;
+        return w;
+    }
+
+    // DeepSeek-V3 on 64 H100 (PP 4, EP 16): fits or not, every component is computed.
+    static Scenario deepSeekV3On64()
+    {
+        Scenario s = base();
+        s.workload = deepSeekV3();
+        s.plan.tp = 1;
+        s.plan.pp = 4;
+        s.plan.dp = 16;
+        s.plan.ep = 16;
+        s.plan.framework = Framework::Megatron;
+        s.plan.zeroStage = 1;
+        s.training.microBatch = 1;
+        s.training.globalBatch = 256;
+        return s;
+    }
+
+    void deepSeekV3Counts()
+    {
+        // The paper's figures: 671B parameters without the MTP module, 37B activated per token.
+        Workload w = deepSeekV3();
+        w.mtpLayers = 0;
+        const ShapeCounts main = countShape(w);
+        QVERIFY2(qAbs(main.totalParams / 671e9 - 1) < 0.005, qPrintable(QString::number(main.totalParams)));
+        QVERIFY2(qAbs(main.activeParams / 37e9 - 1) < 0.02, qPrintable(QString::number(main.activeParams)));
+        // Megatron-LM's num_floating_point_operations (training.py @d98e8a6, its MLA branch) ported
+        // term by term, per token: the MTP layer counts as a 62nd MoE layer, the head twice, the
+        // core attention causal (/2). NVIDIA's published 26.08 GB300 row gives the same:
+        // 1,635 model TFLOP/s per GPU at 6,288 tokens/s per GPU = 260.0 GFLOP a token.
+        const ShapeCounts c = countShape(deepSeekV3());
+        const double s = 4096, h = 7168, a = 128, dn = 128, dr = 64, dv = 128, ql = 1536, kl = 512, V = 129280;
+        const double attentionLinear = 6 * (ql * (h + a * (dn + dr) + 1) + kl * (h + a * (dn + dv) + 1) + h * dr + a * dv * h);
+        const double attentionCore = 6 * (a * (dn + dr) / 2 + a * dv / 2) * s;
+        const double mlp = 6 * h * (18432 * 3.0 * 3 + (2048 * 8 * 3.0 + 2048 * 3.0) * 59);
+        const double megatron = mlp + 62 * (attentionLinear + attentionCore) + 6 * (3 * h + 2 * h * h) + 6 * h * V * 2;
+        QVERIFY(qAbs(megatron / (1635e12 / 6288) - 1) < 0.001);
+        const double ours = 3 * (forwardFlopsPerToken(c, 61) - 0.5 * 62 * c.layerAttentionFlopsPerToken);
+        // Ours adds the routers (2 h E a MoE layer, which Megatron leaves out) and drops the norms' +1s.
+        const double routers = 6 * h * 256 * 59;
+        QVERIFY2(qAbs((ours - routers) / megatron - 1) < 2e-4, qPrintable(QString::number(ours / megatron, 'g', 8)));
+        QVERIFY(c.mtpParams > 11e9 && c.mtpParams < 12e9);   // one MoE layer and its 2h x h projection
+    }
+
+    void latentAttentionAndDeepSeekMoe()
+    {
+        // Multi-head latent attention's QKV slot is its four projections, each its own GEMM: the
+        // down projections (h -> 1536, h -> 512 + 64) and the up ones (-> a (d + d_r), a (d + d_v)).
+        const Scenario s = deepSeekV3On64();
+        const KernelSpec spec = kernelSpec(s.cluster.gpu, Precision::Bf16, Fp8Recipe::Delayed, Framework::Megatron, false);
+        Workload moeOnly = s.workload;
+        moeOnly.firstDenseLayers = 0;
+        const double T = 4096;
+        const LayerTimes lt = layerTimes(moeOnly, Precision::Bf16, T, 1, 1, false, spec, 8.0, false, CpComm::P2p, 16);
+        const double qkv = gemmSeconds(T, 1536, 7168, spec) + gemmSeconds(T, 128 * 192, 1536, spec) + gemmSeconds(T, 576, 7168, spec)
+                           + gemmSeconds(T, 128 * 256, 512, spec);
+        QCOMPARE(lt.forwardOf[LayerTimes::kQkv], qkv);
+        QCOMPARE(lt.forwardOf[LayerTimes::kAttentionOut], gemmSeconds(T, 7168, 128 * 128, spec));
+        // Shared experts: a dense SwiGLU MLP of 2048 on every token beside the routed experts'
+        // grouped GEMMs (8 copies of each token over 256 / 16 local experts).
+        const double routedUp = gemmSeconds(T * 8 / 16, 2 * 2048, 7168, spec, 16);
+        QCOMPARE(lt.forwardOf[LayerTimes::kMlpUp], routedUp + gemmSeconds(T, 2 * 2048, 7168, spec));
+        // Attention: Q K^T over 192 and P V over 128 per head, 2 B^2 (192 + 128) a tile.
+        Workload mha = moeOnly;
+        mha.kvLoraRank = mha.qLoraRank = mha.ropeHeadDim = mha.vHeadDim = 0;   // 128-wide heads
+        const LayerTimes plain = layerTimes(mha, Precision::Bf16, T, 1, 1, false, spec, 8.0, false, CpComm::P2p, 16);
+        QVERIFY(qAbs(lt.attentionForward / plain.attentionForward - 320.0 / 256) < 1e-12);
+
+        // The first three dense layers: every per-layer time is the weighted mean of the two kinds.
+        const LayerTimes dense = layerTimes(denseLayerOf(s.workload), Precision::Bf16, T, 1, 1, false, spec, 8.0, false, CpComm::P2p, 16);
+        const LayerTimes mean = layerTimes(s.workload, Precision::Bf16, T, 1, 1, false, spec, 8.0, false, CpComm::P2p, 16);
+        const double share = 58.0 / 61;
+        QCOMPARE(moeLayerShare(s.workload), share);
+        QVERIFY(qAbs(mean.forward() - (share * lt.forward() + (1 - share) * dense.forward())) < 1e-15);
+        QVERIFY(qAbs(mean.gemmBackwardWeight - (share * lt.gemmBackwardWeight + (1 - share) * dense.gemmBackwardWeight)) < 1e-15);
+        // The same FLOPs (18432 = 9 x 2048: 8 routed and 1 shared), but the routed ones run as 16
+        // experts' GEMMs of 2048 rows, which tile no better than one GEMM of 4096.
+        QVERIFY(dense.forwardOf[LayerTimes::kMlpUp] <= lt.forwardOf[LayerTimes::kMlpUp]);
+        QVERIFY(dense.forwardOf[LayerTimes::kMlpUp] > 0.8 * lt.forwardOf[LayerTimes::kMlpUp]);
+        // The dense layers send nothing: the EP all-to-all is charged on 58 of 61 layers.
+        Scenario allMoe = s;
+        allMoe.workload.firstDenseLayers = 0;
+        const Evaluation e = evaluate(s), m = evaluate(allMoe);
+        QVERIFY(e.epA2aSeconds > 0);
+        QCOMPARE(e.epA2aSeconds, m.epA2aSeconds);
+        QCOMPARE(e.criticalStage, m.criticalStage);
+        QVERIFY(qAbs(e.breakdown.epCommSeconds / m.breakdown.epCommSeconds - share) < 1e-12);
+
+        // The MTP module runs on the last stage: one more layer there, and the head twice with the
+        // 2h -> h projection. The first stage is unchanged.
+        Scenario noMtp = s;
+        noMtp.workload.mtpLayers = 0;
+        const Evaluation without = evaluate(noMtp);
+        QCOMPARE(stageLayersOf(s.workload, s.plan).back(), stageLayersOf(noMtp.workload, noMtp.plan).back() + 1);
+        QCOMPARE(e.memoryFirstStageBytes, without.memoryFirstStageBytes);
+        QVERIFY(e.memoryLastStageBytes > without.memoryLastStageBytes);
+        QCOMPARE(e.criticalStage, 3);   // the last stage now carries a layer more and two heads
+        QVERIFY(e.breakdown.stepSeconds > without.breakdown.stepSeconds);
+        const HeadTimes one = headTimes(noMtp.workload, T, 1, spec, lossTrafficOf(CrossEntropy::Megatron), 8.0);
+        const HeadTimes two = headTimes(s.workload, T, 1, spec, lossTrafficOf(CrossEntropy::Megatron), 8.0);
+        QCOMPARE(two.forward, 2 * one.forward + gemmSeconds(T, 7168, 2 * 7168, spec));
+
+        // Bad values name their field.
+        const auto fieldOf = [](Scenario x) { const auto p = validate(x); return p ? QString::fromStdString(p->field) : QString(); };
+        QCOMPARE(fieldOf(s), QString());
+        const std::pair<Edit, const char *> bad[] = {
+            {[](Scenario &x) { x.workload.firstDenseLayers = 62; }, "workload.first_dense_layers"},
+            {[](Scenario &x) { x.workload.experts = 0; x.workload.sharedExpertFfn = 0; }, "workload.first_dense_layers"},
+            {[](Scenario &x) { x.workload.experts = 0; x.workload.firstDenseLayers = 0; }, "workload.moe_shared_ffn_hidden"},
+            {[](Scenario &x) { x.workload.kvLoraRank = 0; }, "workload.q_lora_rank"},
+            {[](Scenario &x) { x.workload.kvLoraRank = 0; x.workload.qLoraRank = 0; }, "workload.qk_rope_head_dim"},
+            {[](Scenario &x) { x.workload.kvHeads = 8; }, "workload.kv_heads"},
+            {[](Scenario &x) { x.workload.vHeadDim = -1; }, "workload.v_head_dim"},
+            {[](Scenario &x) { x.workload.mtpLayers = 17; }, "workload.mtp_layers"},
+        };
+        for (const auto &[edit, field] : bad) {
+            Scenario x = s;
+            edit(x);
+            QCOMPARE(fieldOf(x), QString::fromLatin1(field));
+            QVERIFY(!evaluate(x).feasible);
+        }
+    }
+
     // FlashAttention-2 runs its own 128-row blocks (the fused kernel frameworks run: 256) at its
     // own efficiency and keeps the same tensors.
     void flashAttention2()
