@@ -114,8 +114,20 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                                         + " layers with a " + std::to_string(w.slidingWindow)
                                         + "-token sliding window c (c + 1)/2 + (n - c) c with c = floor((w - 2)/B) + 2 key blocks"
                                   : std::string())
-                           + " + " + num(kernelDefaults().attentionCtaOverheadBlocks) + " n of launch and fill, 4 B^2 d FLOPs each; "
-                       "norms/activations/casts bytes / HBM; the first stage adds its dense embedding gradient "
+                           + " + " + num(kernelDefaults().attentionCtaOverheadBlocks) + " n of launch and fill, 2 B^2 (d_qk + d_v) FLOPs each (d_qk = "
+                           + num(qkHeadDimOf(w)) + ", d_v = " + num(vHeadDimOf(w)) + "); "
+                           + (isMla(w) ? "latent attention's QKV is four GEMMs (Q down h x " + std::to_string(w.qLoraRank) + ", Q up, KV down h x "
+                                             + std::to_string(w.kvLoraRank + w.ropeHeadDim) + ", KV up); "
+                                       : std::string())
+                           + (moeLayersOf(w) > 0 && moeLayersOf(w) < w.layers
+                                  ? "a layer is the mean of " + std::to_string(moeLayersOf(w)) + " MoE and "
+                                        + std::to_string(w.layers - moeLayersOf(w)) + " dense layers; "
+                                  : std::string())
+                           + (w.mtpLayers > 0 ? "the last stage runs " + std::to_string(w.mtpLayers)
+                                                    + " multi-token-prediction layer(s) more and its head " + std::to_string(1 + w.mtpLayers)
+                                                    + " times; "
+                                              : std::string())
+                           + "norms/activations/casts bytes / HBM; the first stage adds its dense embedding gradient "
                        "(V/t x h x " + num(kernelDefaults().embeddingGradBytesMegatron) + " B in Megatron, "
                            + num(kernelDefaults().embeddingGradBytesOther) + " B elsewhere, / HBM)",
                        num(double(m)) + " x " + sec(b.computeSeconds / double(m)) + " per micro-batch, "
@@ -530,8 +542,13 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                            + bytes(mem.hostCapacityBytes) + " of host memory per GPU)",
                        "TransformerEngine cpu_offloading docs; host memory per GPU: cluster.gpu.host_memory"});
     out.push_back({"parameters", "Parameters",
-                   std::string("P = L (Q,K,V,O + FFN matrices + biases, norms) + V h (+ s h) (+ V h untied); Q and O are h x a d, K and V h x g d")
-                       + (isMoe(w) ? "; MoE: the FFN is E experts of width f_e and a router h x E, a token using k of them" : ""),
+                   std::string("P = L (Q,K,V,O + FFN matrices + biases, norms) + V h (+ s h) (+ V h untied); ")
+                       + (isMla(w) ? "latent attention: Q h x q_lora + q_lora x a (d + d_r), KV h x (kv_lora + d_r) + kv_lora x a (d + d_v), O a d_v x h"
+                                   : "Q and O are h x a d, K and V h x g d")
+                       + (isMoe(w) ? "; MoE: the FFN is E experts of width f_e and a router h x E, a token using k of them" : "")
+                       + (w.sharedExpertFfn > 0 ? ", plus shared experts of width f_s" : "")
+                       + (moeLayersOf(w) < w.layers && isMoe(w) ? "; the first " + std::to_string(w.layers - moeLayersOf(w)) + " layers dense" : "")
+                       + (w.mtpLayers > 0 ? "; + " + std::to_string(w.mtpLayers) + " MTP module(s): a layer and a 2h x h projection each" : ""),
                    "L = " + std::to_string(w.layers) + ", h = " + std::to_string(w.hidden) + ", a = " + std::to_string(w.heads)
                        + ", g = " + std::to_string(w.kvHeads) + ", d = " + num(headDimOf(w)) + ", ffn = "
                        + std::to_string(w.ffnHidden) + ", V = " + std::to_string(w.vocab),
@@ -539,7 +556,8 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                        + (isMoe(w) ? " (" + num(e.activeParameters) + " per token: E = " + std::to_string(w.experts) + ", k = "
                                          + std::to_string(expertsPerTokenOf(w)) + ", f_e = " + num(expertFfnOf(w)) + ")"
                                    : std::string()),
-                   std::string(kSC21) + ", Eq. 2 generalised to GQA and SwiGLU" + (isMoe(w) ? "; Shazeer et al. 2017 (MoE)" : "")});
+                   std::string(kSC21) + ", Eq. 2 generalised to GQA and SwiGLU" + (isMoe(w) ? "; Shazeer et al. 2017 (MoE)" : "")
+                       + (isMla(w) || w.sharedExpertFfn > 0 || w.mtpLayers > 0 ? "; DeepSeek-V3, arXiv:2412.19437 Sec. 2 (MLA, shared experts, MTP)" : "")});
     out.push_back({"micro_batches", "Micro-batches per step", "m = B / (b x dp)",
                    std::to_string(sc.training.globalBatch) + " / (" + std::to_string(sc.training.microBatch) + " x "
                        + std::to_string(d) + ")",

@@ -186,8 +186,16 @@ QString contextParallel(const Plan &p)
 
 QString workloadShape(const Workload &w)
 {
-    const QString heads = w.headDim > 0 ? QStringLiteral("%1 heads of %2 (%3 KV)").arg(w.heads).arg(w.headDim).arg(w.kvHeads)
-                                        : QStringLiteral("%1 heads (%2 KV)").arg(w.heads).arg(w.kvHeads);
+    QString heads = w.headDim > 0 ? QStringLiteral("%1 heads of %2 (%3 KV)").arg(w.heads).arg(w.headDim).arg(w.kvHeads)
+                                  : QStringLiteral("%1 heads (%2 KV)").arg(w.heads).arg(w.kvHeads);
+    if (isMla(w))
+        heads = QStringLiteral("latent attention, %1 heads of %2 + %3 rotary (value %4), KV latent %5%6")
+                    .arg(w.heads)
+                    .arg(headDimOf(w))
+                    .arg(w.ropeHeadDim)
+                    .arg(vHeadDimOf(w))
+                    .arg(w.kvLoraRank)
+                    .arg(w.qLoraRank > 0 ? QStringLiteral(", Q latent %1").arg(w.qLoraRank) : QString());
     return QStringLiteral("%1 layers, hidden %2, %3%4, FFN %5 (%6), vocab %7, sequence %8")
         .arg(w.layers)
         .arg(w.hidden)
@@ -200,7 +208,15 @@ QString workloadShape(const Workload &w)
         .arg(w.ffnHidden)
         .arg(QLatin1String(nameOf(w.mlp)))
         .arg(w.vocab)
-        .arg(w.seqLen);
+        .arg(w.seqLen)
+        + (isMoe(w) ? QStringLiteral("; %1 experts of %2, %3 per token%4%5")
+                          .arg(w.experts)
+                          .arg(expertFfnOf(w))
+                          .arg(expertsPerTokenOf(w))
+                          .arg(w.sharedExpertFfn > 0 ? QStringLiteral(", shared %1").arg(w.sharedExpertFfn) : QString())
+                          .arg(moeLayersOf(w) < w.layers ? QStringLiteral(", first %1 layers dense").arg(w.layers - moeLayersOf(w)) : QString())
+                    : QString())
+        + (w.mtpLayers > 0 ? QStringLiteral("; %1 multi-token-prediction layer(s)").arg(w.mtpLayers) : QString());
 }
 
 QString sharding(const Plan &p)

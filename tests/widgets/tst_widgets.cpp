@@ -172,6 +172,22 @@ private slots:
         qwen.headDim = 0;
         qwen.qkNorm = false;
         QCOMPARE(fmt::workloadShape(qwen), QStringLiteral("64 layers, hidden 5120, 64 heads (8 KV), FFN 25600 (swiglu), vocab 151936, sequence 4096"));
+        Workload deepSeek{"deepseek-v3", 61, 7168, 128, 128, 18432, MlpKind::SwiGlu, false, false, 129280, 4096};
+        deepSeek.headDim = 128;
+        deepSeek.qLoraRank = 1536;
+        deepSeek.kvLoraRank = 512;
+        deepSeek.ropeHeadDim = 64;
+        deepSeek.vHeadDim = 128;
+        deepSeek.experts = 256;
+        deepSeek.expertsPerToken = 8;
+        deepSeek.moeFfnHidden = 2048;
+        deepSeek.sharedExpertFfn = 2048;
+        deepSeek.firstDenseLayers = 3;
+        deepSeek.mtpLayers = 1;
+        QCOMPARE(fmt::workloadShape(deepSeek),
+                 QStringLiteral("61 layers, hidden 7168, latent attention, 128 heads of 128 + 64 rotary (value 128), KV latent 512, "
+                                "Q latent 1536, FFN 18432 (swiglu), vocab 129280, sequence 4096; 256 experts of 2048, 8 per token, "
+                                "shared 2048, first 3 layers dense; 1 multi-token-prediction layer(s)"));
     }
 
     // The table models keep Qt's model contract through resets, and sort on raw values.
