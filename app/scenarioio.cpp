@@ -202,6 +202,33 @@ const std::pair<const char *, OptimizerStates> kOptimizerStates[] = {{"fp32", Op
                                                                      {"bf16", OptimizerStates::Bf16}};
 const std::pair<const char *, Recompute> kRecompute[] = {
     {"none", Recompute::None}, {"selective", Recompute::Selective}, {"full", Recompute::Full}};
+// Megatron-Core's recompute_modules names (transformer_config.py).
+const std::pair<const char *, unsigned> kRecomputeModules[] = {
+    {"core_attn", kRecomputeCoreAttn}, {"moe_act", kRecomputeMoeAct}, {"layernorm", kRecomputeLayerNorm},
+    {"mla_up_proj", kRecomputeMlaUpProj}, {"mlp", kRecomputeMlp}, {"moe", kRecomputeMoe},
+    {"shared_experts", kRecomputeSharedExperts}};
+unsigned recomputeModuleFlag(const QString &name)
+{
+    for (const auto &[text, flag] : kRecomputeModules)
+        if (name == QLatin1String(text))
+            return flag;
+    return 0;
+}
+QString recomputeModuleNames()
+{
+    QStringList names;
+    for (const auto &[text, flag] : kRecomputeModules)
+        names << QLatin1String(text);
+    return names.join(QLatin1String(", "));
+}
+QJsonArray recomputeModuleList(unsigned modules)
+{
+    QJsonArray list;
+    for (const auto &[text, flag] : kRecomputeModules)
+        if (modules & flag)
+            list.append(QLatin1String(text));
+    return list;
+}
 const std::pair<const char *, Schedule> kSchedule[] = {{"gpipe", Schedule::GPipe},
                                                        {"1f1b", Schedule::OneFOneB},
                                                        {"interleaved", Schedule::Interleaved},
@@ -300,6 +327,20 @@ bool readTraining(const QJsonValue &value, Training *tr, ScenarioError *error)
     }
     s.choice("recompute", kRecompute, &tr->recompute);
     s.integer("recompute_layers", &tr->recomputeLayers);
+    s.known("recompute_modules");
+    if (s.has("recompute_modules") && !s.failed()) {
+        const QJsonValue list = s.value("recompute_modules");
+        if (!list.isArray())
+            return s.fail(s.key("recompute_modules"), QStringLiteral("must be a list of module names (%1)").arg(recomputeModuleNames()));
+        tr->recomputeModules = 0;
+        for (const QJsonValue &item : list.toArray()) {
+            const unsigned flag = recomputeModuleFlag(item.toString());
+            if (flag == 0)
+                return s.fail(s.key("recompute_modules"), QStringLiteral("unknown module \"%1\" (known: %2)")
+                                                              .arg(item.toString(), recomputeModuleNames()));
+            tr->recomputeModules |= flag;
+        }
+    }
     s.integer("offload_layers", &tr->offloadLayers);
     s.boolean("fp8_params", &tr->fp8Params);
     s.choice("fp8_recipe", kFp8Recipe, &tr->fp8Recipe);
@@ -704,6 +745,7 @@ QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QStrin
                          {QStringLiteral("precision"), QLatin1String(nameOf(tr.precision))},
                          {QStringLiteral("recompute"), QLatin1String(nameOf(tr.recompute))},
                          {QStringLiteral("recompute_layers"), tr.recomputeLayers},
+                         {QStringLiteral("recompute_modules"), recomputeModuleList(tr.recomputeModules)},
                          {QStringLiteral("offload_layers"), tr.offloadLayers},
                          {QStringLiteral("fp8_params"), tr.fp8Params},
                          {QStringLiteral("fp8_recipe"), QLatin1String(nameOf(tr.fp8Recipe))},

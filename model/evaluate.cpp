@@ -735,6 +735,13 @@ std::optional<Problem> validate(const Scenario &sc)
         return problem("training.recompute_layers",
                        "recompute_layers (%g) counts fully recomputed layers: set training.recompute to full, or "
                        "recompute_layers to 0", tr.recomputeLayers);
+    if (tr.recomputeModules & ~unsigned(kRecomputeAllModules))
+        return problem("training.recompute_modules", "recompute_modules takes core_attn, moe_act, layernorm, mla_up_proj, mlp, "
+                                                     "moe and shared_experts");
+    if (tr.recomputeModules != kRecomputeCoreAttn && (tr.recompute != Recompute::Selective || resolveFramework(pl) != Framework::Megatron))
+        return problem("training.recompute_modules",
+                       "recompute_modules picks what Megatron's selective recompute replays: set training.recompute to "
+                       "selective and plan.framework to megatron, or leave recompute_modules at [core_attn]");
     if (tr.fp8Params && tr.precision != Precision::Fp8)
         return problem("training.fp8_params", "fp8_params keeps the GEMM weights in FP8: it needs training.precision fp8");
     if (tr.fp8Params && tr.fp8Recipe == Fp8Recipe::Nvfp4)
@@ -1033,7 +1040,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         layerRecompute = recomputedShare * lt.forward();
     else if (tr.recompute == Recompute::Selective)
         layerRecompute = fw == Framework::Fsdp ? 0.5 * lt.gemmForward + lt.elementwiseForward + lt.castForward   // [SAC]
-                                               : lt.attentionForward;                                          // core attention
+                                               : lt.recomputeSeconds(tr.recomputeModules);   // Megatron's modules (core attention)
     // Megatron-Core TP comm overlap runs the reduce-scatter on SMs beside its GEMM (kernels.h). Under
     // torchtitan's AsyncTP no backward GEMM is paired with a reduce-scatter (the input gradients'
     // scatters run in the open, below), so its backward GEMMs keep every SM.
@@ -1097,7 +1104,11 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         e.tpFp8Gathers = sp && tr.precision == Precision::Fp8;
         const bool megatronLayers = (fw == Framework::Megatron || fw == Framework::DeepSpeed) && pl.tpAsyncGrad;
         const double blocks = 1 + mlpBlock;   // attention and MLP; attention alone in a MoE layer
-        const double recomputed = tr.recompute == Recompute::Full ? blocks * pair * recomputedShare : 0.0;   // the forward's, again
+        // The forward's, again: every block's under full recompute, the dense MLP's under Megatron's
+        // selective mlp module (a MoE layer's tokens stay sharded: its recompute has none).
+        const double recomputed = tr.recompute == Recompute::Full ? blocks * pair * recomputedShare
+                                  : tr.recompute == Recompute::Selective && (tr.recomputeModules & kRecomputeMlp) ? (1 - moeShare) * pair
+                                                                                                                    : 0.0;
         double open = blocks * pair, behindDgrad = 0, behindWgrad = 0;
         if (megatronLayers && sp) {
             open = blocks * gather;
@@ -1169,9 +1180,11 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         // Recompute runs the exchange again inside the recomputed attention forward: full recompute
         // on its share of the layers, Megatron's selective recompute (core attention, TE's attention
         // with its CP exchange inside) on every layer; torchtitan's op-level policy saves attention.
-        const double recomputedForwards = tr.recompute == Recompute::Full                              ? recomputedShare
-                                          : tr.recompute == Recompute::Selective && fw != Framework::Fsdp ? 1.0
-                                                                                                          : 0.0;
+        const double recomputedForwards = tr.recompute == Recompute::Full ? recomputedShare
+                                          : tr.recompute == Recompute::Selective && fw != Framework::Fsdp
+                                                  && (tr.recomputeModules & kRecomputeCoreAttn)
+                                              ? 1.0
+                                              : 0.0;
         // The recomputed attention forward, in backward, hides the ring's recomputed hops.
         const double attentionBackwardSeconds = lt.attentionBackward + recomputedForwards * lt.attentionForward;
         switch (pl.cpComm) {
@@ -1250,7 +1263,11 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             e.epA2aSeconds = dedupDispatchTime(tokenBytes, e.epRemoteNodesPerToken, e.epGpuCopiesPerToken, epGroup, fabric).seconds;
         }
         epLayerFwd = 2 * e.epA2aSeconds * moeShare;   // the mean layer's: dense layers send nothing
-        epLayerBwd = 2 * e.epA2aSeconds * moeShare + (tr.recompute == Recompute::Full ? recomputedShare * epLayerFwd : 0.0);
+        // Recomputing the MoE layer (full, or Megatron's moe module) dispatches and combines again.
+        const double moeRecomputed = tr.recompute == Recompute::Full ? recomputedShare
+                                     : tr.recompute == Recompute::Selective && (tr.recomputeModules & kRecomputeMoe) ? 1.0
+                                                                                                                       : 0.0;
+        epLayerBwd = 2 * e.epA2aSeconds * moeShare + moeRecomputed * epLayerFwd;
         if (pl.epOverlap) {
             // The first micro-batch's forward and the last one's backward have no other micro-batch
             // to run beside: (m - 1) / m of the traffic can hide.
@@ -1279,7 +1296,8 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
                                                    tr.optimizerStates);
     const ActivationLayout layout = activationLayout(fw, tr.precision, t, sp, e.kernels == Kernels::Eager,
                                                      quantizedElementBytes(spec), spec.fp8Attention, tr.fp8Recipe);
-    const double actPerTokenLayer = layerActivationBytesPerToken(w, fw, tr.recompute, layout) * activationElementBytes(tr.precision) / 2;
+    const double actPerTokenLayer = layerActivationBytesPerToken(w, fw, tr.recompute, layout, tr.recomputeModules)
+                                    * activationElementBytes(tr.precision) / 2;
     // A layer that keeps its activations keeps them all (layerActivationBytesPerToken, Recompute::None).
     const double actFullPerTokenLayer = layerFullActivationBytesPerToken(w, layout) * activationElementBytes(tr.precision) / 2;
     const double actKeptPerTokenLayer = actFullPerTokenLayer;

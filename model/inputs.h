@@ -11,6 +11,20 @@ namespace ts {
 enum class MlpKind { Gelu, SwiGlu };                 // GeLU: two h x ffn matrices; SwiGLU: three
 enum class Precision { Fp32, Bf16, Fp16, Fp8 };
 enum class Recompute { None, Selective, Full };
+/// What selective recompute recomputes in Megatron-Core (--recompute-modules, a set of these flags;
+/// transformer_config.py recompute_modules, default core_attn): the core attention; the experts'
+/// activation function; the two layer norms; MLA's up projections and rotary; the dense MLP; the
+/// whole MoE layer (its all-to-alls too); the shared experts.
+enum RecomputeModule : unsigned {
+    kRecomputeCoreAttn = 1u,
+    kRecomputeMoeAct = 2u,
+    kRecomputeLayerNorm = 4u,
+    kRecomputeMlaUpProj = 8u,
+    kRecomputeMlp = 16u,
+    kRecomputeMoe = 32u,
+    kRecomputeSharedExperts = 64u,
+    kRecomputeAllModules = 127u,
+};
 enum class Schedule { GPipe, OneFOneB, Interleaved, ZeroBubbleH1 };
 enum class Transport { Rdma, Tcp };
 /// How the GPUs of a node reach each other: through NVSwitches (every GPU at full NVLink rate to
@@ -133,6 +147,8 @@ struct Training
     // (Megatron --recompute-method block --recompute-num-layers N); the others keep their
     // activations. 0 = every layer.
     int recomputeLayers = 0;
+    // With selective recompute under Megatron: the modules recomputed (RecomputeModule flags).
+    unsigned recomputeModules = kRecomputeCoreAttn;
     // Activation offloading to host memory (Megatron-Core --cpu-offloading with
     // --cpu-offloading-num-layers N, Transformer Engine get_cpu_offload_context): the first N
     // layers' saved activations are copied to host memory during forward and back before their

@@ -303,10 +303,34 @@ LayerTimes meanLayer(const LayerTimes &a, const LayerTimes &b, double share)
     m.castForward = mix(a.castForward, b.castForward);
     m.castBackward = mix(a.castBackward, b.castBackward);
     m.permuteForward = mix(a.permuteForward, b.permuteForward);
+    m.normForward = mix(a.normForward, b.normForward);
+    m.moeActForward = mix(a.moeActForward, b.moeActForward);
+    m.mlaUpForward = mix(a.mlaUpForward, b.mlaUpForward);
+    m.mlpForward = mix(a.mlpForward, b.mlpForward);
+    m.moeForward = mix(a.moeForward, b.moeForward);
+    m.sharedForward = mix(a.sharedForward, b.sharedForward);
     return m;
 }
 
 } // namespace
+
+double LayerTimes::recomputeSeconds(unsigned modules) const
+{
+    double seconds = 0;
+    if (modules & kRecomputeCoreAttn)
+        seconds += attentionForward;
+    if (modules & kRecomputeLayerNorm)
+        seconds += normForward;
+    if (modules & kRecomputeMlaUpProj)
+        seconds += mlaUpForward;
+    if (modules & kRecomputeMlp)
+        seconds += mlpForward;
+    if (modules & kRecomputeMoe)
+        seconds += moeForward;   // the activation and shared experts with it
+    else
+        seconds += (modules & kRecomputeMoeAct ? moeActForward : 0.0) + (modules & kRecomputeSharedExperts ? sharedForward : 0.0);
+    return seconds;
+}
 
 LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int tp, int cp, bool sp,
                       const KernelSpec &spec, double wgradOutputBytes, bool eager, CpComm cpComm, int ep)
@@ -371,17 +395,25 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
         if (expert) {
             const double N = i == LayerTimes::kMlpUp ? gates * fe : h, K = i == LayerTimes::kMlpUp ? h : fe;
             addGemm(i, expertTokens, N, K, localExperts);
-            if (fs > 0)
+            if (fs > 0) {
+                const double before = lt.forwardOf[i];
                 addGemm(i, T, i == LayerTimes::kMlpUp ? gates * fs / t : h, i == LayerTimes::kMlpUp ? h : fs / t, 1);
+                lt.sharedForward += lt.forwardOf[i] - before;
+            }
         } else if (mla && i == LayerTimes::kQkv) {
+            double before = 0;
             if (ql > 0) {
                 addGemm(i, downTokens, ql, h, 1);   // Q down
+                before = lt.forwardOf[i];
                 addGemm(i, T, q, ql, 1);            // Q up: a (d + d_r) / t
+                lt.mlaUpForward += lt.forwardOf[i] - before;
             } else {
                 addGemm(i, T, q, h, 1);             // Q from h
             }
             addGemm(i, downTokens, kl + dr, h, 1);                      // KV down and the rotary key
+            before = lt.forwardOf[i];
             addGemm(i, T, w.heads * (headDimOf(w) + vHeadDimOf(w)) / t, kl, 1);   // KV up: a (d + d_v) / t
+            lt.mlaUpForward += lt.forwardOf[i] - before;
         } else {
             addGemm(i, T, g.N, g.K, 1);
         }
@@ -391,6 +423,7 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
     }
     if (moe) {   // the router: Tin x E scores from h, in 16-bit (the recipes' fp32 router is smaller still)
         const KernelSpec router16 = sixteenBit(spec);
+        lt.moeForward = lt.forwardOf[LayerTimes::kMlpUp] + lt.forwardOf[LayerTimes::kMlpDown] + gemmSeconds(Tin, w.experts, h, router16);
         lt.gemmForward += gemmSeconds(Tin, w.experts, h, router16);
         lt.gemmBackwardData += gemmSeconds(Tin, h, w.experts, router16);
         lt.gemmBackwardWeight += gemmSeconds(h, w.experts, Tin, router16, 1, wgradOutputBytes);
@@ -442,19 +475,33 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
     const double normBytes = eager && resolveNorm(w) == NormKind::RmsNorm ? k.eagerRmsNormBytes : 4.0;
     double bytes = 2 * normBytes * r   // two norms: read + write 16-bit when fused
                    + 2 * 6 * r;        // two bias-dropout-residual adds: read two, write one
-    bytes += w.mlp == MlpKind::SwiGlu ? (eager ? k.eagerSwigluBytes : 6.0) * mlpWidth : 4 * mlpWidth;   // SiLU(gate)*up or GeLU
+    const double activationBytes = w.mlp == MlpKind::SwiGlu ? (eager ? k.eagerSwigluBytes : 6.0) : 4.0;   // SiLU(gate)*up or GeLU
+    bytes += activationBytes * mlpWidth;
+    lt.normForward = T * 2 * (eager && resolveNorm(w) == NormKind::RmsNorm ? k.eagerRmsNormBytes : 4.0) * ((sp || tp == 1) ? h / t : h)
+                     / spec.hbmBytesPerSecond;
+    if (moe) {
+        const double routedWidth = Tin / T * topK * fe;
+        lt.moeActForward = T * activationBytes * routedWidth / spec.hbmBytesPerSecond;
+        lt.sharedForward += T * activationBytes * double(w.sharedExpertFfn) / t / spec.hbmBytesPerSecond;
+        lt.moeForward += lt.moeActForward + lt.sharedForward;   // and the permutation, below
+    } else {
+        lt.mlpForward = lt.forwardOf[LayerTimes::kMlpUp] + lt.forwardOf[LayerTimes::kMlpDown]
+                        + T * activationBytes * mlpWidth / spec.hbmBytesPerSecond;
+    }
     if (moe) {
         // [MoE] Per token of this rank: the router's fp32 logits and probabilities (softmax, top-k:
         // write and read 4 B each of E), the gather into expert order (k rows of h read and
         // written, 16-bit) and the weighted scatter back (k rows read, one written), fused as
         // Megatron-Core's moe_permute_fusion runs them.
         lt.permuteForward = Tin * (8.0 * w.experts + 6.0 * topK * h + 2.0 * h) / hbm;
+        lt.moeForward += lt.permuteForward;
     }
     if (mla) {
         // [MLA] rotary on each head's d_r query part and the shared d_r key; the latents' norms
         // (fused into the up projections' LayerNormLinear: read and write); Q and K assembled
         // from their no-rotary and rotary parts (torch.cat: read and write 16-bit, each a (d + d_r)).
         bytes += (eager ? k.eagerRotaryBytes : 4.0) * (w.heads * dr / t + dr) + 4.0 * (ql + kl) + 4.0 * 2 * q;
+        lt.mlaUpForward += T * ((eager ? k.eagerRotaryBytes : 4.0) * (w.heads * dr / t + dr) + 4.0 * 2 * q) / spec.hbmBytesPerSecond;
     } else if (!w.learnedPositions) {
         bytes += (eager ? k.eagerRotaryBytes : 4.0) * (q + kv);   // rotary on Q and K
     }

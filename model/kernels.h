@@ -238,6 +238,15 @@ struct LayerTimes
     // Mixture of experts: the router GEMM and the experts' grouped GEMMs are in gemm* and *Of[kMlp*];
     // the tokens' permutation to and from expert order is in elementwise*, and here.
     double permuteForward = 0;      // gather into expert order and the weighted scatter back
+    // Forward time of the parts Megatron's selective recompute may replay (Training::recomputeModules):
+    double normForward = 0;         // the two layer norms
+    double moeActForward = 0;       // the routed experts' activation function
+    double mlaUpForward = 0;        // MLA's up projections and rotary
+    double mlpForward = 0;          // a dense layer's MLP (GEMMs and activation)
+    double moeForward = 0;          // a MoE layer's router, permutation, experts and shared experts
+    double sharedForward = 0;       // the shared experts'
+    /// What selective recompute replays for these modules, forward time (the all-to-alls are the caller's).
+    double recomputeSeconds(unsigned modules) const;
     double forward() const { return gemmForward + attentionForward + elementwiseForward + castForward; }
     double backward() const
     {

@@ -86,6 +86,7 @@ struct Widths
     // [MoE] Per token of this GPU: the expert rows (k copies of h, SP shard), and the router's
     // fp32 logits and top-k probabilities in bytes; f is then the k experts' FFN width.
     double expertRows = 0, routerBytes = 0;
+    double fShared = 0;  // [MoE] the shared experts' part of f
 };
 
 Widths widthsOf(const Workload &w, const ActivationLayout &l)
@@ -103,7 +104,8 @@ Widths widthsOf(const Workload &w, const ActivationLayout &l)
     }
     if (isMoe(w)) {   // this rank's SP shard of the tokens, each to k experts (validate(): SP with TP)
         const double k = expertsPerTokenOf(w);
-        x.f = k * expertFfnOf(w) / t + double(w.sharedExpertFfn) / t;   // routed copies and the shared experts
+        x.fShared = double(w.sharedExpertFfn) / t;
+        x.f = k * expertFfnOf(w) / t + x.fShared;   // routed copies and the shared experts
         x.expertRows = k * h / t;
         x.routerBytes = 4.0 * (w.experts + k) / t;
     }
@@ -166,6 +168,42 @@ double fp8AttentionSavedBytes(const Widths &x, const ActivationLayout &l)
 }
 
 namespace {
+// Megatron-Core's selective recompute (recompute_modules) drops what each module would keep.
+double megatronSelectiveBytes(const Workload &w, const Widths &x, const ActivationLayout &l, unsigned modules)
+{
+    double bytes = layerFullActivationBytesPerToken(w, l);
+    // core_attn: with flash nothing s x s is stored to drop, but the 16-bit Q, K, V the attention
+    // is replayed from are kept where FP8 attention kept FP8; materialized, the scores go.
+    if (modules & kRecomputeCoreAttn) {
+        if (w.attention == Attention::Materialized)
+            bytes = keptBytes(x, l.quantizedInputBytes) + 2 * x.r + qkNormKeptBytes(w, x, l);
+        else
+            bytes += fp8AttentionSavedBytes(x, l);
+    }
+    const double gemmInput = l.quantizedInputBytes > 0 ? l.quantizedInputBytes : 2.0;   // a kept GEMM input
+    const bool moe = isMoe(w);
+    // layernorm (output-discarding): the two norms' outputs; a MoE layer's MLP norm output, which
+    // the router reads too, is kept in 16 bits.
+    if (modules & kRecomputeLayerNorm)
+        bytes -= x.rOut * gemmInput + x.rOut * (moe ? 2.0 : gemmInput);
+    // mla_up_proj (output-discarding): the up projections' outputs, each head's Q, K and V.
+    if ((modules & kRecomputeMlaUpProj) && isMla(w))
+        bytes -= (x.q + 2 * x.kv) * (modules & kRecomputeCoreAttn ? 2.0 : l.attentionInputBytes);
+    const double routed = x.f - x.fShared;
+    if (moe && (modules & kRecomputeMoe)) {
+        // moe (checkpointed): everything of the MoE layer but its input.
+        bytes -= 2 * (x.gates + 1) * x.f + 2 * 2 * x.expertRows + x.routerBytes;
+    } else if (moe) {
+        if (modules & kRecomputeMoeAct)   // the experts' activation output, their down projection's input
+            bytes -= routed * gemmInput;
+        if (modules & kRecomputeSharedExperts)
+            bytes -= 2 * (x.gates + 1) * x.fShared;
+    } else if (modules & kRecomputeMlp) {
+        bytes -= 2 * x.gates * x.f + gemmInput * x.f;   // the up(+gate) outputs and the activation output
+    }
+    return bytes;
+}
+
 // A model whose first layers are dense keeps, per layer, the mean of its two kinds of layer.
 template <typename PerLayer>
 double meanOverLayerKinds(const Workload &w, PerLayer perLayer)
@@ -203,10 +241,11 @@ double layerFullActivationBytesPerToken(const Workload &w, const ActivationLayou
     return bytes;
 }
 
-double layerActivationBytesPerToken(const Workload &w, Framework framework, Recompute recompute, const ActivationLayout &l)
+double layerActivationBytesPerToken(const Workload &w, Framework framework, Recompute recompute, const ActivationLayout &l,
+                                    unsigned modules)
 {
     if (isMoe(w) && moeLayersOf(w) < w.layers)
-        return meanOverLayerKinds(w, [&](const Workload &x) { return layerActivationBytesPerToken(x, framework, recompute, l); });
+        return meanOverLayerKinds(w, [&](const Workload &x) { return layerActivationBytesPerToken(x, framework, recompute, l, modules); });
     const Widths x = widthsOf(w, l);
     switch (recompute) {
     case Recompute::Full:
@@ -216,11 +255,7 @@ double layerActivationBytesPerToken(const Workload &w, Framework framework, Reco
             // [SAC] layer input; wq, wv, w1, w2 outputs (every second matmul); SDPA output.
             return 2 * (x.r + x.q + x.kv + x.q + x.f + x.r);
         }
-        // Megatron: recompute the core attention; with flash it stores nothing s x s to drop, but
-        // keeps the 16-bit Q, K, V it replays the attention from, where FP8 attention kept FP8.
-        if (w.attention == Attention::Materialized)
-            return keptBytes(x, l.quantizedInputBytes) + 2 * x.r + qkNormKeptBytes(w, x, l);
-        return layerFullActivationBytesPerToken(w, l) + fp8AttentionSavedBytes(x, l);
+        return megatronSelectiveBytes(w, x, l, modules);
     case Recompute::None:
         break;
     }

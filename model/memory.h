@@ -98,7 +98,7 @@ ActivationLayout activationLayout(Framework framework, Precision precision, int 
 /// Flash: Q, K, V, the attention output and the norm/MLP inputs (Megatron-LM
 /// theoretical_memory_usage.py generalised); materialized: [K22] Table 2 with the 5 a s / h scores.
 double layerActivationBytesPerToken(const Workload &w, Framework framework, Recompute recompute,
-                                    const ActivationLayout &layout);
+                                    const ActivationLayout &layout, unsigned recomputeModules = kRecomputeCoreAttn);
 /// Bytes of one layer's full activations per token (held while that layer is recomputed).
 double layerFullActivationBytesPerToken(const Workload &w, const ActivationLayout &layout);
 

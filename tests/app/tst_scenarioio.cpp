@@ -270,6 +270,7 @@ private slots:
         loaded->scenario.workload.ropeHeadDim = 64;
         loaded->scenario.workload.vHeadDim = 96;
         loaded->scenario.workload.mtpLayers = 2;
+        loaded->scenario.training.recomputeModules = kRecomputeMlaUpProj | kRecomputeMoeAct;
         loaded->scenario.cluster.gpu.peakFlops4 = 9000e12;
         loaded->scenario.plan.epDispatcher = EpDispatcher::DeepEp;
         loaded->scenario.plan.fsdpVersion = 1;
@@ -313,6 +314,7 @@ private slots:
         QCOMPARE(again->scenario.workload.ropeHeadDim, 64);
         QCOMPARE(again->scenario.workload.vHeadDim, 96);
         QCOMPARE(again->scenario.workload.mtpLayers, 2);
+        QCOMPARE(again->scenario.training.recomputeModules, unsigned(kRecomputeMlaUpProj | kRecomputeMoeAct));
         QCOMPARE(again->scenario.cluster.gpu.peakFlops4, 9000e12);
         QCOMPARE(again->scenario.plan.epDispatcher, EpDispatcher::DeepEp);
         QCOMPARE(again->scenario.plan.fsdpVersion, 1);
@@ -376,6 +378,10 @@ private slots:
                                        << "training.cross_entropy" << "auto|megatron|pytorch|fused";
         QTest::newRow("bucket word") << minimal({}, {}, {}, QStringLiteral(R"({"tp": 8, "bucket": "big"})")) << "plan.bucket"
                                      << "not a";
+        QTest::newRow("recompute module") << minimal({}, QStringLiteral(R"({"global_batch": 64, "recompute_modules": ["attn"]})"))
+                                          << "training.recompute_modules" << "core_attn, moe_act, layernorm, mla_up_proj";
+        QTest::newRow("recompute modules word") << minimal({}, QStringLiteral(R"({"global_batch": 64, "recompute_modules": "mlp"})"))
+                                                << "training.recompute_modules" << "must be a list";
         QTest::newRow("too large") << QByteArray(2 << 20, ' ') << QString() << "at most 1 MiB";
     }
     void badFiles()

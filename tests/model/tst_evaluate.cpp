@@ -1695,6 +1695,58 @@ private slots:
         }
     }
 
+    // Megatron-Core's recompute_modules: each module drops what it would keep and replays its forward.
+    void megatronRecomputeModules()
+    {
+        Scenario s = deepSeekV3On64();
+        s.training.recompute = Recompute::Selective;
+        const ActivationLayout l = activationLayout(Framework::Megatron, Precision::Bf16, 1, false, false, 0, false, Fp8Recipe::Delayed);
+        const auto kept = [&](unsigned modules) {
+            return layerActivationBytesPerToken(s.workload, Framework::Megatron, Recompute::Selective, l, modules);
+        };
+        const double share = 58.0 / 61;
+        // mla_up_proj: every layer's Q (128 x 192), K (128 x 192) and V (128 x 128), 16-bit.
+        QCOMPARE(kept(kRecomputeCoreAttn) - kept(kRecomputeCoreAttn | kRecomputeMlaUpProj), 2.0 * 128 * (192 + 192 + 128));
+        // moe_act: the 8 routed experts' activation outputs (2048 each) on the MoE layers.
+        QVERIFY(qAbs(kept(kRecomputeCoreAttn) - kept(kRecomputeCoreAttn | kRecomputeMoeAct) - share * 2.0 * 8 * 2048) < 1e-6);
+        // mlp: the dense layers' up(+gate) outputs and activation output, 3 x 18432, on 3 of 61 layers.
+        QVERIFY(qAbs(kept(kRecomputeCoreAttn) - kept(kRecomputeCoreAttn | kRecomputeMlp) - (1 - share) * 2.0 * 3 * 18432) < 1e-6);
+        // layernorm: the two norms' outputs (a MoE layer's second one in 16 bits too, in BF16 all are).
+        QVERIFY(qAbs(kept(kRecomputeCoreAttn) - kept(kRecomputeCoreAttn | kRecomputeLayerNorm) - 2.0 * 2 * 7168) < 1e-6);
+        // An empty list recomputes nothing: the full activations (flash, BF16: core_attn drops nothing).
+        QCOMPARE(kept(0), layerFullActivationBytesPerToken(s.workload, l));
+
+        // Time: the replayed forwards, and for the moe module the dispatch and combine again.
+        const KernelSpec spec = kernelSpec(s.cluster.gpu, Precision::Bf16, Fp8Recipe::Delayed, Framework::Megatron, false);
+        const LayerTimes lt = layerTimes(s.workload, Precision::Bf16, 4096, 1, 1, false, spec, 8.0, false, CpComm::P2p, 16);
+        QCOMPARE(lt.recomputeSeconds(kRecomputeCoreAttn), lt.attentionForward);
+        QVERIFY(lt.mlaUpForward > 0 && lt.mlaUpForward < lt.forwardOf[LayerTimes::kQkv] + lt.elementwiseForward);
+        QVERIFY(lt.moeForward > lt.moeActForward + lt.sharedForward);
+        QCOMPARE(lt.recomputeSeconds(kRecomputeMoe | kRecomputeMoeAct), lt.moeForward);   // moe includes its activation
+        s.training.recomputeModules = kRecomputeCoreAttn;
+        const Evaluation core = evaluate(s);
+        s.training.recomputeModules = kRecomputeCoreAttn | kRecomputeMoe;
+        const Evaluation moe = evaluate(s);
+        QVERIFY(qAbs(moe.breakdown.epCommSeconds / core.breakdown.epCommSeconds - 1.5) < 1e-12);   // 2 + 2 + 2 against 2 + 2
+        QVERIFY(moe.memory.activationsBytes < core.memory.activationsBytes);
+        QVERIFY(moe.breakdown.computeSeconds > core.breakdown.computeSeconds);
+
+        // Only Megatron's selective recompute takes the list.
+        const auto fieldOf = [](Scenario x) { const auto p = validate(x); return p ? QString::fromStdString(p->field) : QString(); };
+        QCOMPARE(fieldOf(s), QString());
+        Scenario bad = s;
+        bad.training.recompute = Recompute::None;
+        QCOMPARE(fieldOf(bad), QStringLiteral("training.recompute_modules"));
+        bad = s;
+        bad.training.recomputeModules = 1024;
+        QCOMPARE(fieldOf(bad), QStringLiteral("training.recompute_modules"));
+        bad = base();
+        bad.training.recompute = Recompute::Selective;
+        bad.training.recomputeModules = kRecomputeMlp;
+        bad.plan.framework = Framework::Fsdp;
+        QCOMPARE(fieldOf(bad), QStringLiteral("training.recompute_modules"));
+    }
+
     // FlashAttention-2 runs its own 128-row blocks (the fused kernel frameworks run: 256) at its
     // own efficiency and keeps the same tensors.
     void flashAttention2()
