@@ -199,7 +199,8 @@ const std::pair<const char *, CrossEntropy> kCrossEntropy[] = {{"auto", CrossEnt
                                                                {"pytorch", CrossEntropy::PyTorch},
                                                                {"fused", CrossEntropy::Fused}};
 const std::pair<const char *, OptimizerStates> kOptimizerStates[] = {{"fp32", OptimizerStates::Fp32},
-                                                                     {"bf16", OptimizerStates::Bf16}};
+                                                                     {"bf16", OptimizerStates::Bf16},
+                                                                     {"bf16_moments", OptimizerStates::Bf16Moments}};
 const std::pair<const char *, Recompute> kRecompute[] = {
     {"none", Recompute::None}, {"selective", Recompute::Selective}, {"full", Recompute::Full}};
 // Megatron-Core's recompute_modules names (transformer_config.py).

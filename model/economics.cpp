@@ -105,9 +105,11 @@ Economics economics(const Scenario &s, const Evaluation &e)
     const double failuresPerSecond = n * o.failuresPerGpuHour / units::kSecondsPerHour;
     g.jobMtbfSeconds = failuresPerSecond > 0 ? 1.0 / failuresPerSecond : 0.0;
     // A checkpoint holds the weights and the optimizer states once (not per replica): 16-bit
-    // weights and fp32 master + Adam moments (12 B), or 16-bit moments (4 B); fp32 training 4 + 8.
+    // weights and fp32 master + Adam moments (12 B), 16-bit moments (4 B) or fp32 master and 16-bit
+    // moments (8 B); fp32 training 4 + 8.
     const bool fp32 = s.training.precision == Precision::Fp32;
-    const double stateBytesPerParam = fp32 ? 12.0 : 2.0 + (s.training.optimizerStates == OptimizerStates::Bf16 ? 4.0 : 12.0);
+    const OptimizerStates states = s.training.optimizerStates;
+    const double stateBytesPerParam = fp32 ? 12.0 : 2.0 + (states == OptimizerStates::Bf16 ? 4.0 : states == OptimizerStates::Bf16Moments ? 8.0 : 12.0);
     g.checkpointBytes = e.parameters * stateBytesPerParam;
     g.checkpointWriteSeconds = g.checkpointBytes / o.storageBytesPerSecond;
     g.restoreSeconds = g.checkpointWriteSeconds;

@@ -272,7 +272,10 @@ const char *nameOf(Precision p)
     }
     return "?";
 }
-const char *nameOf(OptimizerStates o) { return o == OptimizerStates::Bf16 ? "bf16" : "fp32"; }
+const char *nameOf(OptimizerStates o)
+{
+    return o == OptimizerStates::Bf16 ? "bf16" : o == OptimizerStates::Bf16Moments ? "bf16_moments" : "fp32";
+}
 
 const char *nameOf(CrossEntropy c)
 {
@@ -1440,8 +1443,9 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
                                                                + maxStageExpertParamsPerGpu / expertDataRanks
                                                          : maxStageParamsPerGpu;
     double optimizerSeconds = optimizerParamsPerGpu
-                              * (tr.optimizerStates == OptimizerStates::Bf16 ? md.optimizerBytesPerParam16
-                                                                             : md.optimizerBytesPerParam)
+                              * (tr.optimizerStates == OptimizerStates::Bf16          ? md.optimizerBytesPerParam16
+                                 : tr.optimizerStates == OptimizerStates::Bf16Moments ? md.optimizerBytesPerParamMoments16
+                                                                                      : md.optimizerBytesPerParam)
                               / spec.hbmBytesPerSecond;
     // Megatron zeroes, NaN-checks and scales its whole local gradient buffer every step, on the
     // compute stream (MemoryDefaults::megatronGradBufferPasses).

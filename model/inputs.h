@@ -59,7 +59,11 @@ enum class EpDispatcher { AllToAll, DeepEp, HybridEp };
 /// Adam's states: fp32 master weights and moments (mixed precision, [ZeRO]), or 16-bit moments
 /// updating the 16-bit weights in place with no master copy (Apex DistributedFusedAdam
 /// dtype=bf16, as NeMo's Nemotron-4 340B config runs it).
-enum class OptimizerStates { Fp32, Bf16 };
+// Adam's states: fp32 master weights and moments (Fp32); 16-bit moments updating the 16-bit weights
+// with no master copy (Bf16, Apex DistributedFusedAdam dtype bf16); fp32 master weights with 16-bit
+// moments (Bf16Moments, Megatron-Core's precision-aware optimizer with exp_avg_dtype and
+// exp_avg_sq_dtype bf16, as Megatron-Bridge's DeepSeek-V3 recipe runs it).
+enum class OptimizerStates { Fp32, Bf16, Bf16Moments };
 /// The cross-entropy kernel behind the LM head: Auto = the framework's (Megatron-LM's
 /// vocab-parallel one; PyTorch's F.cross_entropy on fp32 logits for DeepSpeed and FSDP);
 /// Fused = a kernel on the 16-bit logits (flash-attn's CrossEntropyLoss as llm-foundry runs it,

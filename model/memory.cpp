@@ -35,7 +35,10 @@ const MemoryDefaults &memoryDefaults()
 StateBytesPerParam stateBytesPerParam(Framework framework, Precision precision, int zero, double shards, bool pipeline,
                                       double gradElementBytes, OptimizerStates optimizerStates)
 {
-    const bool moments16 = optimizerStates == OptimizerStates::Bf16 && precision != Precision::Fp32;
+    const bool moments16 = optimizerStates != OptimizerStates::Fp32 && precision != Precision::Fp32;
+    // Adam's bytes beside the 16-bit weights: fp32 master and m, v (12); 16-bit m, v only (4); fp32
+    // master and 16-bit m, v (8).
+    const double adamBytes = !moments16 ? 12.0 : optimizerStates == OptimizerStates::Bf16 ? 4.0 : 8.0;
     StateBytesPerParam b;
     const double sh = std::max(1.0, shards);
     if (precision == Precision::Fp32) {   // fp32 weights and gradients, Adam m and v
@@ -51,7 +54,7 @@ StateBytesPerParam stateBytesPerParam(Framework framework, Precision precision, 
         // Megatron-FSDP (zero 3, --use-megatron-fsdp) shards weights and main gradients too.
         b.weights = 2 / (zero >= 3 ? sh : 1);
         b.gradients = gradElementBytes / (zero >= 3 ? sh : 1);
-        b.optimizer = (moments16 ? 4 : 12) / (zero >= 1 ? sh : 1);
+        b.optimizer = adamBytes / (zero >= 1 ? sh : 1);
         break;
     case Framework::DeepSpeed:
         // [ZeRO] 2 + 2 + 12, each sharded from its stage on. The pipeline engine in bf16 runs the
@@ -60,7 +63,7 @@ StateBytesPerParam stateBytesPerParam(Framework framework, Precision precision, 
         // (communication_data_type() casts a copy); in fp16 its FP16 optimizer keeps fp16 gradients.
         b.weights = 2 / (zero >= 3 ? sh : 1);
         b.gradients = pipeline && zero < 2 ? (precision == Precision::Fp16 ? 2.0 : 4.0) : 2 / (zero >= 2 ? sh : 1);
-        b.optimizer = (moments16 ? 4 : 12) / (zero >= 1 ? sh : 1);
+        b.optimizer = adamBytes / (zero >= 1 ? sh : 1);
         break;
     case Framework::Fsdp:
         // [FSDP2] fp32 sharded parameters are the master copy; bf16 copies exist while gathered.

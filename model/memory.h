@@ -23,6 +23,8 @@ struct MemoryDefaults
     double planMarginFraction = 0.05;     // plan search keeps this share of HBM free
     double optimizerBytesPerParam = 30;   // Adam step traffic: fp32 master, m, v read+written, fp32 grad read, bf16 weight written
     double optimizerBytesPerParam16 = 14; // 16-bit states: m, v, weight read+written (12), 16-bit grad read (2)
+    // fp32 master read+written (8), 16-bit m, v read+written (8), 16-bit grad read (2), bf16 weight written (2)
+    double optimizerBytesPerParamMoments16 = 20;
     // Megatron-Core passes over the whole local gradient buffer every step, in its element type
     // (fp32 main grads, or bf16): zero_grad_buffer (write), the NaN check's norm (read) and the
     // pre-reduction scaling grad_data *= gradient_scaling_factor (read + write), in

@@ -1347,7 +1347,8 @@ private slots:
         s.training.globalBatch = 64;
         const double nd = 64;
         //  Megatron with bf16 main gradients (--grad-reduce-in-bf16): 16 psi, 4 psi + 12 psi / Nd.
-        //  16-bit Adam states (Apex DistributedFusedAdam dtype=bf16): 4 in place of 12 (FSDP: of 8).
+        //  16-bit Adam states (Apex DistributedFusedAdam dtype=bf16): 4 in place of 12 (FSDP: of 8);
+        //  fp32 master with 16-bit moments (Megatron-Core's precision-aware optimizer): 8.
         struct Case { Framework framework; int zero; double perParam; GradReduce reduce = GradReduce::Auto;
                       OptimizerStates states = OptimizerStates::Fp32; };
         const Case cases[] = {{Framework::DeepSpeed, 0, 16},          {Framework::DeepSpeed, 1, 4 + 12 / nd},
@@ -1358,7 +1359,10 @@ private slots:
                               {Framework::Megatron, 1, 4 + 12 / nd, GradReduce::Bf16},
                               {Framework::Megatron, 1, 4 + 4 / nd, GradReduce::Bf16, OptimizerStates::Bf16},
                               {Framework::DeepSpeed, 2, 2 + 6 / nd, GradReduce::Auto, OptimizerStates::Bf16},
-                              {Framework::Fsdp, 3, 12 / nd, GradReduce::Auto, OptimizerStates::Bf16}};
+                              {Framework::Fsdp, 3, 12 / nd, GradReduce::Auto, OptimizerStates::Bf16},
+                              // Megatron's precision-aware optimizer: fp32 master, bf16 m and v (8 in place of 12).
+                              {Framework::Megatron, 1, 4 + 8 / nd, GradReduce::Bf16, OptimizerStates::Bf16Moments},
+                              {Framework::DeepSpeed, 1, 4 + 8 / nd, GradReduce::Auto, OptimizerStates::Bf16Moments}};
         for (const Case &c : cases) {
             s.plan.framework = c.framework;
             s.plan.zeroStage = c.zero;
