@@ -60,4 +60,23 @@ inline Scenario llama3_405bOn16kH100()
     return s;
 }
 
+/// DeepSeek-V3 (arXiv:2412.19437 Sec. 4.2, the released config.json) as Megatron-Core builds it:
+/// MLA, 3 dense layers then 58 MoE layers of 256 experts (8 a token) and a shared expert, one MTP layer.
+inline Workload deepSeekV3()
+{
+    Workload w{"deepseek-v3", 61, 7168, 128, 128, 18432, MlpKind::SwiGlu, false, false, 129280, 4096};
+    w.headDim = 128;
+    w.qLoraRank = 1536;
+    w.kvLoraRank = 512;
+    w.ropeHeadDim = 64;
+    w.vHeadDim = 128;
+    w.experts = 256;
+    w.expertsPerToken = 8;
+    w.moeFfnHidden = 2048;
+    w.sharedExpertFfn = 2048;
+    w.firstDenseLayers = 3;
+    w.mtpLayers = 1;
+    return w;
+}
+
 } // namespace ts::fixtures

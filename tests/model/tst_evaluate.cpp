@@ -1551,38 +1551,11 @@ private slots:
         QVERIFY(evaluate(bad).feasible);
     }
 
-    // DeepSeek-V3 (arXiv:2412.19437 Sec. 4.2, the released config.json) as Megatron-Core builds it.
-    static Workload deepSeekV3()
-    {
-        Workload w;
-        w.layers = 61;
-        w.hidden = 7168;
-        w.heads = w.kvHeads = 128;
-        w.headDim = 128;
-        w.qLoraRank = 1536;
-        w.kvLoraRank = 512;
-        w.ropeHeadDim = 64;
-        w.vHeadDim = 128;
-        w.ffnHidden = 18432;
-        w.mlp = MlpKind::SwiGlu;
-        w.experts = 256;
-        w.expertsPerToken = 8;
-        w.moeFfnHidden = 2048;
-        w.sharedExpertFfn = 2048;
-        w.firstDenseLayers = 3;
-        w.mtpLayers = 1;
-        w.tiedEmbeddings = false;
-        w.learnedPositions = false;
-        w.vocab = 129280;
-        w.seqLen = 4096;
-        return w;
-    }
-
     // DeepSeek-V3 on 64 H100 (PP 4, EP 16): fits or not, every component is computed.
     static Scenario deepSeekV3On64()
     {
         Scenario s = base();
-        s.workload = deepSeekV3();
+        s.workload = fixtures::deepSeekV3();
         s.plan.tp = 1;
         s.plan.pp = 4;
         s.plan.dp = 16;
@@ -1597,7 +1570,7 @@ private slots:
     void deepSeekV3Counts()
     {
         // The paper's figures: 671B parameters without the MTP module, 37B activated per token.
-        Workload w = deepSeekV3();
+        Workload w = fixtures::deepSeekV3();
         w.mtpLayers = 0;
         const ShapeCounts main = countShape(w);
         QVERIFY2(qAbs(main.totalParams / 671e9 - 1) < 0.005, qPrintable(QString::number(main.totalParams)));
@@ -1606,7 +1579,7 @@ private slots:
         // term by term, per token: the MTP layer counts as a 62nd MoE layer, the head twice, the
         // core attention causal (/2). NVIDIA's published 26.08 GB300 row gives the same:
         // 1,635 model TFLOP/s per GPU at 6,288 tokens/s per GPU = 260.0 GFLOP a token.
-        const ShapeCounts c = countShape(deepSeekV3());
+        const ShapeCounts c = countShape(fixtures::deepSeekV3());
         const double s = 4096, h = 7168, a = 128, dn = 128, dr = 64, dv = 128, ql = 1536, kl = 512, V = 129280;
         const double attentionLinear = 6 * (ql * (h + a * (dn + dr) + 1) + kl * (h + a * (dn + dv) + 1) + h * dr + a * dv * h);
         const double attentionCore = 6 * (a * (dn + dr) / 2 + a * dv / 2) * s;

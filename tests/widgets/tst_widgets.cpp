@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Geometry and mapping functions of the widgets, headless and data-driven.
+#include "../model/fixtures.h"
 #include "chartmath.h"
 #include "formatting.h"
 #include "collectivestablemodel.h"
@@ -172,18 +173,7 @@ private slots:
         qwen.headDim = 0;
         qwen.qkNorm = false;
         QCOMPARE(fmt::workloadShape(qwen), QStringLiteral("64 layers, hidden 5120, 64 heads (8 KV), FFN 25600 (swiglu), vocab 151936, sequence 4096"));
-        Workload deepSeek{"deepseek-v3", 61, 7168, 128, 128, 18432, MlpKind::SwiGlu, false, false, 129280, 4096};
-        deepSeek.headDim = 128;
-        deepSeek.qLoraRank = 1536;
-        deepSeek.kvLoraRank = 512;
-        deepSeek.ropeHeadDim = 64;
-        deepSeek.vHeadDim = 128;
-        deepSeek.experts = 256;
-        deepSeek.expertsPerToken = 8;
-        deepSeek.moeFfnHidden = 2048;
-        deepSeek.sharedExpertFfn = 2048;
-        deepSeek.firstDenseLayers = 3;
-        deepSeek.mtpLayers = 1;
+        const Workload deepSeek = fixtures::deepSeekV3();
         QCOMPARE(fmt::workloadShape(deepSeek),
                  QStringLiteral("61 layers, hidden 7168, latent attention, 128 heads of 128 + 64 rotary (value 128), KV latent 512, "
                                 "Q latent 1536, FFN 18432 (swiglu), vocab 129280, sequence 4096; 256 experts of 2048, 8 per token, "
