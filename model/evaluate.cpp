@@ -741,10 +741,8 @@ std::optional<Problem> validate(const Scenario &sc)
     if (tr.recomputeModules & ~unsigned(kRecomputeAllModules))
         return problem("training.recompute_modules", "recompute_modules takes core_attn, moe_act, layernorm, mla_up_proj, mlp, "
                                                      "moe and shared_experts");
-    if (tr.recomputeModules != kRecomputeCoreAttn && (tr.recompute != Recompute::Selective || resolveFramework(pl) != Framework::Megatron))
-        return problem("training.recompute_modules",
-                       "recompute_modules picks what Megatron's selective recompute replays: set training.recompute to "
-                       "selective and plan.framework to megatron, or leave recompute_modules at [core_attn]");
+    // Like Megatron-Core, which reads recompute_modules only under selective granularity, the list is
+    // inert under recompute none or full and outside Megatron (the plan search switches both).
     if (tr.fp8Params && tr.precision != Precision::Fp8)
         return problem("training.fp8_params", "fp8_params keeps the GEMM weights in FP8: it needs training.precision fp8");
     if (tr.fp8Params && tr.fp8Recipe == Fp8Recipe::Nvfp4)
@@ -1022,6 +1020,9 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     // Megatron-LM accumulates weight gradients into fp32 main gradients inside the GEMM.
     const double wgradOutputBytes = fw == Framework::Megatron && tr.precision != Precision::Fp32 ? 8.0 : 2.0;
     e.kernels = resolveKernels(tr.kernels, fw);
+    // Megatron's selective recompute reads recompute_modules; DeepSpeed's (Megatron-DeepSpeed) replays
+    // the core attention, torchtitan's is op-level (below).
+    const unsigned recomputeModules = fw == Framework::Megatron ? tr.recomputeModules : unsigned(kRecomputeCoreAttn);
     const CrossEntropy crossEntropy = resolveCrossEntropy(tr.crossEntropy, fw);
     const LossTraffic lossTraffic = lossTrafficOf(crossEntropy);
     const auto [lt, head] = kernelTimesOf(sc, fw, crossEntropy, tokensPerGpu, spec, wgradOutputBytes, e.kernels == Kernels::Eager,
@@ -1043,7 +1044,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         layerRecompute = recomputedShare * lt.forward();
     else if (tr.recompute == Recompute::Selective)
         layerRecompute = fw == Framework::Fsdp ? 0.5 * lt.gemmForward + lt.elementwiseForward + lt.castForward   // [SAC]
-                                               : lt.recomputeSeconds(tr.recomputeModules);   // Megatron's modules (core attention)
+                                               : lt.recomputeSeconds(recomputeModules);   // Megatron's modules (core attention)
     // Megatron-Core TP comm overlap runs the reduce-scatter on SMs beside its GEMM (kernels.h). Under
     // torchtitan's AsyncTP no backward GEMM is paired with a reduce-scatter (the input gradients'
     // scatters run in the open, below), so its backward GEMMs keep every SM.
@@ -1110,7 +1111,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         // The forward's, again: every block's under full recompute, the dense MLP's under Megatron's
         // selective mlp module (a MoE layer's tokens stay sharded: its recompute has none).
         const double recomputed = tr.recompute == Recompute::Full ? blocks * pair * recomputedShare
-                                  : tr.recompute == Recompute::Selective && (tr.recomputeModules & kRecomputeMlp) ? (1 - moeShare) * pair
+                                  : tr.recompute == Recompute::Selective && (recomputeModules & kRecomputeMlp) ? (1 - moeShare) * pair
                                                                                                                     : 0.0;
         double open = blocks * pair, behindDgrad = 0, behindWgrad = 0;
         if (megatronLayers && sp) {
@@ -1185,7 +1186,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         // with its CP exchange inside) on every layer; torchtitan's op-level policy saves attention.
         const double recomputedForwards = tr.recompute == Recompute::Full ? recomputedShare
                                           : tr.recompute == Recompute::Selective && fw != Framework::Fsdp
-                                                  && (tr.recomputeModules & kRecomputeCoreAttn)
+                                                  && (recomputeModules & kRecomputeCoreAttn)
                                               ? 1.0
                                               : 0.0;
         // The recomputed attention forward, in backward, hides the ring's recomputed hops.
@@ -1268,7 +1269,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         epLayerFwd = 2 * e.epA2aSeconds * moeShare;   // the mean layer's: dense layers send nothing
         // Recomputing the MoE layer (full, or Megatron's moe module) dispatches and combines again.
         const double moeRecomputed = tr.recompute == Recompute::Full ? recomputedShare
-                                     : tr.recompute == Recompute::Selective && (tr.recomputeModules & kRecomputeMoe) ? 1.0
+                                     : tr.recompute == Recompute::Selective && (recomputeModules & kRecomputeMoe) ? 1.0
                                                                                                                        : 0.0;
         epLayerBwd = 2 * e.epA2aSeconds * moeShare + moeRecomputed * epLayerFwd;
         if (pl.epOverlap) {
@@ -1299,7 +1300,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
                                                    tr.optimizerStates);
     const ActivationLayout layout = activationLayout(fw, tr.precision, t, sp, e.kernels == Kernels::Eager,
                                                      quantizedElementBytes(spec), spec.fp8Attention, tr.fp8Recipe);
-    const double actPerTokenLayer = layerActivationBytesPerToken(w, fw, tr.recompute, layout, tr.recomputeModules)
+    const double actPerTokenLayer = layerActivationBytesPerToken(w, fw, tr.recompute, layout, recomputeModules)
                                     * activationElementBytes(tr.precision) / 2;
     // A layer that keeps its activations keeps them all (layerActivationBytesPerToken, Recompute::None).
     const double actFullPerTokenLayer = layerFullActivationBytesPerToken(w, layout) * activationElementBytes(tr.precision) / 2;

@@ -1708,19 +1708,25 @@ private slots:
         QVERIFY(moe.memory.activationsBytes < core.memory.activationsBytes);
         QVERIFY(moe.breakdown.computeSeconds > core.breakdown.computeSeconds);
 
-        // Only Megatron's selective recompute takes the list.
+        // Only Megatron's selective recompute reads the list (as Megatron-Core does): under recompute
+        // none or another framework it changes nothing.
         const auto fieldOf = [](Scenario x) { const auto p = validate(x); return p ? QString::fromStdString(p->field) : QString(); };
         QCOMPARE(fieldOf(s), QString());
+        for (const Recompute r : {Recompute::None, Recompute::Full}) {
+            Scenario inert = s, plain = s;
+            inert.training.recompute = plain.training.recompute = r;
+            plain.training.recomputeModules = kRecomputeCoreAttn;
+            QCOMPARE(evaluate(inert).breakdown.stepSeconds, evaluate(plain).breakdown.stepSeconds);
+            QCOMPARE(evaluate(inert).memory.totalBytes, evaluate(plain).memory.totalBytes);
+        }
+        Scenario fsdp = base(), fsdpPlain = base();
+        fsdp.training.recompute = fsdpPlain.training.recompute = Recompute::Selective;
+        fsdp.plan.framework = fsdpPlain.plan.framework = Framework::Fsdp;
+        fsdp.training.recomputeModules = kRecomputeMlp;
+        QCOMPARE(fieldOf(fsdp), QString());
+        QCOMPARE(evaluate(fsdp).memory.totalBytes, evaluate(fsdpPlain).memory.totalBytes);
         Scenario bad = s;
-        bad.training.recompute = Recompute::None;
-        QCOMPARE(fieldOf(bad), QStringLiteral("training.recompute_modules"));
-        bad = s;
         bad.training.recomputeModules = 1024;
-        QCOMPARE(fieldOf(bad), QStringLiteral("training.recompute_modules"));
-        bad = base();
-        bad.training.recompute = Recompute::Selective;
-        bad.training.recomputeModules = kRecomputeMlp;
-        bad.plan.framework = Framework::Fsdp;
         QCOMPARE(fieldOf(bad), QStringLiteral("training.recompute_modules"));
     }
 
