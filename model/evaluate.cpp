@@ -498,9 +498,10 @@ std::optional<Problem> validate(const Scenario &sc)
     if (w.moeFfnHidden < 0 || w.moeFfnHidden > 10000000)
         return problem("workload.moe_ffn_hidden", "moe_ffn_hidden must be between 1 and 10000000, or 0 for ffn_hidden (got %g)",
                        w.moeFfnHidden);
-    if (w.firstDenseLayers < 0 || w.firstDenseLayers > w.layers)
-        return problem("workload.first_dense_layers", "first_dense_layers must be between 0 and the %g layers (got %g)",
-                       w.layers, w.firstDenseLayers);
+    if (w.firstDenseLayers < 0 || (w.firstDenseLayers >= w.layers && w.firstDenseLayers > 0))
+        return problem("workload.first_dense_layers", "first_dense_layers must be between 0 and %g, fewer than the layers, "
+                       "so that some layers are MoE (got %g); set experts to 0 for a dense model",
+                       w.layers - 1, w.firstDenseLayers);
     if (w.firstDenseLayers > 0 && w.experts == 0)
         return problem("workload.first_dense_layers", "first_dense_layers picks the dense layers of a mixture-of-experts "
                        "model: give workload.experts too, or set it to 0");
@@ -524,6 +525,9 @@ std::optional<Problem> validate(const Scenario &sc)
         return problem(w.qLoraRank > 0 ? "workload.q_lora_rank" : w.ropeHeadDim > 0 ? "workload.qk_rope_head_dim" : "workload.v_head_dim",
                        "q_lora_rank, qk_rope_head_dim and v_head_dim shape multi-head latent attention: give "
                        "workload.kv_lora_rank too, or set them to 0");
+    if (w.kvLoraRank > 0 && w.qkNorm)
+        return problem("workload.qk_norm", "latent attention normalizes its Q and KV latents (counted with kv_lora_rank), "
+                       "not each head: set qk_norm false");
     if (w.kvLoraRank > 0 && w.kvHeads != w.heads)
         return problem("workload.kv_heads", "latent attention (kv_lora_rank) gives every head its own key and value: "
                        "kv_heads must equal the %g heads (got %g)", w.heads, w.kvHeads);

@@ -483,7 +483,8 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
         const double routedWidth = Tin / T * topK * fe;
         lt.moeActForward = T * activationBytes * routedWidth / spec.hbmBytesPerSecond;
         lt.sharedForward += T * activationBytes * double(w.sharedExpertFfn) / t / spec.hbmBytesPerSecond;
-        lt.moeForward += lt.moeActForward + lt.sharedForward;   // and the permutation, below
+        // The shared experts' GEMMs are in forwardOf already: add their activation only.
+        lt.moeForward += lt.moeActForward + T * activationBytes * double(w.sharedExpertFfn) / t / spec.hbmBytesPerSecond;   // and the permutation, below
     } else {
         lt.mlpForward = lt.forwardOf[LayerTimes::kMlpUp] + lt.forwardOf[LayerTimes::kMlpDown]
                         + T * activationBytes * mlpWidth / spec.hbmBytesPerSecond;

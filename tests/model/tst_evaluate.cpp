@@ -1656,6 +1656,8 @@ private slots:
         QCOMPARE(fieldOf(s), QString());
         const std::pair<Edit, const char *> bad[] = {
             {[](Scenario &x) { x.workload.firstDenseLayers = 62; }, "workload.first_dense_layers"},
+            {[](Scenario &x) { x.workload.firstDenseLayers = 61; }, "workload.first_dense_layers"},   // no MoE layer left
+            {[](Scenario &x) { x.workload.qkNorm = true; }, "workload.qk_norm"},
             {[](Scenario &x) { x.workload.experts = 0; x.workload.sharedExpertFfn = 0; }, "workload.first_dense_layers"},
             {[](Scenario &x) { x.workload.experts = 0; x.workload.firstDenseLayers = 0; }, "workload.moe_shared_ffn_hidden"},
             {[](Scenario &x) { x.workload.kvLoraRank = 0; }, "workload.q_lora_rank"},
