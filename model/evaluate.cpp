@@ -88,6 +88,25 @@ double maxOfNormalsQuantile(double q, double n) { return normalQuantileUpper(-st
 
 double activationElementBytes(Precision precision) { return precision == Precision::Fp32 ? 4.0 : 2.0; }
 
+// Forward FLOPs per token of the mean layer that Megatron's selective recompute replays
+// (Training::recomputeModules): the core attention and the matrices of the recomputed modules.
+double recomputedModuleFlopsPerToken(const Workload &w, const ShapeCounts &c, unsigned modules)
+{
+    const double h = w.hidden, gates = w.mlp == MlpKind::SwiGlu ? 3.0 : 2.0, share = moeLayerShare(w);
+    double flops = modules & kRecomputeCoreAttn ? c.layerAttentionFlopsPerToken : 0.0;
+    if ((modules & kRecomputeMlaUpProj) && isMla(w))
+        flops += 2.0 * (w.qLoraRank > 0 ? w.qLoraRank * attentionWidthOf(w) : 0.0)
+                 + 2.0 * w.kvLoraRank * w.heads * (headDimOf(w) + vHeadDimOf(w));
+    if (modules & kRecomputeMlp)
+        flops += (1 - share) * 2.0 * gates * h * w.ffnHidden;
+    const double shared = 2.0 * gates * h * w.sharedExpertFfn;
+    if (modules & kRecomputeMoe)
+        flops += share * (2.0 * h * w.experts + shared + 2.0 * gates * h * expertFfnOf(w) * expertsPerTokenOf(w));
+    else if (modules & kRecomputeSharedExperts)
+        flops += share * shared;
+    return flops;
+}
+
 std::vector<int> divisorsOf(int n)
 {
     std::vector<int> out;
@@ -1346,6 +1365,14 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             params += counts.embeddingParams;
         if (last)
             params += (p > 1 && w.tiedEmbeddings ? double(w.vocab) * h : counts.headParams) + 2 * h;
+        // [MTP] The last stage holds the modules' projections and norms, and, when it is not the
+        // first, its own copy of the word embedding the modules read (Megatron-Core gpt_model.py
+        // builds it where pre_process or mtp_process; a tied head's copy already serves).
+        if (last && w.mtpLayers > 0) {
+            params += w.mtpLayers * (2 * h * h + 3 * h);
+            if (p > 1 && !w.tiedEmbeddings)
+                params += counts.embeddingParams;
+        }
         const double expertParamsPerGpu = L * counts.layerExpertParams / pl.ep;
         const double paramsPerGpu = params / t + expertParamsPerGpu;
         // The slowest stage, exposed TP/CP time included, sets the steady state. A given compute
@@ -1795,14 +1822,15 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     e.modelFlopsPerStep = 3.0 * forwardPerToken * e.tokensPerStep;
     // The pairs the kernels execute: s^2/2 causal, fewer under a sliding window (shape.h).
     const double executedAttentionShareOfFull = executedAttentionShare(w);
+    const double attentionLayers = w.layers + w.mtpLayers;   // the MTP layers attend too (in forwardPerToken)
     e.modelFlopsPerStepCausal = e.modelFlopsPerStep
-                                - 3.0 * w.layers * counts.layerAttentionFlopsPerToken * (1 - executedAttentionShareOfFull) * e.tokensPerStep;
+                                - 3.0 * attentionLayers * counts.layerAttentionFlopsPerToken * (1 - executedAttentionShareOfFull) * e.tokensPerStep;
     double recomputePerToken = 0;
     if (tr.recompute == Recompute::Full)
         recomputePerToken = recomputedShare * w.layers * (counts.layerMatrixFlopsPerToken + counts.layerAttentionFlopsPerToken);
     else if (tr.recompute == Recompute::Selective)
         recomputePerToken = fw == Framework::Fsdp ? w.layers * 0.5 * counts.layerMatrixFlopsPerToken
-                                                  : w.layers * counts.layerAttentionFlopsPerToken;
+                                                  : w.layers * recomputedModuleFlopsPerToken(w, counts, recomputeModules);
     e.hardwareFlopsPerStep = e.modelFlopsPerStep + recomputePerToken * e.tokensPerStep;
     const double step = bd.stepSeconds;
     e.modelFlopsPerSecondPerGpu = e.modelFlopsPerStep / (N * step);
@@ -1810,12 +1838,14 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     // Utilisation counts the attention work that exists: with a causal mask half of s^2 (PaLM's
     // MFU counts useful FLOPs). The full-s^2 figures of published tables stay in the TFLOP/s keys,
     // and can exceed the peak for long causal sequences, so they are not called utilisation.
-    const double causalAttentionPerToken = w.layers * counts.layerAttentionFlopsPerToken * (1 - executedAttentionShareOfFull);
+    const double causalAttentionPerToken = attentionLayers * counts.layerAttentionFlopsPerToken * (1 - executedAttentionShareOfFull);
     e.mfu = e.modelFlopsPerStepCausal / (N * step) / peakMatrix;
     e.mfuFullAttention = e.modelFlopsPerSecondPerGpu / peakMatrix;
     const double recomputedAttentionShare = tr.recompute == Recompute::Full ? recomputedShare
-                                            : tr.recompute == Recompute::Selective && fw != Framework::Fsdp ? 1.0
-                                                                                                            : 0.0;
+                                            : tr.recompute == Recompute::Selective && fw != Framework::Fsdp
+                                                    && (recomputeModules & kRecomputeCoreAttn)
+                                                ? w.layers / attentionLayers
+                                                : 0.0;
     e.hfu = (e.hardwareFlopsPerStep - (3.0 + recomputedAttentionShare) * causalAttentionPerToken * e.tokensPerStep) / (N * step) / peakMatrix;
     e.tokensPerSecond = e.tokensPerStep / step;
     e.stepsToTrain = tr.tokens / e.tokensPerStep;

@@ -477,8 +477,11 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
                    + 2 * 6 * r;        // two bias-dropout-residual adds: read two, write one
     const double activationBytes = w.mlp == MlpKind::SwiGlu ? (eager ? k.eagerSwigluBytes : 6.0) : 4.0;   // SiLU(gate)*up or GeLU
     bytes += activationBytes * mlpWidth;
-    lt.normForward = T * 2 * (eager && resolveNorm(w) == NormKind::RmsNorm ? k.eagerRmsNormBytes : 4.0) * ((sp || tp == 1) ? h / t : h)
-                     / spec.hbmBytesPerSecond;
+    // The norms Megatron's layernorm module replays: those not fused into the next GEMM (MLA's
+    // input norm, a MoE layer's MLP norm; memory.cpp megatronSelectiveBytes).
+    const double standaloneNorms = (mla ? 1.0 : 0.0) + (moe ? 1.0 : 0.0);
+    lt.normForward = T * standaloneNorms * (eager && resolveNorm(w) == NormKind::RmsNorm ? k.eagerRmsNormBytes : 4.0)
+                     * ((sp || tp == 1) ? h / t : h) / spec.hbmBytesPerSecond;
     if (moe) {
         const double routedWidth = Tin / T * topK * fe;
         lt.moeActForward = T * activationBytes * routedWidth / spec.hbmBytesPerSecond;

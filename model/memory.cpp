@@ -185,24 +185,30 @@ double megatronSelectiveBytes(const Workload &w, const Widths &x, const Activati
     }
     const double gemmInput = l.quantizedInputBytes > 0 ? l.quantizedInputBytes : 2.0;   // a kept GEMM input
     const bool moe = isMoe(w);
-    // layernorm (output-discarding): the two norms' outputs; a MoE layer's MLP norm output, which
-    // the router reads too, is kept in 16 bits.
+    // layernorm (output-discarding) recomputes only the norms that stand alone (Megatron-Core
+    // transformer_layer.py skips IdentityOp): Transformer Engine fuses the others into the GEMM
+    // after them (LayerNormLinear). Those are MLA's input norm, before its two down projections,
+    // and a MoE layer's MLP norm, before the router and experts (kept in 16 bits).
     if (modules & kRecomputeLayerNorm)
-        bytes -= x.rOut * gemmInput + x.rOut * (moe ? 2.0 : gemmInput);
+        bytes -= (isMla(w) ? x.rOut * gemmInput : 0.0) + (moe ? x.rOut * 2.0 : 0.0);
     // mla_up_proj (output-discarding): the up projections' outputs, each head's Q, K and V.
     if ((modules & kRecomputeMlaUpProj) && isMla(w))
         bytes -= (x.q + 2 * x.kv) * (modules & kRecomputeCoreAttn ? 2.0 : l.attentionInputBytes);
     const double routed = x.f - x.fShared;
+    // What an MLP keeps of width f: its up(+gate) outputs in 16 bits and its activation output as
+    // the down projection's (maybe quantized) input, as keptBytes counts them.
+    const auto mlpKept = [&](double f) { return 2 * x.gates * f + gemmInput * f; };
     if (moe && (modules & kRecomputeMoe)) {
-        // moe (checkpointed): everything of the MoE layer but its input.
-        bytes -= 2 * (x.gates + 1) * x.f + 2 * 2 * x.expertRows + x.routerBytes;
+        // moe (checkpointed): everything of the MoE layer but its input: the MLPs, the expert rows
+        // in (quantized under FP8) and out, the router's scores.
+        bytes -= mlpKept(x.f) + (gemmInput + 2) * x.expertRows + x.routerBytes;
     } else if (moe) {
         if (modules & kRecomputeMoeAct)   // the experts' activation output, their down projection's input
             bytes -= routed * gemmInput;
         if (modules & kRecomputeSharedExperts)
-            bytes -= 2 * (x.gates + 1) * x.fShared;
+            bytes -= mlpKept(x.fShared);
     } else if (modules & kRecomputeMlp) {
-        bytes -= 2 * x.gates * x.f + gemmInput * x.f;   // the up(+gate) outputs and the activation output
+        bytes -= mlpKept(x.f);
     }
     return bytes;
 }

@@ -321,7 +321,7 @@ StepTimeline stepTimeline(const Scenario &sc, const Evaluation &e)
     // The first gather (of the step's parameters, or of the first micro-batch's) comes before
     // the first forward.
     const double lead = e.dpLeadSeconds;
-    const int layers = std::max(1, stageLayerCounts(sc.workload.layers, pl).front() / v);
+    const int layers = std::max(1, stageLayersOf(sc.workload, pl).front() / v);
     double firstBackward = -1, lastBackwardEnd = lead;
     bool forwardAfterBackward = false;   // micro-batches alternate (gradient accumulation, 1F1B's steady state)
     for (const PipelineEvent &ev : sim.events) {

@@ -62,7 +62,7 @@ const std::map<QString, Bound> kBounds = {
     // B200 +13.0%. All 16: 6.4% / 57.7%.
     {QStringLiteral("moe"), {0.07, 0.60}},
     // Megatron-Bridge GPT-OSS 120B (128 experts top-4, a 128-token window on every other layer),
-    // tokens/s, held out after sliding-window attention was modelled: 51.3% / 75.8% over 7 runs (52.7% /
+    // tokens/s, held out after sliding-window attention was modelled: 51.5% / 76.1% over 7 runs (52.7% /
     // 78.3% before their recompute modules were expressed), every
     // row too fast. 26.04.01 BF16 (H100, B200, B300, GB200, GB300) +50% to +76%: eager dropless MoE
     // whose dispatch waits on the host for each layer's split sizes, and per-expert Python paths for
