@@ -203,31 +203,24 @@ const std::pair<const char *, OptimizerStates> kOptimizerStates[] = {{"fp32", Op
                                                                      {"bf16_moments", OptimizerStates::Bf16Moments}};
 const std::pair<const char *, Recompute> kRecompute[] = {
     {"none", Recompute::None}, {"selective", Recompute::Selective}, {"full", Recompute::Full}};
-// Megatron-Core's recompute_modules names (transformer_config.py).
-const std::pair<const char *, unsigned> kRecomputeModules[] = {
-    {"core_attn", kRecomputeCoreAttn}, {"moe_act", kRecomputeMoeAct}, {"layernorm", kRecomputeLayerNorm},
-    {"mla_up_proj", kRecomputeMlaUpProj}, {"mlp", kRecomputeMlp}, {"moe", kRecomputeMoe},
-    {"shared_experts", kRecomputeSharedExperts}};
+// Megatron-Core's recompute_modules names (model: recomputeModuleName).
 unsigned recomputeModuleFlag(const QString &name)
 {
-    for (const auto &[text, flag] : kRecomputeModules)
-        if (name == QLatin1String(text))
+    for (unsigned flag = 1; flag <= kRecomputeSharedExperts; flag <<= 1)
+        if (name == QLatin1String(recomputeModuleName(flag)))
             return flag;
     return 0;
 }
 QString recomputeModuleNames()
 {
-    QStringList names;
-    for (const auto &[text, flag] : kRecomputeModules)
-        names << QLatin1String(text);
-    return names.join(QLatin1String(", "));
+    return QString::fromStdString(recomputeModulesText(kRecomputeAllModules));
 }
 QJsonArray recomputeModuleList(unsigned modules)
 {
     QJsonArray list;
-    for (const auto &[text, flag] : kRecomputeModules)
+    for (unsigned flag = 1; flag <= kRecomputeSharedExperts; flag <<= 1)
         if (modules & flag)
-            list.append(QLatin1String(text));
+            list.append(QLatin1String(recomputeModuleName(flag)));
     return list;
 }
 const std::pair<const char *, Schedule> kSchedule[] = {{"gpipe", Schedule::GPipe},

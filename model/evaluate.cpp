@@ -307,6 +307,29 @@ const char *nameOf(CrossEntropy c)
     return "auto";
 }
 
+const char *recomputeModuleName(unsigned flag)
+{
+    switch (flag) {
+    case kRecomputeCoreAttn: return "core_attn";
+    case kRecomputeMoeAct: return "moe_act";
+    case kRecomputeLayerNorm: return "layernorm";
+    case kRecomputeMlaUpProj: return "mla_up_proj";
+    case kRecomputeMlp: return "mlp";
+    case kRecomputeMoe: return "moe";
+    case kRecomputeSharedExperts: return "shared_experts";
+    default: return "";
+    }
+}
+
+std::string recomputeModulesText(unsigned modules)
+{
+    std::string text;
+    for (unsigned flag = 1; flag <= kRecomputeSharedExperts; flag <<= 1)
+        if (modules & flag)
+            text += (text.empty() ? "" : ", ") + std::string(recomputeModuleName(flag));
+    return text.empty() ? "none" : text;
+}
+
 std::string recomputeText(const Training &tr)
 {
     if (tr.recompute == Recompute::Full && tr.recomputeLayers > 0)
@@ -1082,10 +1105,12 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const double moeShare = moeLayerShare(w);
     const double mlpBlock = moe ? (1 - moeShare) + (w.sharedExpertFfn > 0 ? moeShare : 0.0) : 1.0;
     using LG = LayerTimes;
-    const double rsForwardGemms = lt.forwardOf[LG::kAttentionOut] + mlpBlock * lt.forwardOf[LG::kMlpDown];
-    const double bulkBackwardGemms = moe ? 0.5 * (lt.backwardDataOf[LG::kQkv] + lt.backwardDataOf[LG::kAttentionOut])
-                                               + mlpBlock * 0.5 * (lt.backwardDataOf[LG::kMlpUp] + lt.backwardDataOf[LG::kMlpDown])
-                                         : 0.5 * lt.gemmBackwardData;
+    // (LayerTimes::tp*Of: the GEMMs a collective is pipelined with, per block; routed experts and
+    // MLA's replicated down projections have none.)
+    const double rsForwardGemms = lt.tpForwardOf[LG::kAttentionOut] + mlpBlock * lt.tpForwardOf[LG::kMlpDown];
+    const double bulkBackwardGemms = moe || isMla(w) ? 0.5 * (lt.tpBackwardDataOf[LG::kQkv] + lt.tpBackwardDataOf[LG::kAttentionOut])
+                                                           + mlpBlock * 0.5 * (lt.tpBackwardDataOf[LG::kMlpUp] + lt.tpBackwardDataOf[LG::kMlpDown])
+                                                     : 0.5 * lt.gemmBackwardData;
     const double layerForward = lt.forward() + rsForwardGemms * overlapSlowdown;
     const double layerBackward = lt.backward() + bulkBackwardGemms * backwardOverlapSlowdown + layerRecompute;
 
@@ -1129,23 +1154,50 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
                                   : half;   // a ring gathers as it scatters
         const double pair = sp ? gather + half : allReduce;   // one all-reduce equivalent as the plan runs it
         e.tpFp8Gathers = sp && tr.precision == Precision::Fp8;
+        // [MLA] The attention block's column-parallel GEMMs are the up projections: their inputs,
+        // the Q and KV latents (and the rotary key, gathered alone), are what it gathers and what
+        // its input gradients scatter (Megatron-Core multi_latent_attention.py: the down
+        // projections run "duplicated" on the SP shard). Without a Q latent Q is projected from h.
+        // The output projection's reduce-scatter and the output gradients' gathers stay h wide.
+        double gatherA = gather, halfA = half, allReduceA = allReduce;
+        if (isMla(w)) {
+            const double latentWidth = (w.qLoraRank > 0 ? double(w.qLoraRank) : h) + w.kvLoraRank + w.ropeHeadDim;
+            const double latentBytes = e.tpBytesPerCollective * latentWidth / h;
+            const double latentAllReduce = collectiveTime(Collective::AllReduce, Algorithm::Auto, latentBytes, tpGroup, fabric).seconds;
+            halfA = sp ? collectiveTime(Collective::ReduceScatter, Algorithm::Auto, latentBytes, tpGroup, fabric).seconds : latentAllReduce / 2;
+            gatherA = sp && tr.precision == Precision::Fp8
+                          ? collectiveTime(Collective::AllGather, Algorithm::Auto, latentBytes / 2 * quantizedElementBytes(spec), tpGroup, fabric)
+                                .seconds
+                          : halfA;
+            allReduceA = latentAllReduce;
+        }
+        // One block's collectives forward (gather + scatter, or the row all-reduce) and backward
+        // when nothing pairs them (the output gradients' gather + the input gradients' scatter).
+        const double pairForwardA = sp ? gatherA + half : allReduce, pairBackwardA = sp ? gather + halfA : allReduceA;
         const bool megatronLayers = (fw == Framework::Megatron || fw == Framework::DeepSpeed) && pl.tpAsyncGrad;
         const double blocks = 1 + mlpBlock;   // attention and MLP; attention alone in a MoE layer
-        // The forward's, again: every block's under full recompute, the dense MLP's under Megatron's
-        // selective mlp module (a MoE layer's tokens stay sharded: its recompute has none).
-        const double recomputed = tr.recompute == Recompute::Full ? blocks * pair * recomputedShare
-                                  : tr.recompute == Recompute::Selective && (recomputeModules & kRecomputeMlp) ? (1 - moeShare) * pair
-                                                                                                                    : 0.0;
-        double open = blocks * pair, behindDgrad = 0, behindWgrad = 0;
+        // The forward's, again: every block's under full recompute; under Megatron's selective
+        // modules the dense MLP's (mlp) and the shared experts' (moe, shared_experts: Megatron-Core
+        // moe_layer.py checkpoints them with the layer or alone); routed experts' tokens stay sharded.
+        double recomputed = 0;
+        if (tr.recompute == Recompute::Full)
+            recomputed = (pairForwardA + mlpBlock * pair) * recomputedShare;
+        else if (tr.recompute == Recompute::Selective) {
+            if (recomputeModules & kRecomputeMlp)
+                recomputed += (1 - moeShare) * pair;
+            if ((recomputeModules & (kRecomputeMoe | kRecomputeSharedExperts)) && w.sharedExpertFfn > 0)
+                recomputed += moeShare * pair;
+        }
+        double open = pairBackwardA + mlpBlock * pair, behindDgrad = 0, behindWgrad = 0;
         if (megatronLayers && sp) {
             open = blocks * gather;
-            behindDgrad = blocks * gather;
-            behindWgrad = blocks * half;
+            behindDgrad = gatherA + mlpBlock * gather;
+            behindWgrad = halfA + mlpBlock * half;
         } else if (megatronLayers) {
             open = 0;
-            behindWgrad = blocks * allReduce;
+            behindWgrad = allReduceA + mlpBlock * allReduce;
         }
-        tpLayerFwd = blocks * pair;
+        tpLayerFwd = pairForwardA + mlpBlock * pair;
         tpLayerBwd = open + behindDgrad + behindWgrad + recomputed;
         e.tpCollectivesPerLayer = (tpLayerFwd + tpLayerBwd) / allReduce;
         if (pl.tpOverlap && sp) {
@@ -1163,19 +1215,19 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             using G = LayerTimes;
             const auto over = [](double comm, double gemm) { return std::max(0.0, comm - gemm); };
             // (Summed in the dense order, each MLP term times mlpBlock: dense figures stay bit for bit.)
-            const double fwdExposed = over(gather, lt.forwardOf[G::kQkv]) + over(half, lt.forwardOf[G::kAttentionOut])
-                                      + mlpBlock * over(gather, lt.forwardOf[G::kMlpUp]) + mlpBlock * over(half, lt.forwardOf[G::kMlpDown]);
+            const double fwdExposed = over(gatherA, lt.tpForwardOf[G::kQkv]) + over(half, lt.tpForwardOf[G::kAttentionOut])
+                                      + mlpBlock * over(gather, lt.tpForwardOf[G::kMlpUp]) + mlpBlock * over(half, lt.tpForwardOf[G::kMlpDown]);
             tpLayerFwdExposed = fwdExposed;
-            const double rowGathers = over(gather, lt.backwardDataOf[G::kAttentionOut])
-                                      + mlpBlock * over(gather, lt.backwardDataOf[G::kMlpDown]);
+            const double rowGathers = over(gather, lt.tpBackwardDataOf[G::kAttentionOut])
+                                      + mlpBlock * over(gather, lt.tpBackwardDataOf[G::kMlpDown]);
             double columnCollectives = 0;
             if (megatronLayers)
-                columnCollectives = over(gather, lt.backwardDataOf[G::kQkv]) + mlpBlock * over(gather, lt.backwardDataOf[G::kMlpUp])
-                                    + over(half, lt.backwardWeightOf[G::kQkv]) + mlpBlock * over(half, lt.backwardWeightOf[G::kMlpUp]);
+                columnCollectives = over(gatherA, lt.tpBackwardDataOf[G::kQkv]) + mlpBlock * over(gather, lt.tpBackwardDataOf[G::kMlpUp])
+                                    + over(halfA, lt.tpBackwardWeightOf[G::kQkv]) + mlpBlock * over(half, lt.tpBackwardWeightOf[G::kMlpUp]);
             else if (asyncTp)
-                columnCollectives = 2 * half;   // the summed input gradients' scatters
+                columnCollectives = halfA + mlpBlock * half;   // the summed input gradients' scatters
             else
-                columnCollectives = over(half, lt.backwardDataOf[G::kQkv]) + mlpBlock * over(half, lt.backwardDataOf[G::kMlpUp]);
+                columnCollectives = over(halfA, lt.tpBackwardDataOf[G::kQkv]) + mlpBlock * over(half, lt.tpBackwardDataOf[G::kMlpUp]);
             tpLayerBwdExposed = rowGathers + columnCollectives + (tr.recompute == Recompute::Full ? recomputedShare * fwdExposed : 0.0);
         } else if (pl.tpOverlap) {   // all-reduces (no SP): hidden behind the layer's GEMMs together
             tpLayerFwdExposed = std::max(0.0, tpLayerFwd - lt.gemmForward);
@@ -1187,8 +1239,8 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
                 return std::max(0.0, comm - gemm) + std::min(comm, gemm) * share;
             };
             tpLayerFwdExposed = tpLayerFwd;
-            const double columnData = lt.backwardDataOf[LG::kQkv] + mlpBlock * lt.backwardDataOf[LG::kMlpUp];
-            const double columnWeight = lt.backwardWeightOf[LG::kQkv] + mlpBlock * lt.backwardWeightOf[LG::kMlpUp];
+            const double columnData = lt.tpBackwardDataOf[LG::kQkv] + mlpBlock * lt.tpBackwardDataOf[LG::kMlpUp];
+            const double columnWeight = lt.tpBackwardWeightOf[LG::kQkv] + mlpBlock * lt.tpBackwardWeightOf[LG::kMlpUp];
             tpLayerBwdExposed = open + recomputed + exposed(behindDgrad, columnData) + exposed(behindWgrad, columnWeight);
         }
     }
@@ -1330,10 +1382,13 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const double actKeptPerTokenLayer = actFullPerTokenLayer;
     const double backwardWorkingPerToken = layerBackwardWorkingBytesPerToken(w, layout) * activationElementBytes(tr.precision) / 2;
     const double layerParams = counts.layerMatrixParams + counts.layerOtherParams;
+    // One layer's parameters on a TP rank: 1/t of the split ones, all of the replicated ones.
+    const double replicatedMatrixParams = counts.layerTpReplicatedMatrixParams * (1.0 - 1.0 / t);
+    const double layerParamsPerTpRank = layerParams / t + replicatedMatrixParams + counts.layerTpReplicatedOtherParams * (1.0 - 1.0 / t);
     e.ppBoundaryBytes = tokensPerGpu * h * actBytes / (t > 1 ? t : 1);  // [SC21] scatter/gather
     const double gradCommBytes = gradientReduceElementBytes(pl.framework, tr.precision, pl.gradReduce, p);
     // Uncompressed gradient bytes per bucket.
-    const double bucketBytesEff = frameworkBucketBytes(pl, fw, gradCommBytes, layerParams / t);
+    const double bucketBytesEff = frameworkBucketBytes(pl, fw, gradCommBytes, layerParamsPerTpRank);
     e.dpBucketBytes = bucketBytesEff;
     // The first stage's dense embedding gradient, every micro-batch (KernelDefaults).
     const double embeddingGradSeconds =
@@ -1374,7 +1429,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
                 params += counts.embeddingParams;
         }
         const double expertParamsPerGpu = L * counts.layerExpertParams / pl.ep;
-        const double paramsPerGpu = params / t + expertParamsPerGpu;
+        const double paramsPerGpu = (t > 1 ? (params - L * layerParams) / t + L * layerParamsPerTpRank : params) + expertParamsPerGpu;
         // The slowest stage, exposed TP/CP time included, sets the steady state. A given compute
         // time is spread over the layers (below): there the stage with most layers.
         const bool slowest = tr.computeSecondsOverride > 0 ? L > criticalStageLayers : F + B > criticalBusySeconds;
@@ -1396,7 +1451,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         // ---- Memory of this stage [ZeRO], [MLM], [K22] (memory.cpp) ----
         MemoryBreakdown mem;
         mem.weightsBytes = paramsPerGpu * (sb.weights + sb.gatheredWeights);
-        const double matrixParamsPerGpu = L * counts.layerMatrixParams / t + expertParamsPerGpu;
+        const double matrixParamsPerGpu = L * (counts.layerMatrixParams / t + replicatedMatrixParams) + expertParamsPerGpu;
         if (tr.precision == Precision::Fp8 && fw != Framework::Fsdp) {
             // TE keeps its quantized copies (KernelSpec::fp8Copies, each quantizedElementBytes);
             // Megatron-FSDP shards them with the rest.

@@ -478,7 +478,7 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                                   + " (the fullest), " + nameOf(e.framework) + ", zero " + std::to_string(pl.zeroStage);
     const char *kStates = "Megatron-LM theoretical_memory_usage.py (18 B/param, 6 + 12/d); ZeRO (Rajbhandari 2020) Sec. 5; "
                           "PyTorch FSDP2 (16 B/param / d)";
-    out.push_back({"memory.weights_bytes", "Weights", "parameters on this GPU x weight bytes (Megatron/DeepSpeed 2, FSDP 4 "
+    out.push_back({"memory.weights_bytes", "Weights", "parameters on this GPU (the TP-split ones / t; norms, router, MLA's down projections whole) x weight bytes (Megatron/DeepSpeed 2, FSDP 4 "
                                                       "fp32 sharded + 2 gathered; + 1 per FP8 copy under TE, 2 on Hopper, 1 on Blackwell, MXFP8 2 x 1.03, NVFP4 2 x 0.5625; with FP8 "
                                                       "weights the GEMM weights' 16-bit copy goes)",
                    stageText + (sc.training.fp8Params ? ", FP8 weights (training.fp8_params)" : ""), bytes(mem.weightsBytes),

@@ -70,6 +70,7 @@ const std::array<FieldInfo, size_t(Field::Count)> kFields = {{
     {Field::Ep, "plan.ep", "EP", "", 1, K::Integer, 1, 65536},
     {Field::EpOverlap, "plan.ep_overlap", "EP all-to-all overlap", "", 1, K::Bool, 0, 1},
     {Field::EpDispatcher, "plan.ep_dispatcher", "EP token dispatcher", "", 1, K::Choice, 0, 2},
+    {Field::RecomputeModules, "training.recompute_modules", "recomputed modules", "", 1, K::Integer, 0, kRecomputeAllModules},
 }};
 
 int asInt(double v) { return int(std::lround(v)); }
@@ -179,6 +180,7 @@ double fieldValue(const Scenario &s, Field field)
     case Field::Precision: return int(s.training.precision);
     case Field::Recompute: return int(s.training.recompute);
     case Field::RecomputeLayers: return s.training.recomputeLayers;
+    case Field::RecomputeModules: return s.training.recomputeModules;
     case Field::OffloadLayers: return s.training.offloadLayers;
     case Field::Fp8Params: return s.training.fp8Params ? 1 : 0;
     case Field::Fp8Recipe: return int(s.training.fp8Recipe);
@@ -285,6 +287,20 @@ FieldEdit withField(const Scenario &in, Field field, double v)
             r.note = "training.recompute set to full: recompute_layers counts fully recomputed layers";
         }
         break;
+    case Field::RecomputeModules:
+    {
+        const unsigned modules = unsigned(asInt(v));
+        // Megatron-Core reads the list under selective recompute only: a new list turns it on.
+        const bool changed = modules != s.training.recomputeModules;
+        s.training.recomputeModules = modules;
+        if (changed && s.training.recompute != Recompute::Selective) {
+            s.training.recompute = Recompute::Selective;
+            s.training.recomputeLayers = 0;
+            s.training.offloadLayers = 0;
+            r.note = "training.recompute set to selective: recompute_modules is Megatron's selective recompute";
+        }
+        break;
+    }
     case Field::OffloadLayers:
         s.training.offloadLayers = asInt(v);
         if (s.training.offloadLayers > 0 && s.training.recompute != Recompute::None) {
@@ -374,7 +390,10 @@ std::string formatFieldValue(Field field, double si)
         if (field == Field::Zero)
             return printed("%.0f", si);
         return choiceName(field, asInt(si));
-    case FieldKind::Integer: return printed("%.0f", si);
+    case FieldKind::Integer:
+        if (field == Field::RecomputeModules)
+            return recomputeModulesText(unsigned(asInt(si)));
+        return printed("%.0f", si);
     case FieldKind::Real: break;
     }
     if (field == Field::Bucket && si < 0)

@@ -27,6 +27,8 @@ enum class Field {
     GradReduce, FsdpVersion,
     // mixture of experts
     Ep, EpOverlap, EpDispatcher,
+    // Megatron's selective recompute: the RecomputeModule flags as an integer (0..127)
+    RecomputeModules,
     Count
 };
 

@@ -359,6 +359,11 @@ const char *nameOf(CrossEntropy);      // "auto", "megatron", "pytorch", "fused"
 CrossEntropy resolveCrossEntropy(CrossEntropy given, Framework framework);
 /// Recompute in a few words: "none", "selective", "full", or "block N" (N layers per chunk).
 std::string recomputeText(const Training &training);
+/// Megatron-Core's recompute_modules names (transformer_config.py), in RecomputeModule's order:
+/// "core_attn" for kRecomputeCoreAttn; "" for anything but one flag.
+const char *recomputeModuleName(unsigned flag);
+/// "core_attn, mlp": the modules of a set in that order, "none" for the empty set.
+std::string recomputeModulesText(unsigned modules);
 const char *nameOf(NormKind);          // "auto", "layernorm", "rmsnorm"
 const char *nameOf(Kernels);           // "auto", "fused", "eager"
 const char *nameOf(Fp8Recipe);         // "delayed", "tensorwise", "mxfp8", "blockwise", "nvfp4"

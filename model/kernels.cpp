@@ -284,7 +284,8 @@ double kvWidthPerGpu(const Workload &w, int tp)
 }
 
 // Every field of a weighted mean of two layers' times: a share `share` of the layers like a, the rest like b.
-LayerTimes meanLayer(const LayerTimes &a, const LayerTimes &b, double share)
+// The TP-paired MLP times are per MLP block: when a (MoE) has no shared experts, b's dense MLP is every block.
+LayerTimes meanLayer(const LayerTimes &a, const LayerTimes &b, double share, bool aHasMlpBlock)
 {
     const auto mix = [share](double x, double y) { return share * x + (1 - share) * y; };
     LayerTimes m;
@@ -292,6 +293,12 @@ LayerTimes meanLayer(const LayerTimes &a, const LayerTimes &b, double share)
         m.forwardOf[i] = mix(a.forwardOf[i], b.forwardOf[i]);
         m.backwardDataOf[i] = mix(a.backwardDataOf[i], b.backwardDataOf[i]);
         m.backwardWeightOf[i] = mix(a.backwardWeightOf[i], b.backwardWeightOf[i]);
+        const bool mlpSlot = i == LayerTimes::kMlpUp || i == LayerTimes::kMlpDown;
+        const double tpShare = mlpSlot && !aHasMlpBlock ? 0.0 : share;
+        const auto tpMix = [tpShare](double x, double y) { return tpShare * x + (1 - tpShare) * y; };
+        m.tpForwardOf[i] = tpMix(a.tpForwardOf[i], b.tpForwardOf[i]);
+        m.tpBackwardDataOf[i] = tpMix(a.tpBackwardDataOf[i], b.tpBackwardDataOf[i]);
+        m.tpBackwardWeightOf[i] = tpMix(a.tpBackwardWeightOf[i], b.tpBackwardWeightOf[i]);
     }
     m.gemmForward = mix(a.gemmForward, b.gemmForward);
     m.gemmBackwardData = mix(a.gemmBackwardData, b.gemmBackwardData);
@@ -342,7 +349,7 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
         moeOnly.firstDenseLayers = 0;
         return meanLayer(layerTimes(moeOnly, precision, tokens, tp, cp, sp, spec, wgradOutputBytes, eager, cpComm, ep),
                          layerTimes(denseLayerOf(w), precision, tokens, tp, cp, sp, spec, wgradOutputBytes, eager, cpComm, ep),
-                         moeLayerShare(w));
+                         moeLayerShare(w), w.sharedExpertFfn > 0);
     }
     const KernelDefaults &k = kernelDefaults();
     LayerTimes lt;
@@ -375,11 +382,20 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
     const double expertTokens = moe ? Tin * topK / localExperts : 0.0;   // M of each local expert's GEMMs
     // The expert FFN width per token of this rank (Tin k expert rows), as f / t is the dense MLP's.
     const double mlpWidth = moe ? Tin / T * topK * fe + double(w.sharedExpertFfn) / t : f / t;
-    // One GEMM of M rows (batch of them) into slot i: forward, input gradient, weight gradient.
-    const auto addGemm = [&](int i, double M, double N, double K, double batch) {
-        lt.forwardOf[i] += gemmSeconds(M, N, K, forwardSpec, batch);
-        lt.backwardDataOf[i] += gemmSeconds(M, K, N, spec, batch);
-        lt.backwardWeightOf[i] += gemmSeconds(K, N, M, spec, batch, wgradOutputBytes);
+    // One GEMM of M rows (batch of them) into slot i: forward, input gradient, weight gradient;
+    // tpPaired: a GEMM the slot's TP collective is pipelined with (LayerTimes::tpForwardOf).
+    const auto addGemm = [&](int i, double M, double N, double K, double batch, bool tpPaired = true) {
+        const double forward = gemmSeconds(M, N, K, forwardSpec, batch);
+        const double backwardData = gemmSeconds(M, K, N, spec, batch);
+        const double backwardWeight = gemmSeconds(K, N, M, spec, batch, wgradOutputBytes);
+        lt.forwardOf[i] += forward;
+        lt.backwardDataOf[i] += backwardData;
+        lt.backwardWeightOf[i] += backwardWeight;
+        if (tpPaired) {
+            lt.tpForwardOf[i] += forward;
+            lt.tpBackwardDataOf[i] += backwardData;
+            lt.tpBackwardWeightOf[i] += backwardWeight;
+        }
     };
     // [MLA] Megatron-Core MLASelfAttention (gpt_layer_specs.py): the down projections are
     // replicated on every TP rank (TELinear "duplicated"), on this rank's SP shard of the tokens
@@ -394,7 +410,7 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
         const bool expert = moe && (i == LayerTimes::kMlpUp || i == LayerTimes::kMlpDown);
         if (expert) {
             const double N = i == LayerTimes::kMlpUp ? gates * fe : h, K = i == LayerTimes::kMlpUp ? h : fe;
-            addGemm(i, expertTokens, N, K, localExperts);
+            addGemm(i, expertTokens, N, K, localExperts, false);
             if (fs > 0) {
                 const double before = lt.forwardOf[i];
                 addGemm(i, T, i == LayerTimes::kMlpUp ? gates * fs / t : h, i == LayerTimes::kMlpUp ? h : fs / t, 1);
@@ -403,14 +419,14 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
         } else if (mla && i == LayerTimes::kQkv) {
             double before = 0;
             if (ql > 0) {
-                addGemm(i, downTokens, ql, h, 1);   // Q down
+                addGemm(i, downTokens, ql, h, 1, false);   // Q down
                 before = lt.forwardOf[i];
                 addGemm(i, T, q, ql, 1);            // Q up: a (d + d_r) / t
                 lt.mlaUpForward += lt.forwardOf[i] - before;
             } else {
                 addGemm(i, T, q, h, 1);             // Q from h
             }
-            addGemm(i, downTokens, kl + dr, h, 1);                      // KV down and the rotary key
+            addGemm(i, downTokens, kl + dr, h, 1, false);               // KV down and the rotary key
             before = lt.forwardOf[i];
             addGemm(i, T, w.heads * (headDimOf(w) + vHeadDimOf(w)) / t, kl, 1);   // KV up: a (d + d_v) / t
             lt.mlaUpForward += lt.forwardOf[i] - before;

@@ -224,11 +224,13 @@ struct LayerTimes
     double forwardOf[kLayerGemms] = {};
     double backwardDataOf[kLayerGemms] = {};
     double backwardWeightOf[kLayerGemms] = {};
-    // Forward GEMMs followed by a TP reduce-scatter (the row-parallel attention output and MLP down).
-    double gemmRsForward() const { return forwardOf[kAttentionOut] + forwardOf[kMlpDown]; }
-    // Input and weight gradients of the column-parallel GEMMs (QKV, MLP up).
-    double gemmColumnBackwardData() const { return backwardDataOf[kQkv] + backwardDataOf[kMlpUp]; }
-    double gemmColumnBackwardWeight() const { return backwardWeightOf[kQkv] + backwardWeightOf[kMlpUp]; }
+    // The part of each slot a TP collective is pipelined with, per block that has one: QKV's
+    // column-parallel GEMMs after the gather (under MLA the up projections, not the replicated down
+    // projections), and the MLP slots' dense MLP or shared experts (routed experts have no TP
+    // collective). Equal to *Of for a dense layer.
+    double tpForwardOf[kLayerGemms] = {};
+    double tpBackwardDataOf[kLayerGemms] = {};
+    double tpBackwardWeightOf[kLayerGemms] = {};
     double attentionForward = 0;    // fused (or materialized) core attention
     double attentionBackward = 0;
     double elementwiseForward = 0;  // norms, residuals, activation, rotary, softmax when materialized

@@ -18,16 +18,20 @@ ShapeCounts countShape(const Workload &w)
     // MLASelfAttention): Q down (h x q_lora) and up (q_lora x a (d + d_r)), or W_Q (h x a (d + d_r))
     // without a Q latent; KV down (h x (kv_lora + d_r)) and up (kv_lora x a (d + d_v)); W_O
     // (a d_v x h); the latents' norms. The count of Megatron-LM's num_floating_point_operations.
-    double attentionMatrices = 0, attentionOther = 0;
+    double attentionMatrices = 0, attentionOther = 0, replicatedMatrices = 0, replicatedOther = 0;
     if (isMla(w)) {
         const double ql = w.qLoraRank, kl = w.kvLoraRank, dr = w.ropeHeadDim;
         attentionMatrices = (ql > 0 ? h * ql + ql * qDim : h * qDim) + h * (kl + dr) + kl * w.heads * (headDimOf(w) + vHeadDimOf(w))
                             + outDim * h;
         attentionOther = ql + kl;
+        // The down projections are TELinear "duplicated" (multi_latent_attention.py), their latents' norms too.
+        replicatedMatrices = (ql > 0 ? h * ql : 0.0) + h * (kl + dr);
+        replicatedOther = ql + kl;
     } else {
         const double kvDim = w.kvHeads * headDimOf(w);   // K and V width under GQA
         attentionMatrices = h * qDim + 2 * h * kvDim + outDim * h;
         attentionOther = qDim + 2 * kvDim + (w.qkNorm ? 2 * headDimOf(w) : 0.0);   // QKV biases, QK norms
+        replicatedOther = w.qkNorm ? 2 * headDimOf(w) : 0.0;
     }
     // A dense layer's FFN; a mixture-of-experts layer has the router (h x E), the shared experts'
     // FFN and E expert FFNs in its place (Shazeer et al. 2017; Fedus et al. 2022; DeepSeek-V3).
@@ -41,6 +45,10 @@ ShapeCounts countShape(const Workload &w)
     // Biases of QKV, O, FFN (GPT-style; Llama has none but they are < 0.1%; experts have none), two
     // layer norms, and the per-head query and key norms' weights (one d-vector each, shared by the heads).
     c.layerOtherParams = attentionOther + h + (1 - moeShare) * ((ffnMatrices - 1) * w.ffnHidden + h) + 4 * h;
+    // Whole on every TP rank: the router (TopKRouter's weight is not split), the norms, the biases
+    // of the row-parallel output and down projections.
+    c.layerTpReplicatedMatrixParams = replicatedMatrices + moeShare * h * w.experts;
+    c.layerTpReplicatedOtherParams = replicatedOther + h + (1 - moeShare) * h + 4 * h;
     c.embeddingParams = double(w.vocab) * h + (w.learnedPositions ? double(w.seqLen) * h : 0.0);
     c.headParams = w.tiedEmbeddings ? 0.0 : double(w.vocab) * h;
     // A token runs through k of the E experts.

@@ -70,6 +70,10 @@ struct ShapeCounts
     double layerMatrixParams = 0;  // Q, K, V, O and FFN matrices of one layer (MoE: the router and shared experts instead of the FFN)
     double layerExpertParams = 0;  // MoE: all routed experts' FFN matrices of one layer (0 when dense)
     double layerOtherParams = 0;   // biases and layer norms of one layer (and the QK norms)
+    // Of those, what every TP rank holds whole (Megatron-Core): the matrices MLA's down projections
+    // and the router; the others the norms and the row-parallel GEMMs' biases.
+    double layerTpReplicatedMatrixParams = 0;
+    double layerTpReplicatedOtherParams = 0;
     double embeddingParams = 0;    // V x h (+ s x h with learned positions)
     double headParams = 0;         // untied LM head V x h (0 when tied)
     double totalParams = 0;

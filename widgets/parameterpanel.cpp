@@ -4,6 +4,7 @@
 #include "formatting.h"
 
 #include "quantityslider.h"
+#include "shape.h"
 #include "units.h"
 
 #include "theme.h"
@@ -11,6 +12,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QLabel>
 #include <QVBoxLayout>
@@ -78,7 +80,9 @@ ParameterPanel::ParameterPanel(QWidget *parent)
     addCombo(training, Field::Precision, tr("Precision"), {tr("FP32"), tr("BF16"), tr("FP16"), tr("FP8")},
              tr("Compute precision of the GEMMs; mixed precision keeps FP32 master weights."));
     addCombo(training, Field::Recompute, tr("Activation recompute"), {tr("None"), tr("Selective"), tr("Full")},
-             tr("Korthikanti 2022: selective recomputes attention only; full recomputes each layer's forward."));
+             tr("Korthikanti 2022: selective recomputes attention (under Megatron-LM, the modules checked below); full "
+                "recomputes each layer's forward."));
+    addRecomputeModules(training);
     QuantitySlider *recomputeLayers = addSlider(training, Field::RecomputeLayers, tr("Recomputed layers per chunk"), tr("layers"),
               tr("With full recompute: the first N layers of each model chunk are recomputed, the others keep their "
                  "activations (Megatron --recompute-method block). 0 = every layer."));
@@ -253,6 +257,46 @@ QuantitySlider *ParameterPanel::addSlider(QLayout *layout, Field field, const QS
     return slider;
 }
 
+void ParameterPanel::addRecomputeModules(QLayout *layout)
+{
+    m_modulesRow = new QWidget(layout->parentWidget());
+    auto *grid = new QGridLayout(m_modulesRow);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->setVerticalSpacing(2);
+    auto *title = new QLabel(tr("Recomputed modules (Megatron selective)"), m_modulesRow);
+    grid->addWidget(title, 0, 0, 1, 2);
+    // Megatron-Core's recompute_modules, each with what it drops and replays (model/memory.cpp, kernels.cpp).
+    const struct { unsigned flag; const char *label; const char *help; } modules[] = {
+        {kRecomputeCoreAttn, QT_TR_NOOP("Core attention"), QT_TR_NOOP("core_attn: the fused attention's inputs are not kept; it runs again in backward.")},
+        {kRecomputeLayerNorm, QT_TR_NOOP("Layer norms"), QT_TR_NOOP("layernorm: the norms Transformer Engine does not fuse into the next GEMM (MLA's input norm, a MoE layer's MLP norm).")},
+        {kRecomputeMlaUpProj, QT_TR_NOOP("MLA up projections"), QT_TR_NOOP("mla_up_proj: latent attention's per-head Q, K and V are made again from the latents.")},
+        {kRecomputeMlp, QT_TR_NOOP("Dense MLP"), QT_TR_NOOP("mlp: a dense layer's MLP (its TP collectives too); MoE layers are not affected.")},
+        {kRecomputeMoeAct, QT_TR_NOOP("Expert activation"), QT_TR_NOOP("moe_act: the routed experts' activation function output.")},
+        {kRecomputeSharedExperts, QT_TR_NOOP("Shared experts"), QT_TR_NOOP("shared_experts: the shared experts' MLP (and its TP collectives).")},
+        {kRecomputeMoe, QT_TR_NOOP("Whole MoE layer"), QT_TR_NOOP("moe: the router, dispatch, experts and combine: the expert all-to-alls run again in backward.")},
+    };
+    int i = 0;
+    for (const auto &m : modules) {
+        auto *box = new QCheckBox(tr(m.label), m_modulesRow);
+        box->setToolTip(tr(m.help));
+        grid->addWidget(box, 1 + i / 2, i % 2);
+        ++i;
+        m_moduleChecks.insert(m.flag, box);
+        connect(box, &QCheckBox::toggled, this, [this, flag = m.flag](bool on) {
+            if (m_updating)
+                return;
+            emit fieldEdited(Field::RecomputeModules, double(on ? (m_recomputeModules | flag) : (m_recomputeModules & ~flag)));
+            emit editFinished();
+        });
+    }
+    m_modulesRow->setToolTip(tr("What Megatron-Core's selective recompute (--recompute-modules) drops and replays; "
+                                "read under selective recompute with the Megatron-LM framework only."));
+    layout->addWidget(m_modulesRow);
+    QLabel *problem = problemLabel(layout->parentWidget());
+    layout->addWidget(problem);
+    m_comboProblems.insert(Field::RecomputeModules, problem);
+}
+
 QComboBox *ParameterPanel::addCombo(QLayout *layout, Field field, const QString &label, const QStringList &items,
                                     const QString &help)
 {
@@ -380,6 +424,16 @@ void ParameterPanel::setScenario(const Scenario &s, const ValidDegrees &degrees,
     m_toggles.value(Field::Fp8Params)->setEnabled(fp8);
     m_toggles.value(Field::Fp8Attention)->setEnabled(fp8);
     m_sliders.value(Field::RecomputeLayers)->setEnabled(s.training.recompute == Recompute::Full);
+    m_recomputeModules = s.training.recomputeModules;
+    for (auto it = m_moduleChecks.begin(); it != m_moduleChecks.end(); ++it)
+        it.value()->setChecked((s.training.recomputeModules & it.key()) != 0);
+    m_modulesRow->setEnabled(s.training.recompute == Recompute::Selective && resolveFramework(s.plan) == Framework::Megatron);
+    // Modules of parts the model lacks stay as set, greyed out (Megatron-Core skips them).
+    const bool moeModel = s.workload.experts > 0;
+    m_moduleChecks.value(kRecomputeMoeAct)->setEnabled(moeModel);
+    m_moduleChecks.value(kRecomputeMoe)->setEnabled(moeModel);
+    m_moduleChecks.value(kRecomputeSharedExperts)->setEnabled(moeModel && s.workload.sharedExpertFfn > 0);
+    m_moduleChecks.value(kRecomputeMlaUpProj)->setEnabled(isMla(s.workload));
     // Megatron-Core's --cpu-offloading: pp 1, no recompute (other settings are errors naming the field).
     m_sliders.value(Field::OffloadLayers)->setEnabled(s.training.recompute == Recompute::None && s.plan.pp == 1
                                                       && resolveFramework(s.plan) == Framework::Megatron);

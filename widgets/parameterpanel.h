@@ -50,6 +50,7 @@ private:
     QComboBox *addCombo(QLayout *layout, Field field, const QString &label, const QStringList &items, const QString &help);
     QCheckBox *addToggle(QLayout *layout, Field field, const QString &label, const QString &help);
     QComboBox *addPresetCombo(QLayout *layout, const QString &kind, const QString &label, const QString &help);
+    void addRecomputeModules(QLayout *layout);
     void clearProblems();
 
     QMap<Field, QuantitySlider *> m_sliders;
@@ -58,6 +59,9 @@ private:
     QMap<QString, QComboBox *> m_presetCombos;
     QMap<Field, QLabel *> m_comboProblems;
     QCheckBox *m_bucketAuto = nullptr;   // plan.bucket = auto (the framework's)
+    QWidget *m_modulesRow = nullptr;     // training.recompute_modules, one box per module flag
+    QMap<unsigned, QCheckBox *> m_moduleChecks;
+    unsigned m_recomputeModules = 0;     // the scenario's, which a box toggles one flag of
     QLabel *m_shapeNote = nullptr;
     QLabel *m_generalProblem = nullptr;
     bool m_updating = false;

@@ -27,6 +27,7 @@
 #include "scenarioio.h"
 #include "warningsview.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QProgressBar>
 #include <QSet>
@@ -206,6 +207,31 @@ private slots:
         w.editField(Field::CpComm, double(int(CpComm::AllGather)));
         QCOMPARE(w.document()->scenario().plan.cpComm, CpComm::AllGather);
         QCOMPARE(cpComm->currentIndex(), int(CpComm::AllGather));
+
+        // Megatron's recompute modules: a box per module, live under selective recompute only; a
+        // click toggles its flag (one undo step) and the boxes show the scenario's list.
+        QCheckBox *mlp = nullptr, *core = nullptr;
+        for (QCheckBox *c : w.panel()->findChildren<QCheckBox *>()) {
+            if (c->text() == QStringLiteral("Dense MLP"))
+                mlp = c;
+            if (c->text() == QStringLiteral("Core attention"))
+                core = c;
+        }
+        QVERIFY(mlp && core);
+        w.editField(Field::Framework, double(int(Framework::Megatron)));
+        w.editField(Field::Recompute, double(int(Recompute::None)));
+        QVERIFY(!mlp->isEnabled());
+        w.editField(Field::Recompute, double(int(Recompute::Selective)));
+        QVERIFY(mlp->isEnabled());
+        QVERIFY(core->isChecked() && !mlp->isChecked());   // Megatron-Core's default, core_attn
+        const int undoBefore = w.document()->undoStack()->count();
+        mlp->click();
+        QCOMPARE(w.document()->scenario().training.recomputeModules, unsigned(kRecomputeCoreAttn | kRecomputeMlp));
+        QCOMPARE(w.document()->undoStack()->count(), undoBefore + 1);
+        core->click();
+        QCOMPARE(w.document()->scenario().training.recomputeModules, unsigned(kRecomputeMlp));
+        w.document()->undoStack()->undo();
+        QVERIFY(core->isChecked() && mlp->isChecked());
     }
 
     void everySliderDrivesTheModel_data()

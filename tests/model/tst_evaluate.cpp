@@ -1679,6 +1679,78 @@ private slots:
         }
     }
 
+    // Under TP, MLA's down projections and the router are whole on every rank (Megatron-Core's
+    // TELinear "duplicated", TopKRouter), the attention block gathers the latents rather than h,
+    // and only the up projections and the shared experts pair with a TP collective.
+    void latentAttentionUnderTensorParallel()
+    {
+        const ShapeCounts counts = countShape(fixtures::deepSeekV3());
+        const double share = 58.0 / 61;
+        QCOMPARE(counts.layerTpReplicatedMatrixParams, 7168.0 * 1536 + 7168.0 * (512 + 64) + share * 7168 * 256);
+        QCOMPARE(counts.layerTpReplicatedOtherParams, 1536.0 + 512 + 7168 + (1 - share) * 7168 + 4 * 7168);
+
+        Scenario s = deepSeekV3On64();
+        s.plan.pp = 1;
+        s.plan.dp = 64;
+        s.plan.gradReduce = GradReduce::Fp32;
+        const Evaluation one = evaluate(s);
+        s.plan.tp = 2;
+        s.plan.dp = 32;
+        s.plan.sequenceParallel = true;
+        const Evaluation two = evaluate(s);
+        QVERIFY2(one.feasible && two.feasible, two.problem.message.c_str());
+        QCOMPARE(two.expertParamsPerGpu, one.expertParamsPerGpu);
+        // 62 layers (61 and the MTP layer) hold their replicated half whole: per GPU P/2 + 62 R/2 + experts.
+        const double X = one.expertParamsPerGpu;
+        const double replicated = counts.layerTpReplicatedMatrixParams + counts.layerTpReplicatedOtherParams;
+        QVERIFY2(qAbs(two.gradientBytesPerGpu / 4 - ((one.gradientBytesPerGpu / 4 - X) / 2 + X) - 62 * replicated / 2) < 1.0,
+                 qPrintable(QString::number(two.gradientBytesPerGpu / 4 - ((one.gradientBytesPerGpu / 4 - X) / 2 + X))));
+
+        // Collectives per layer, in h-wide all-reduces (BF16: a gather costs a scatter): forward the
+        // latents' gather (1536 + 512 + 64 of 7168) and the output's scatter, the shared experts'
+        // (or the 3 dense layers') gather and scatter; backward the two output gradients' gathers and,
+        // behind the GEMMs, each column GEMM's input re-gathered and its gradient scattered.
+        const Group group = groupOf(2, 1, s.cluster.gpusPerNode);
+        const Fabric fabric = fabricOf(s.cluster);
+        const auto seconds = [&](Collective k, double bytes) { return collectiveTime(k, Algorithm::Auto, bytes, group, fabric).seconds; };
+        const double hBytes = two.tpBytesPerCollective, latentBytes = hBytes * 2112 / 7168;
+        const double rsH = seconds(Collective::ReduceScatter, hBytes), rsLatent = seconds(Collective::ReduceScatter, latentBytes);
+        QVERIFY(qAbs(two.tpCollectivesPerLayer - (3 * rsLatent + 7 * rsH) / seconds(Collective::AllReduce, hBytes)) < 1e-9);
+        QVERIFY(two.tpCollectivesPerLayer < 0.95 * 10 * rsH / seconds(Collective::AllReduce, hBytes));   // an MHA layer's ten
+
+        // The pairing: the up projections (not the down ones), the shared experts (not the routed).
+        const KernelSpec spec = kernelSpec(s.cluster.gpu, Precision::Bf16, Fp8Recipe::Delayed, Framework::Megatron, false);
+        Workload moeOnly = s.workload;
+        moeOnly.firstDenseLayers = 0;
+        const double T = 4096;
+        const LayerTimes lt = layerTimes(moeOnly, Precision::Bf16, T, 2, 1, true, spec, 8.0, false, CpComm::P2p, 16);
+        QCOMPARE(lt.tpForwardOf[LayerTimes::kQkv], gemmSeconds(T, 128 * 192 / 2, 1536, spec) + gemmSeconds(T, 128 * 256 / 2, 512, spec));
+        QVERIFY(lt.forwardOf[LayerTimes::kQkv] > lt.tpForwardOf[LayerTimes::kQkv]);
+        QCOMPARE(lt.tpForwardOf[LayerTimes::kMlpUp], gemmSeconds(T, 2 * 2048 / 2, 7168, spec));
+        QCOMPARE(lt.tpBackwardWeightOf[LayerTimes::kAttentionOut], lt.backwardWeightOf[LayerTimes::kAttentionOut]);
+        // The mean layer's MLP pairing is per MLP block: 58 shared experts' and 3 dense MLPs'.
+        const LayerTimes dense = layerTimes(denseLayerOf(s.workload), Precision::Bf16, T, 2, 1, true, spec, 8.0, false, CpComm::P2p, 16);
+        const LayerTimes mean = layerTimes(s.workload, Precision::Bf16, T, 2, 1, true, spec, 8.0, false, CpComm::P2p, 16);
+        QVERIFY(qAbs(mean.tpForwardOf[LayerTimes::kMlpDown]
+                     - (share * lt.tpForwardOf[LayerTimes::kMlpDown] + (1 - share) * dense.forwardOf[LayerTimes::kMlpDown])) < 1e-15);
+        // Without shared experts every MLP block is a dense layer's.
+        Workload noShared = s.workload;
+        noShared.sharedExpertFfn = 0;
+        const LayerTimes plain = layerTimes(noShared, Precision::Bf16, T, 2, 1, true, spec, 8.0, false, CpComm::P2p, 16);
+        QCOMPARE(plain.tpForwardOf[LayerTimes::kMlpUp], dense.forwardOf[LayerTimes::kMlpUp]);
+
+        // Selective recompute of the moe or shared_experts module repeats the shared experts' TP
+        // collectives (Megatron-Core moe_layer.py checkpoints them with the layer or alone).
+        s.training.recompute = Recompute::Selective;
+        s.training.recomputeModules = kRecomputeCoreAttn;
+        const double base = evaluate(s).tpCollectivesPerLayer;
+        s.training.recomputeModules = kRecomputeCoreAttn | kRecomputeSharedExperts;
+        const double shared = evaluate(s).tpCollectivesPerLayer;
+        QVERIFY(qAbs((shared - base) * seconds(Collective::AllReduce, hBytes) - share * 2 * rsH) < 1e-12);
+        s.training.recomputeModules = kRecomputeCoreAttn | kRecomputeMoe;
+        QCOMPARE(evaluate(s).tpCollectivesPerLayer, shared);
+    }
+
     // Megatron-Core's recompute_modules: each module drops what it would keep and replays its forward.
     void megatronRecomputeModules()
     {

@@ -105,6 +105,19 @@ private slots:
         QVERIFY(!r.scenario.training.fp8Params);
         QVERIFY(r.note.find("training.fp8_params") != std::string::npos);
         QVERIFY2(!validate(r.scenario).has_value(), validate(r.scenario)->message.c_str());
+        // Megatron's recompute modules are read under selective recompute: a module set turns it on
+        // from none or full, and the list stays when recompute moves away (inert there).
+        r = withField(withField(base(), Field::RecomputeLayers, 4).scenario, Field::RecomputeModules,
+                      double(kRecomputeCoreAttn | kRecomputeMlp));
+        QCOMPARE(r.scenario.training.recompute, Recompute::Selective);
+        QCOMPARE(r.scenario.training.recomputeLayers, 0);
+        QCOMPARE(r.scenario.training.recomputeModules, unsigned(kRecomputeCoreAttn | kRecomputeMlp));
+        QVERIFY(r.note.find("training.recompute set to selective") != std::string::npos);
+        QVERIFY(!validate(r.scenario).has_value());
+        r = withField(r.scenario, Field::Recompute, int(Recompute::None));
+        QCOMPARE(r.scenario.training.recomputeModules, unsigned(kRecomputeCoreAttn | kRecomputeMlp));
+        QVERIFY(!validate(r.scenario).has_value());
+        QCOMPARE(fieldValue(r.scenario, Field::RecomputeModules), double(kRecomputeCoreAttn | kRecomputeMlp));
     }
 
     void words()
@@ -118,6 +131,11 @@ private slots:
         QCOMPARE(QString::fromStdString(formatFieldValue(Field::InterLatency, 5e-6)), QStringLiteral("5 µs"));
         QCOMPARE(QString::fromStdString(formatFieldValue(Field::Transport, 0)), QStringLiteral("TCP"));
         QCOMPARE(QString::fromStdString(formatFieldValue(Field::Oversubscription, 2)), QStringLiteral("2:1"));
+        QCOMPARE(QString::fromStdString(describeFieldChange(Field::RecomputeModules, double(kRecomputeMlaUpProj | kRecomputeMlp))),
+                 QStringLiteral("Set recomputed modules to mla_up_proj, mlp"));
+        QCOMPARE(QString::fromStdString(formatFieldValue(Field::RecomputeModules, 0)), QStringLiteral("none"));
+        QCOMPARE(QString::fromStdString(recomputeModulesText(kRecomputeAllModules)),
+                 QStringLiteral("core_attn, moe_act, layernorm, mla_up_proj, mlp, moe, shared_experts"));
         // The kernel and framework pickers speak in words, in their enums' order.
         QCOMPARE(QString::fromStdString(describeFieldChange(Field::Framework, int(Framework::Fsdp))),
                  QStringLiteral("Set framework to PyTorch FSDP"));
