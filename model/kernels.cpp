@@ -473,8 +473,14 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
         // FlashAttention-2 is never faster than the GPU's best kernel (a custom GPU may give a low best).
         const double efficiency = w.attention == Attention::Flash2 ? std::min(spec.attentionEfficiencyFa2, spec.attentionEfficiency)
                                                                    : spec.attentionEfficiency;
-        lt.attentionForward = sequences * headsPerGpu * units * unitFlops / (spec.attentionPeakFlops * efficiency);
-        lt.attentionBackward = k.attentionBackwardRatio * lt.attentionForward;
+        const double flopSeconds = sequences * headsPerGpu * units * unitFlops / (spec.attentionPeakFlops * efficiency);
+        // [FA3] The softmax's per-score work against the matmuls' d (d: the mean of d_qk and d_v).
+        const double d = (qkHeadDimOf(w) + vHeadDimOf(w)) / 2, d0 = k.attentionReferenceHeadDim;
+        const bool fa2 = w.attention == Attention::Flash2;
+        const auto headDimFactor = [&](double c) { return (d + c) / d * d0 / (d0 + c); };
+        lt.attentionForward = flopSeconds * headDimFactor(fa2 ? k.attentionScoreDimsForwardFa2 : k.attentionScoreDimsForward);
+        lt.attentionBackward = k.attentionBackwardRatio * flopSeconds
+                               * headDimFactor(fa2 ? k.attentionScoreDimsBackwardFa2 : k.attentionScoreDimsBackward);
     } else {
         // [K22]: Q K^T and softmax(.) V as batched GEMMs with K = head dim; scores stored.
         const double batch = sequences * headsPerGpu;

@@ -42,6 +42,20 @@ struct KernelDefaults
     int attentionBlockFa2 = 128;
     double attentionCtaOverheadBlocks = 1.5;  // per Q block, in block units: the CTA's launch and pipeline fill
     double attentionBackwardRatio = 2.5;  // FA backward / forward FLOPs (5 matmuls vs 2, Dao 2023 Sec. 4)
+    // [FA3] A fused attention tile's matmuls scale with the head dim d, its softmax (exp, max,
+    // rescale: one of each per score, on the SFUs) does not: a tile costs (d + c) where its FLOPs
+    // say d, c the per-score work in head-dim columns. FlashAttention-3's measured H100 BF16
+    // throughput, non-causal at 16K (Shah et al. 2024, arXiv:2407.08608, Figs. 5-6): forward 497
+    // TFLOP/s at d = 64 against 648 at 128 gives c = 128 (1 - R) / (2R - 1) = 56 (R = 497/648),
+    // which predicts 764 at d = 256 where it measured 756; backward 474 against 561, c = 29.
+    // FlashAttention-2's slower matmuls leave less to the softmax: 324/370 and 291/322 in the same
+    // figures give 21 and 15. The GPUs' attention efficiencies are read at d = 128 (gpus.json),
+    // where the factor is 1. Hopper's figures stand for Blackwell's and for FP8 attention (not measured).
+    double attentionScoreDimsForward = 56;
+    double attentionScoreDimsBackward = 29;
+    double attentionScoreDimsForwardFa2 = 21;
+    double attentionScoreDimsBackwardFa2 = 15;
+    double attentionReferenceHeadDim = 128;
     // [cuDNN-NORM] Streaming kernels reach 85% of nominal HBM bandwidth: cuDNN's fused norms over
     // 15 models' shapes, forward and backward, fit 0.81-0.87 on H200, GB200 and GB300.
     double hbmEfficiency = 0.85;

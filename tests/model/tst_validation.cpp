@@ -77,9 +77,10 @@ const std::map<QString, Bound> kBounds = {
     // (6-9%) wider on 70B, where the FP4 GEMMs draw the most power (README "Validation"); 8.9% / 16.4%
     // before GB200's and GB300's attention was read from the non-deterministic backward.
     {QStringLiteral("nvfp4"), {0.105, 0.18}},
-    // NVIDIA DGX Cloud benchmarking (NeMo 24.12-25.04), step time: 3.2% / 21.8%. H100 BF16/FP8 within
-    // -3% to +7%; GB200 8-13% (BF16) and 18-22% (FP8) too fast (README "Validation").
-    {QStringLiteral("dgxc"), {0.04, 0.22}},
+    // NVIDIA DGX Cloud benchmarking (NeMo 24.12-25.04), step time: 3.2% / 22.0%. H100 BF16/FP8 within
+    // -3% to +8%; GB200 8-13% (BF16) and 18-22% (FP8) too fast (README "Validation"); 21.8% worst before
+    // attention followed the head dim ([FA3]: Nemotron-4 340B's 192-wide heads run faster per FLOP).
+    {QStringLiteral("dgxc"), {0.04, 0.225}},
     // Korthikanti et al. 2022 Table 5 (A100, full recompute against SP + selective), iteration time:
     // 175B-1T within 1-4%; 22B's one micro-batch of 4 (Calculon's reading) -4.6% / -10.2%.
     {QStringLiteral("seqsel"), {0.04, 0.105}},
