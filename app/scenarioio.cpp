@@ -284,6 +284,8 @@ bool readWorkload(const QJsonValue &value, LoadedScenario *out, ScenarioError *e
     s.integer("qk_rope_head_dim", &w.ropeHeadDim, 1e8);
     s.integer("v_head_dim", &w.vHeadDim, 1e8);
     s.integer("mtp_layers", &w.mtpLayers, 1e6);
+    s.integer("moe_router_groups", &w.moeRouterGroups, 1e6);
+    s.integer("moe_router_group_topk", &w.moeRouterGroupTopk, 1e6);
     const bool ffnGiven = merged->contains(QLatin1String("ffn_hidden"));
     s.integer("ffn_hidden", &w.ffnHidden);
     if (!ffnGiven && merged->contains(QLatin1String("hidden")))
@@ -722,6 +724,8 @@ QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QStrin
                          {QStringLiteral("qk_rope_head_dim"), w.ropeHeadDim},
                          {QStringLiteral("v_head_dim"), w.vHeadDim},
                          {QStringLiteral("mtp_layers"), w.mtpLayers},
+                         {QStringLiteral("moe_router_groups"), w.moeRouterGroups},
+                         {QStringLiteral("moe_router_group_topk"), w.moeRouterGroupTopk},
                          {QStringLiteral("ffn_hidden"), w.ffnHidden},
                          {QStringLiteral("mlp"), QLatin1String(nameOf(w.mlp))},
                          {QStringLiteral("tied_embeddings"), w.tiedEmbeddings},

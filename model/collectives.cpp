@@ -444,6 +444,29 @@ double expectedOtherGroupsHit(int experts, int k, int groups)
     return double(groups - 1) * (1.0 - none);
 }
 
+double expectedOtherGroupsHitLimited(int experts, int k, int hosts, int routerGroups, int routerGroupTopk)
+{
+    const int G = routerGroups, M = routerGroupTopk;
+    if (G <= 1 || M >= G || M < 1 || hosts <= 1 || experts < hosts || experts % G != 0 || k <= 0)
+        return expectedOtherGroupsHit(experts, k, hosts);
+    const double n = double(experts) / G, perHost = double(experts) / hosts;
+    // Router groups a host's experts overlap, and its experts in each (the mean when they do not nest).
+    const int o = std::clamp(int(std::ceil(perHost / n - 1e-9)), 1, G);
+    const double c = perHost / o;
+    const double pool = M * n;   // the experts a token's groups hold
+    // P(j of the host's o groups among the M picked of G) = C(o, j) C(G - o, M - j) / C(G, M).
+    const auto logChoose = [](double a, double b) { return std::lgamma(a + 1) - std::lgamma(b + 1) - std::lgamma(a - b + 1); };
+    double missed = 0;
+    for (int j = std::max(0, M - (G - o)); j <= std::min(o, M); ++j) {
+        const double pj = std::exp(logChoose(o, j) + logChoose(G - o, M - j) - logChoose(G, M));
+        double none = 1.0;   // none of the k among the host's j c experts of the pool
+        for (int i = 0; i < k && none > 0; ++i)
+            none *= std::max(0.0, (pool - j * c - i) / (pool - i));
+        missed += pj * none;
+    }
+    return double(hosts - 1) * (1.0 - missed);
+}
+
 CollectiveTime dedupDispatchTime(double tokenBytes, double remoteNodes, double gpuCopies, const Group &g, const Fabric &f)
 {
     CollectiveTime out;

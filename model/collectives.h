@@ -120,6 +120,13 @@ CollectiveTime dedupDispatchTime(double tokenBytes, double remoteNodes, double g
 /// this rank's own GPU or node) that hold at least one of a token's `k` distinct experts, chosen
 /// uniformly: (groups - 1)(1 - C(E - E/groups, k) / C(E, k)) (hypergeometric).
 double expectedOtherGroupsHit(int experts, int k, int groups);
+/// The same under group-limited routing (Megatron-Core group_limited_topk, DeepSeek-V3's
+/// node-limited routing): the experts in `routerGroups` equal groups, a token's k experts chosen
+/// uniformly among the experts of its `routerGroupTopk` groups, themselves uniform (forced balanced
+/// routing). A host overlapping o router groups by c experts each (E/hosts = o c when the two
+/// partitions nest) is missed with probability sum_j Hyp(j; G, o, M) C(M n - j c, k) / C(M n, k),
+/// n = E/G. routerGroups 0 (or all groups picked) is expectedOtherGroupsHit.
+double expectedOtherGroupsHitLimited(int experts, int k, int hosts, int routerGroups, int routerGroupTopk);
 /// Both are memoized per thread on all their arguments (memo.h); this empties this thread's memo
 /// (trainscope-bench's cold figure; tests).
 void clearCollectiveMemo();

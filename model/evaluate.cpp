@@ -547,6 +547,22 @@ std::optional<Problem> validate(const Scenario &sc)
     if (w.firstDenseLayers > 0 && w.experts == 0)
         return problem("workload.first_dense_layers", "first_dense_layers picks the dense layers of a mixture-of-experts "
                        "model: give workload.experts too, or set it to 0");
+    // Group-limited routing as Megatron-Core checks it (transformer_config.py): equal groups of experts.
+    if (w.moeRouterGroups < 0 || w.moeRouterGroups > 1000000)
+        return problem("workload.moe_router_groups", "moe_router_groups must be 0 (no group-limited routing) or a divisor of "
+                       "the experts (got %g)", w.moeRouterGroups);
+    if (w.moeRouterGroups > 0 && (w.experts == 0 || w.experts % w.moeRouterGroups != 0))
+        return problem("workload.moe_router_groups", "moe_router_groups (%g) must divide the %g routed experts into equal groups",
+                       w.moeRouterGroups, w.experts);
+    if (w.moeRouterGroups == 0 && w.moeRouterGroupTopk != 0)
+        return problem("workload.moe_router_group_topk", "moe_router_group_topk (%g) picks among moe_router_groups: give "
+                       "moe_router_groups too, or set it to 0", w.moeRouterGroupTopk);
+    if (w.moeRouterGroups > 0
+        && (w.moeRouterGroupTopk < 1 || w.moeRouterGroupTopk > w.moeRouterGroups
+            || double(w.moeRouterGroupTopk) * (w.experts / w.moeRouterGroups) < w.expertsPerToken))
+        return problem("workload.moe_router_group_topk", "moe_router_group_topk must be between 1 and the %g groups and its "
+                       "groups must hold the %g experts a token picks (got %g)", w.moeRouterGroups, w.expertsPerToken,
+                       w.moeRouterGroupTopk);
     if (w.sharedExpertFfn < 0 || w.sharedExpertFfn > 10000000)
         return problem("workload.moe_shared_ffn_hidden",
                        "moe_shared_ffn_hidden must be 0 (no shared experts) or between 1 and 10000000 (got %g)", w.sharedExpertFfn);
@@ -1336,8 +1352,10 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             e.epA2aBytes = tokenBytes * k;
             e.epA2aSeconds = collectiveTime(Collective::AllToAll, Algorithm::Auto, e.epA2aBytes, epGroup, fabric).seconds;
         } else {
-            e.epRemoteNodesPerToken = expectedOtherGroupsHit(w.experts, k, epGroup.nodes());
-            e.epGpuCopiesPerToken = expectedOtherGroupsHit(w.experts, k, pl.ep);
+            // [DSv3] Group-limited routing keeps a token's experts in its best groups (nodes, for
+            // DeepSeek-V3's node-limited routing when a node holds a group).
+            e.epRemoteNodesPerToken = expectedOtherGroupsHitLimited(w.experts, k, epGroup.nodes(), w.moeRouterGroups, w.moeRouterGroupTopk);
+            e.epGpuCopiesPerToken = expectedOtherGroupsHitLimited(w.experts, k, pl.ep, w.moeRouterGroups, w.moeRouterGroupTopk);
             e.epA2aBytes = tokenBytes * std::max(e.epGpuCopiesPerToken, e.epRemoteNodesPerToken);
             e.epA2aSeconds = dedupDispatchTime(tokenBytes, e.epRemoteNodesPerToken, e.epGpuCopiesPerToken, epGroup, fabric).seconds;
         }

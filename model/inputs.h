@@ -137,6 +137,12 @@ struct Workload
     // more transformer layer (of the last layer's kind), a 2h -> h projection and another pass of the
     // shared output head and loss, on the last pipeline stage.
     int mtpLayers = 0;
+    // Group-limited routing (Megatron-Core moe_router_num_groups, moe_router_group_topk; DeepSeek-V3
+    // Sec. 2.1.2 node-limited routing, n_group 8 and topk_group 4 in its config): the experts in
+    // moeRouterGroups equal groups, a token's top-k taken from its moeRouterGroupTopk best groups.
+    // 0 = no groups.
+    int moeRouterGroups = 0;
+    int moeRouterGroupTopk = 0;
 
     bool operator==(const Workload &) const = default;
 };

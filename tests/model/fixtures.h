@@ -76,6 +76,8 @@ inline Workload deepSeekV3()
     w.sharedExpertFfn = 2048;
     w.firstDenseLayers = 3;
     w.mtpLayers = 1;
+    w.moeRouterGroups = 8;   // node-limited routing: 4 of 8 groups (config.json n_group, topk_group)
+    w.moeRouterGroupTopk = 4;
     return w;
 }
 

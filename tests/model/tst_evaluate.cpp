@@ -17,6 +17,9 @@
 #include <map>
 
 #include <functional>
+#include <set>
+#include <numeric>
+#include <random>
 
 using namespace ts;
 
@@ -1665,7 +1668,12 @@ private slots:
             {[](Scenario &x) { x.workload.firstDenseLayers = 61; }, "workload.first_dense_layers"},   // no MoE layer left
             {[](Scenario &x) { x.workload.qkNorm = true; }, "workload.qk_norm"},
             {[](Scenario &x) { x.workload.experts = 0; x.workload.sharedExpertFfn = 0; }, "workload.first_dense_layers"},
-            {[](Scenario &x) { x.workload.experts = 0; x.workload.firstDenseLayers = 0; }, "workload.moe_shared_ffn_hidden"},
+            {[](Scenario &x) { x.workload.experts = 0; x.workload.firstDenseLayers = 0; }, "workload.moe_router_groups"},
+            {[](Scenario &x) {
+                 x.workload.experts = 0;
+                 x.workload.firstDenseLayers = x.workload.moeRouterGroups = x.workload.moeRouterGroupTopk = 0;
+             },
+             "workload.moe_shared_ffn_hidden"},
             {[](Scenario &x) { x.workload.kvLoraRank = 0; }, "workload.q_lora_rank"},
             {[](Scenario &x) { x.workload.kvLoraRank = 0; x.workload.qLoraRank = 0; }, "workload.qk_rope_head_dim"},
             {[](Scenario &x) { x.workload.kvHeads = 8; }, "workload.kv_heads"},
@@ -1750,6 +1758,74 @@ private slots:
         QVERIFY(qAbs((shared - base) * seconds(Collective::AllReduce, hBytes) - share * 2 * rsH) < 1e-12);
         s.training.recomputeModules = kRecomputeCoreAttn | kRecomputeMoe;
         QCOMPARE(evaluate(s).tpCollectivesPerLayer, shared);
+    }
+
+    // [DSv3] Node-limited routing (Megatron-Core group_limited_topk with forced balanced routing):
+    // the closed form against a simulation of the router, for DeepSeek-V3's 256 experts in 8 groups
+    // of which a token uses 4, over 8 nodes (a group each), 2 nodes (4 groups each) and 64 GPUs (an
+    // eighth of a group each).
+    void groupLimitedRoutingReachesFewerHosts()
+    {
+        std::mt19937 rng(7);
+        const auto simulated = [&rng](int experts, int k, int hosts, int groups, int groupTopk) {
+            const int perGroup = experts / groups, perHost = experts / hosts;
+            std::vector<int> order(size_t(groups), 0), pool;
+            double others = 0;
+            const int tokens = 40000;
+            for (int token = 0; token < tokens; ++token) {
+                std::iota(order.begin(), order.end(), 0);
+                std::shuffle(order.begin(), order.end(), rng);   // random logits: uniform groups
+                pool.clear();
+                for (int g = 0; g < groupTopk; ++g)
+                    for (int e = 0; e < perGroup; ++e)
+                        pool.push_back(order[size_t(g)] * perGroup + e);
+                std::shuffle(pool.begin(), pool.end(), rng);     // then k uniform experts of those
+                std::set<int> hit;
+                for (int i = 0; i < k; ++i)
+                    hit.insert(pool[size_t(i)] / perHost);
+                others += double(hit.size()) - (hit.count(0) ? 1.0 : 0.0);   // this rank on host 0
+            }
+            return others / tokens;
+        };
+        for (int hosts : {8, 2, 64}) {
+            const double closed = expectedOtherGroupsHitLimited(256, 8, hosts, 8, 4);
+            const double sim = simulated(256, 8, hosts, 8, 4);
+            QVERIFY2(std::abs(closed / sim - 1) < 0.02, qPrintable(QStringLiteral("%1 hosts: %2 against %3").arg(hosts).arg(closed).arg(sim)));
+            QVERIFY(closed < expectedOtherGroupsHit(256, 8, hosts));
+        }
+        // On 8 nodes a token reaches 3.18 other nodes rather than 4.63.
+        QVERIFY(std::abs(expectedOtherGroupsHitLimited(256, 8, 8, 8, 4) - 3.18) < 0.01);
+        QVERIFY(std::abs(expectedOtherGroupsHit(256, 8, 8) - 4.633) < 0.001);
+        // No groups, or every group picked: the unlimited count.
+        QCOMPARE(expectedOtherGroupsHitLimited(256, 8, 8, 0, 0), expectedOtherGroupsHit(256, 8, 8));
+        QCOMPARE(expectedOtherGroupsHitLimited(256, 8, 8, 8, 8), expectedOtherGroupsHit(256, 8, 8));
+
+        // The scenario keys: DeepSeek-V3's, and what Megatron-Core refuses.
+        Scenario s = deepSeekV3On64();
+        s.workload.moeRouterGroups = 8;
+        s.workload.moeRouterGroupTopk = 4;
+        s.plan.epDispatcher = EpDispatcher::DeepEp;
+        s.cluster.gpusPerNode = 8;
+        const Evaluation limited = evaluate(s);
+        QVERIFY2(limited.feasible, limited.problem.message.c_str());
+        s.workload.moeRouterGroups = 0;
+        s.workload.moeRouterGroupTopk = 0;
+        const Evaluation free = evaluate(s);
+        QVERIFY(limited.epRemoteNodesPerToken < free.epRemoteNodesPerToken);
+        QVERIFY(limited.epA2aSeconds < free.epA2aSeconds);
+        const auto fieldOf = [](Scenario x) { const auto p = validate(x); return p ? QString::fromStdString(p->field) : QString(); };
+        const std::pair<Edit, const char *> bad[] = {
+            {[](Scenario &x) { x.workload.moeRouterGroups = 7; x.workload.moeRouterGroupTopk = 4; }, "workload.moe_router_groups"},
+            {[](Scenario &x) { x.workload.moeRouterGroupTopk = 4; }, "workload.moe_router_group_topk"},
+            {[](Scenario &x) { x.workload.moeRouterGroups = 8; x.workload.moeRouterGroupTopk = 9; }, "workload.moe_router_group_topk"},
+            {[](Scenario &x) { x.workload.moeRouterGroups = 256; x.workload.moeRouterGroupTopk = 4; }, "workload.moe_router_group_topk"},
+            {[](Scenario &x) { x.workload.moeRouterGroups = -1; }, "workload.moe_router_groups"},
+        };
+        for (const auto &[edit, field] : bad) {
+            Scenario x = s;
+            edit(x);
+            QCOMPARE(fieldOf(x), QString::fromLatin1(field));
+        }
     }
 
     // Megatron-Core's recompute_modules: each module drops what it would keep and replays its forward.

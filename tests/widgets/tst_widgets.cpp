@@ -176,7 +176,7 @@ private slots:
         const Workload deepSeek = fixtures::deepSeekV3();
         QCOMPARE(fmt::workloadShape(deepSeek),
                  QStringLiteral("61 layers, hidden 7168, latent attention, 128 heads of 128 + 64 rotary (value 128), KV latent 512, "
-                                "Q latent 1536, FFN 18432 (swiglu), vocab 129280, sequence 4096; 256 experts of 2048, 8 per token, "
+                                "Q latent 1536, FFN 18432 (swiglu), vocab 129280, sequence 4096; 256 experts of 2048, 8 per token from 4 of 8 groups, "
                                 "shared 2048, first 3 layers dense; 1 multi-token-prediction layer(s)"));
     }
 
