@@ -102,7 +102,7 @@ double recomputedModuleFlopsPerToken(const Workload &w, const ShapeCounts &c, un
     const double shared = 2.0 * gates * h * w.sharedExpertFfn;
     if (modules & kRecomputeMoe)
         flops += share * (2.0 * h * w.experts + shared + 2.0 * gates * h * expertFfnOf(w) * expertsPerTokenOf(w));
-    else if (modules & kRecomputeSharedExperts)
+    if (modules & kRecomputeSharedExperts)   // nested inside moe's checkpoint it runs once more
         flops += share * shared;
     return flops;
 }
@@ -766,6 +766,13 @@ std::optional<Problem> validate(const Scenario &sc)
                            "with pp = 2 the first and last stage layers must add up to the %g layers (got %g)", w.layers,
                            double(sum));
     }
+    // [MLA] Megatron-Core turns TP comm overlap off for the whole model when a TE linear has a
+    // buffer other than qkv, proj, fc1, fc2 (transformer_engine.py TELinear: MLA's q_down_proj,
+    // kv_up_proj, ... set config.tp_comm_overlap = False, a config every layer shares).
+    if (pl.tpOverlap && pl.tp > 1 && isMla(w) && resolveFramework(pl) != Framework::Fsdp)
+        return problem("plan.tp_overlap", "Megatron-Core runs no TP communication overlap with latent attention "
+                                          "(Transformer Engine has no userbuffers for MLA's projections and the layer turns "
+                                          "the overlap off for the whole model): turn tp_overlap off");
     // Transformer Engine's TP overlap (userbuffers) exchanges through NVLink peer memory: the TP
     // group must sit in one node (TE pytorch/module/base.py initialize_ub: intra-node only).
     if (pl.tpOverlap && pl.tp > 1 && cl.gpusPerNode > 0
@@ -803,6 +810,11 @@ std::optional<Problem> validate(const Scenario &sc)
     if (tr.recomputeModules & ~unsigned(kRecomputeAllModules))
         return problem("training.recompute_modules", "recompute_modules takes core_attn, moe_act, layernorm, mla_up_proj, mlp, "
                                                      "moe and shared_experts");
+    // Megatron-Core's transformer_config.py raises on mla_up_proj without latent attention.
+    if ((tr.recomputeModules & kRecomputeMlaUpProj) && !isMla(w) && tr.recompute == Recompute::Selective
+        && resolveFramework(pl) == Framework::Megatron)
+        return problem("training.recompute_modules", "mla_up_proj recomputes latent attention's up projections: this model "
+                                                     "has none (workload.kv_lora_rank 0); take it out of recompute_modules");
     // Like Megatron-Core, which reads recompute_modules only under selective granularity, the list is
     // inert under recompute none or full and outside Megatron (the plan search switches both).
     if (tr.fp8Params && tr.precision != Precision::Fp8)
@@ -999,7 +1011,8 @@ std::pair<LayerTimes, HeadTimes> kernelTimesOf(const Scenario &sc, Framework fw,
     const int t = sc.plan.tp, c = sc.plan.cp;
     const bool sp = sc.plan.sequenceParallel;
     const auto compute = [&] {
-        return std::pair{layerTimes(w, tr.precision, tokens, t, c, sp, spec, wgradOutputBytes, eager, sc.plan.cpComm, sc.plan.ep),
+        return std::pair{layerTimes(w, tr.precision, tokens, t, c, sp, spec, wgradOutputBytes, eager, sc.plan.cpComm, sc.plan.ep,
+                                    fw != Framework::Fsdp),
                          headTimes(w, tokens, t, spec, loss, wgradOutputBytes)};
     };
     KernelTimesReuse::Cache *cache = tKernelTimes;
@@ -1170,22 +1183,31 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
                                   : half;   // a ring gathers as it scatters
         const double pair = sp ? gather + half : allReduce;   // one all-reduce equivalent as the plan runs it
         e.tpFp8Gathers = sp && tr.precision == Precision::Fp8;
-        // [MLA] The attention block's column-parallel GEMMs are the up projections: their inputs,
-        // the Q and KV latents (and the rotary key, gathered alone), are what it gathers and what
-        // its input gradients scatter (Megatron-Core multi_latent_attention.py: the down
-        // projections run "duplicated" on the SP shard). Without a Q latent Q is projected from h.
-        // The output projection's reduce-scatter and the output gradients' gathers stay h wide.
-        double gatherA = gather, halfA = half, allReduceA = allReduce;
-        if (isMla(w)) {
-            const double latentWidth = (w.qLoraRank > 0 ? double(w.qLoraRank) : h) + w.kvLoraRank + w.ropeHeadDim;
-            const double latentBytes = e.tpBytesPerCollective * latentWidth / h;
-            const double latentAllReduce = collectiveTime(Collective::AllReduce, Algorithm::Auto, latentBytes, tpGroup, fabric).seconds;
-            halfA = sp ? collectiveTime(Collective::ReduceScatter, Algorithm::Auto, latentBytes, tpGroup, fabric).seconds : latentAllReduce / 2;
-            gatherA = sp && tr.precision == Precision::Fp8
-                          ? collectiveTime(Collective::AllGather, Algorithm::Auto, latentBytes / 2 * quantizedElementBytes(spec), tpGroup, fabric)
-                                .seconds
-                          : halfA;
-            allReduceA = latentAllReduce;
+        // [MLA] Under Megatron-Core (multi_latent_attention.py) the attention block's column-parallel
+        // GEMMs are the up projections: the down projections run "duplicated" on the SP shard, so
+        // the block gathers the Q and KV latents (Q itself from h without a Q latent), FP8 under FP8
+        // as a fused norm's output, and its input gradients scatter at that width; the rotary key
+        // is gathered alone in 16 bits (gather_from_sequence_parallel_region, backward a scatter).
+        // The wgrad re-gather is the latents'; without SP only the latents' all-reduce. The output
+        // projection's scatter and the output gradients' gathers stay h wide. torchtitan gathers h.
+        double gatherA = gather, regatherA = gather, halfA = half, allReduceA = allReduce;
+        const bool mlaLatents = isMla(w) && (fw == Framework::Megatron || fw == Framework::DeepSpeed);
+        if (mlaLatents) {
+            const double latentBytes = e.tpBytesPerCollective * ((w.qLoraRank > 0 ? double(w.qLoraRank) : h) + w.kvLoraRank) / h;
+            const double ropeBytes = e.tpBytesPerCollective * w.ropeHeadDim / h;
+            const auto at = [&](Collective k, double bytes) { return collectiveTime(k, Algorithm::Auto, bytes, tpGroup, fabric).seconds; };
+            allReduceA = at(Collective::AllReduce, latentBytes);
+            if (sp) {
+                const double latentScatter = at(Collective::ReduceScatter, latentBytes);
+                const double ropeGather = w.ropeHeadDim > 0 ? at(Collective::AllGather, ropeBytes) : 0.0;
+                regatherA = tr.precision == Precision::Fp8 ? at(Collective::AllGather, latentBytes / 2 * quantizedElementBytes(spec))
+                                                          : latentScatter;
+                gatherA = regatherA + ropeGather;
+                halfA = latentScatter + (w.ropeHeadDim > 0 ? at(Collective::ReduceScatter, ropeBytes) : 0.0);
+            } else {
+                halfA = allReduceA / 2;
+                gatherA = regatherA = halfA;
+            }
         }
         // One block's collectives forward (gather + scatter, or the row all-reduce) and backward
         // when nothing pairs them (the output gradients' gather + the input gradients' scatter).
@@ -1195,19 +1217,24 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         // The forward's, again: every block's under full recompute; under Megatron's selective
         // modules the dense MLP's (mlp) and the shared experts' (moe, shared_experts: Megatron-Core
         // moe_layer.py checkpoints them with the layer or alone); routed experts' tokens stay sharded.
-        double recomputed = 0;
+        // With both moe and shared_experts the checkpoints nest: the shared experts run twice. The
+        // mla_up_proj module's up projections gather their latents again under SP.
+        double recomputed = 0, recomputedMlpBlocks = 0;
         if (tr.recompute == Recompute::Full)
             recomputed = (pairForwardA + mlpBlock * pair) * recomputedShare;
         else if (tr.recompute == Recompute::Selective) {
             if (recomputeModules & kRecomputeMlp)
-                recomputed += (1 - moeShare) * pair;
-            if ((recomputeModules & (kRecomputeMoe | kRecomputeSharedExperts)) && w.sharedExpertFfn > 0)
-                recomputed += moeShare * pair;
+                recomputedMlpBlocks += 1 - moeShare;
+            if (w.sharedExpertFfn > 0)
+                recomputedMlpBlocks += moeShare * (((recomputeModules & kRecomputeMoe) ? 1 : 0) + ((recomputeModules & kRecomputeSharedExperts) ? 1 : 0));
+            recomputed = recomputedMlpBlocks * pair;
+            if ((recomputeModules & kRecomputeMlaUpProj) && mlaLatents && sp)
+                recomputed += regatherA;
         }
         double open = pairBackwardA + mlpBlock * pair, behindDgrad = 0, behindWgrad = 0;
         if (megatronLayers && sp) {
             open = blocks * gather;
-            behindDgrad = gatherA + mlpBlock * gather;
+            behindDgrad = regatherA + mlpBlock * gather;
             behindWgrad = halfA + mlpBlock * half;
         } else if (megatronLayers) {
             open = 0;
@@ -1238,13 +1265,17 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
                                       + mlpBlock * over(gather, lt.tpBackwardDataOf[G::kMlpDown]);
             double columnCollectives = 0;
             if (megatronLayers)
-                columnCollectives = over(gatherA, lt.tpBackwardDataOf[G::kQkv]) + mlpBlock * over(gather, lt.tpBackwardDataOf[G::kMlpUp])
+                columnCollectives = over(regatherA, lt.tpBackwardDataOf[G::kQkv]) + mlpBlock * over(gather, lt.tpBackwardDataOf[G::kMlpUp])
                                     + over(halfA, lt.tpBackwardWeightOf[G::kQkv]) + mlpBlock * over(half, lt.tpBackwardWeightOf[G::kMlpUp]);
             else if (asyncTp)
                 columnCollectives = halfA + mlpBlock * half;   // the summed input gradients' scatters
             else
                 columnCollectives = over(halfA, lt.tpBackwardDataOf[G::kQkv]) + mlpBlock * over(half, lt.tpBackwardDataOf[G::kMlpUp]);
-            tpLayerBwdExposed = rowGathers + columnCollectives + (tr.recompute == Recompute::Full ? recomputedShare * fwdExposed : 0.0);
+            // Recomputed forwards pair as the first ones did: every block's under full recompute,
+            // the MLP blocks the selective modules replay.
+            const double mlpFwdExposed = over(gather, lt.tpForwardOf[G::kMlpUp]) + over(half, lt.tpForwardOf[G::kMlpDown]);
+            tpLayerBwdExposed = rowGathers + columnCollectives
+                                + (tr.recompute == Recompute::Full ? recomputedShare * fwdExposed : recomputedMlpBlocks * mlpFwdExposed);
         } else if (pl.tpOverlap) {   // all-reduces (no SP): hidden behind the layer's GEMMs together
             tpLayerFwdExposed = std::max(0.0, tpLayerFwd - lt.gemmForward);
             tpLayerBwdExposed = std::max(0.0, tpLayerBwd - (lt.gemmBackwardData + lt.gemmBackwardWeight));
@@ -1447,7 +1478,10 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
                 params += counts.embeddingParams;
         }
         const double expertParamsPerGpu = L * counts.layerExpertParams / pl.ep;
-        const double paramsPerGpu = (t > 1 ? (params - L * layerParams) / t + L * layerParamsPerTpRank : params) + expertParamsPerGpu;
+        // (The final norm and the MTP modules' norms are whole on every TP rank too.)
+        const double replicatedTail = last ? (2 * h + 3 * h * w.mtpLayers) * (1.0 - 1.0 / t) : 0.0;
+        const double paramsPerGpu = (t > 1 ? (params - L * layerParams) / t + L * layerParamsPerTpRank + replicatedTail : params)
+                                    + expertParamsPerGpu;
         // The slowest stage, exposed TP/CP time included, sets the steady state. A given compute
         // time is spread over the layers (below): there the stage with most layers.
         const bool slowest = tr.computeSecondsOverride > 0 ? L > criticalStageLayers : F + B > criticalBusySeconds;
@@ -2079,8 +2113,9 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     // (plan.tp_overlap: Transformer Engine's userbuffers, torchtitan's AsyncTP), which needs the TP
     // group inside one node's NVLink (a group that leaves the node has its own warning above). Not
     // weighed against other fixes by evaluating them: the default plan fires it, and every
-    // evaluation of it would pay for those trials (eval_per_second).
-    if (t > 1 && !pl.tpOverlap && tpGroup.nodes() <= 1 && !tpGroup.straddles
+    // evaluation of it would pay for those trials (eval_per_second). Not for latent attention under
+    // Megatron-Core, which runs no TP overlap with it (validate()).
+    if (t > 1 && !pl.tpOverlap && tpGroup.nodes() <= 1 && !tpGroup.straddles && !(isMla(w) && fw != Framework::Fsdp)
         && bd.tpCommExposedSeconds > kExposedTpWarnFraction * step && e.communicationFraction <= kCommunicationWarnFraction)
         addWarning(e, WarningCode::TpCommExposed, bd.tpCommExposedSeconds / step, kExposedTpWarnFraction,
                    {Field::TpOverlap, 1});

@@ -332,23 +332,23 @@ double LayerTimes::recomputeSeconds(unsigned modules) const
         seconds += mlaUpForward;
     if (modules & kRecomputeMlp)
         seconds += mlpForward;
-    if (modules & kRecomputeMoe)
-        seconds += moeForward;   // the activation and shared experts with it
+    if (modules & kRecomputeMoe)   // the activation and shared experts with it; a nested shared_experts
+        seconds += moeForward + (modules & kRecomputeSharedExperts ? sharedForward : 0.0);   // checkpoint replays them again
     else
         seconds += (modules & kRecomputeMoeAct ? moeActForward : 0.0) + (modules & kRecomputeSharedExperts ? sharedForward : 0.0);
     return seconds;
 }
 
 LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int tp, int cp, bool sp,
-                      const KernelSpec &spec, double wgradOutputBytes, bool eager, CpComm cpComm, int ep)
+                      const KernelSpec &spec, double wgradOutputBytes, bool eager, CpComm cpComm, int ep, bool mlaDownOnShard)
 {
     // A model whose first layers are dense (DeepSeek-V3's first 3 of 61): the mean of its two
     // kinds of layer, weighted by their counts.
     if (isMoe(w) && moeLayersOf(w) < w.layers) {
         Workload moeOnly = w;
         moeOnly.firstDenseLayers = 0;
-        return meanLayer(layerTimes(moeOnly, precision, tokens, tp, cp, sp, spec, wgradOutputBytes, eager, cpComm, ep),
-                         layerTimes(denseLayerOf(w), precision, tokens, tp, cp, sp, spec, wgradOutputBytes, eager, cpComm, ep),
+        return meanLayer(layerTimes(moeOnly, precision, tokens, tp, cp, sp, spec, wgradOutputBytes, eager, cpComm, ep, mlaDownOnShard),
+                         layerTimes(denseLayerOf(w), precision, tokens, tp, cp, sp, spec, wgradOutputBytes, eager, cpComm, ep, mlaDownOnShard),
                          moeLayerShare(w), w.sharedExpertFfn > 0);
     }
     const KernelDefaults &k = kernelDefaults();
@@ -401,7 +401,7 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
     // replicated on every TP rank (TELinear "duplicated"), on this rank's SP shard of the tokens
     // (their latents are gathered after); the up projections are column parallel on all T.
     const double ql = w.qLoraRank, kl = w.kvLoraRank, dr = w.ropeHeadDim;
-    const double downTokens = sp ? T / t : T;
+    const double downTokens = sp && mlaDownOnShard ? T / t : T;
     // [MoE] Shared experts (Megatron-Core SharedExpertMLP): a dense MLP of the shared width on every
     // token, tensor parallel like a dense layer's, beside the routed experts.
     const double fs = moe ? double(w.sharedExpertFfn) : 0.0;

@@ -241,7 +241,7 @@ struct LayerTimes
     // The part of each slot a TP collective is pipelined with, per block that has one: QKV's
     // column-parallel GEMMs after the gather (under MLA the up projections, not the replicated down
     // projections), and the MLP slots' dense MLP or shared experts (routed experts have no TP
-    // collective). Equal to *Of for a dense layer.
+    // collective). Equal to *Of for a dense layer without latent attention.
     double tpForwardOf[kLayerGemms] = {};
     double tpBackwardDataOf[kLayerGemms] = {};
     double tpBackwardWeightOf[kLayerGemms] = {};
@@ -279,9 +279,11 @@ struct LayerTimes
 /// block pays its fixed cost c times; all-gather and all-to-all run every Q block once.
 /// ep: expert-parallel degree of a mixture-of-experts layer (Plan::ep): this GPU runs E/ep whole
 /// experts on the tokens the ep ranks route to them (balanced routing), in place of the dense MLP.
+/// mlaDownOnShard: latent attention's down projections run on this rank's SP shard (Megatron-Core's
+/// duplicated TELinear); false: on every token gathered (torchtitan's NoParallel wq_a, wkv_a).
 LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int tp, int cp, bool sequenceParallel,
                       const KernelSpec &spec, double wgradOutputBytes = 2, bool eager = false, CpComm cpComm = CpComm::P2p,
-                      int ep = 1);
+                      int ep = 1, bool mlaDownOnShard = true);
 
 /// LM head and loss of one micro-batch on the last stage: GEMM forward, backward, loss traffic.
 struct HeadTimes

@@ -290,7 +290,7 @@ void ParameterPanel::addRecomputeModules(QLayout *layout)
         });
     }
     m_modulesRow->setToolTip(tr("What Megatron-Core's selective recompute (--recompute-modules) drops and replays; "
-                                "read under selective recompute with the Megatron-LM framework only."));
+                                "read under selective recompute with the Megatron-LM framework only (a box turns it on)."));
     layout->addWidget(m_modulesRow);
     QLabel *problem = problemLabel(layout->parentWidget());
     layout->addWidget(problem);
@@ -427,13 +427,18 @@ void ParameterPanel::setScenario(const Scenario &s, const ValidDegrees &degrees,
     m_recomputeModules = s.training.recomputeModules;
     for (auto it = m_moduleChecks.begin(); it != m_moduleChecks.end(); ++it)
         it.value()->setChecked((s.training.recomputeModules & it.key()) != 0);
-    m_modulesRow->setEnabled(s.training.recompute == Recompute::Selective && resolveFramework(s.plan) == Framework::Megatron);
-    // Modules of parts the model lacks stay as set, greyed out (Megatron-Core skips them).
+    // Live under Megatron-LM (a box turns selective recompute on); a module of a part the model
+    // lacks is greyed out unless set, so that it can be cleared (Megatron-Core refuses mla_up_proj
+    // without latent attention).
+    m_modulesRow->setEnabled(resolveFramework(s.plan) == Framework::Megatron);
     const bool moeModel = s.workload.experts > 0;
-    m_moduleChecks.value(kRecomputeMoeAct)->setEnabled(moeModel);
-    m_moduleChecks.value(kRecomputeMoe)->setEnabled(moeModel);
-    m_moduleChecks.value(kRecomputeSharedExperts)->setEnabled(moeModel && s.workload.sharedExpertFfn > 0);
-    m_moduleChecks.value(kRecomputeMlaUpProj)->setEnabled(isMla(s.workload));
+    const auto applies = [&](unsigned flag, bool part) {
+        m_moduleChecks.value(flag)->setEnabled(part || (s.training.recomputeModules & flag));
+    };
+    applies(kRecomputeMoeAct, moeModel);
+    applies(kRecomputeMoe, moeModel);
+    applies(kRecomputeSharedExperts, moeModel && s.workload.sharedExpertFfn > 0);
+    applies(kRecomputeMlaUpProj, isMla(s.workload));
     // Megatron-Core's --cpu-offloading: pp 1, no recompute (other settings are errors naming the field).
     m_sliders.value(Field::OffloadLayers)->setEnabled(s.training.recompute == Recompute::None && s.plan.pp == 1
                                                       && resolveFramework(s.plan) == Framework::Megatron);

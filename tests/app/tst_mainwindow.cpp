@@ -208,8 +208,8 @@ private slots:
         QCOMPARE(w.document()->scenario().plan.cpComm, CpComm::AllGather);
         QCOMPARE(cpComm->currentIndex(), int(CpComm::AllGather));
 
-        // Megatron's recompute modules: a box per module, live under selective recompute only; a
-        // click toggles its flag (one undo step) and the boxes show the scenario's list.
+        // Megatron's recompute modules: a box per module, live under Megatron-LM; a click toggles
+        // its flag (one undo step), turns selective recompute on, and the boxes show the list.
         QCheckBox *mlp = nullptr, *core = nullptr;
         for (QCheckBox *c : w.panel()->findChildren<QCheckBox *>()) {
             if (c->text() == QStringLiteral("Dense MLP"))
@@ -218,15 +218,16 @@ private slots:
                 core = c;
         }
         QVERIFY(mlp && core);
+        w.editField(Field::Framework, double(int(Framework::Fsdp)));
+        QVERIFY(!mlp->isEnabled());
         w.editField(Field::Framework, double(int(Framework::Megatron)));
         w.editField(Field::Recompute, double(int(Recompute::None)));
-        QVERIFY(!mlp->isEnabled());
-        w.editField(Field::Recompute, double(int(Recompute::Selective)));
         QVERIFY(mlp->isEnabled());
         QVERIFY(core->isChecked() && !mlp->isChecked());   // Megatron-Core's default, core_attn
         const int undoBefore = w.document()->undoStack()->count();
         mlp->click();
         QCOMPARE(w.document()->scenario().training.recomputeModules, unsigned(kRecomputeCoreAttn | kRecomputeMlp));
+        QCOMPARE(w.document()->scenario().training.recompute, Recompute::Selective);
         QCOMPARE(w.document()->undoStack()->count(), undoBefore + 1);
         core->click();
         QCOMPARE(w.document()->scenario().training.recomputeModules, unsigned(kRecomputeMlp));

@@ -1709,23 +1709,75 @@ private slots:
         const Evaluation two = evaluate(s);
         QVERIFY2(one.feasible && two.feasible, two.problem.message.c_str());
         QCOMPARE(two.expertParamsPerGpu, one.expertParamsPerGpu);
-        // 62 layers (61 and the MTP layer) hold their replicated half whole: per GPU P/2 + 62 R/2 + experts.
+        // 62 layers (61 and the MTP layer) hold their replicated half whole, and the final and MTP
+        // norms (2h + 3h): per GPU P/2 + 62 R/2 + 5h/2 + experts.
         const double X = one.expertParamsPerGpu;
         const double replicated = counts.layerTpReplicatedMatrixParams + counts.layerTpReplicatedOtherParams;
-        QVERIFY2(qAbs(two.gradientBytesPerGpu / 4 - ((one.gradientBytesPerGpu / 4 - X) / 2 + X) - 62 * replicated / 2) < 1.0,
+        QVERIFY2(qAbs(two.gradientBytesPerGpu / 4 - ((one.gradientBytesPerGpu / 4 - X) / 2 + X) - 62 * replicated / 2 - 5 * 7168 / 2.0) < 1.0,
                  qPrintable(QString::number(two.gradientBytesPerGpu / 4 - ((one.gradientBytesPerGpu / 4 - X) / 2 + X))));
 
         // Collectives per layer, in h-wide all-reduces (BF16: a gather costs a scatter): forward the
-        // latents' gather (1536 + 512 + 64 of 7168) and the output's scatter, the shared experts'
-        // (or the 3 dense layers') gather and scatter; backward the two output gradients' gathers and,
-        // behind the GEMMs, each column GEMM's input re-gathered and its gradient scattered.
+        // latents' gather (1536 + 512 of 7168) and the rotary key's (64) alone, the output's scatter,
+        // the shared experts' (or the 3 dense layers') gather and scatter; backward the two output
+        // gradients' gathers and, behind the GEMMs, the latents re-gathered for the weight gradients
+        // and the input gradients scattered (the rotary key's too).
         const Group group = groupOf(2, 1, s.cluster.gpusPerNode);
         const Fabric fabric = fabricOf(s.cluster);
         const auto seconds = [&](Collective k, double bytes) { return collectiveTime(k, Algorithm::Auto, bytes, group, fabric).seconds; };
-        const double hBytes = two.tpBytesPerCollective, latentBytes = hBytes * 2112 / 7168;
+        const double hBytes = two.tpBytesPerCollective, latentBytes = hBytes * 2048 / 7168, ropeBytes = hBytes * 64 / 7168;
         const double rsH = seconds(Collective::ReduceScatter, hBytes), rsLatent = seconds(Collective::ReduceScatter, latentBytes);
-        QVERIFY(qAbs(two.tpCollectivesPerLayer - (3 * rsLatent + 7 * rsH) / seconds(Collective::AllReduce, hBytes)) < 1e-9);
-        QVERIFY(two.tpCollectivesPerLayer < 0.95 * 10 * rsH / seconds(Collective::AllReduce, hBytes));   // an MHA layer's ten
+        const double arH = seconds(Collective::AllReduce, hBytes);
+        const double rope = seconds(Collective::AllGather, ropeBytes) + seconds(Collective::ReduceScatter, ropeBytes);
+        QVERIFY(qAbs(two.tpCollectivesPerLayer - (3 * rsLatent + rope + 7 * rsH) / arH) < 1e-9);
+        // Without SP (a dense MLA model: Megatron-Core needs SP for MoE under TP): the outputs'
+        // all-reduces forward, the latents' and the MLP input's backward (no rotary-key collective).
+        Scenario noSp = s;
+        noSp.plan.sequenceParallel = false;
+        noSp.workload.experts = noSp.workload.sharedExpertFfn = noSp.workload.firstDenseLayers = 0;
+        noSp.workload.moeRouterGroups = noSp.workload.moeRouterGroupTopk = noSp.workload.mtpLayers = 0;
+        noSp.plan.ep = 1;
+        const Evaluation denseMla = evaluate(noSp);
+        QVERIFY2(denseMla.feasible, denseMla.problem.message.c_str());
+        QVERIFY(qAbs(denseMla.tpCollectivesPerLayer - (3 * arH + seconds(Collective::AllReduce, latentBytes)) / arH) < 1e-9);
+        // Without a Q latent Q is projected from h, gathered at h.
+        Scenario noQLatent = s;
+        noQLatent.workload.qLoraRank = 0;
+        const double qFromH = hBytes * (7168 + 512) / 7168;
+        QVERIFY(qAbs(evaluate(noQLatent).tpCollectivesPerLayer
+                     - (3 * seconds(Collective::ReduceScatter, qFromH) + rope + 7 * rsH) / arH) < 1e-9);
+        // Under FP8 the latents are gathered in FP8 (a fused norm's output), the rotary key in 16 bits.
+        Scenario fp8 = s;
+        fp8.training.precision = Precision::Fp8;
+        fp8.training.fp8Recipe = Fp8Recipe::Tensorwise;
+        const Evaluation f8 = evaluate(fp8);
+        QVERIFY2(f8.feasible, f8.problem.message.c_str());
+        const double agLatent8 = seconds(Collective::AllGather, latentBytes / 2), agH8 = seconds(Collective::AllGather, hBytes / 2);
+        QVERIFY(qAbs(f8.tpCollectivesPerLayer * arH - (2 * agLatent8 + rsLatent + rope + 4 * agH8 + 3 * rsH)) < 1e-12);
+        // torchtitan gathers h before its replicated down projections, which see every token (a
+        // dense MLA model: MoE is modelled under Megatron only): four h-wide pairs, none hidden.
+        Scenario fsdp = noSp;
+        fsdp.plan.sequenceParallel = true;
+        fsdp.plan.framework = Framework::Fsdp;
+        fsdp.plan.zeroStage = 3;
+        const Evaluation titan = evaluate(fsdp);
+        QVERIFY2(titan.feasible, titan.problem.message.c_str());
+        QVERIFY(qAbs(titan.tpCollectivesPerLayer - 8 * rsH / arH) < 1e-9);
+        // Megatron-Core has no TP overlap with latent attention; Megatron-Core refuses mla_up_proj without it.
+        Scenario overlap = s;
+        overlap.plan.tpOverlap = true;
+        QCOMPARE(QString::fromStdString(validate(overlap)->field), QStringLiteral("plan.tp_overlap"));
+        Scenario gqa = fixtures::gpt13bOn64H100();
+        gqa.plan.framework = Framework::Megatron;
+        gqa.training.recompute = Recompute::Selective;
+        gqa.training.recomputeModules = kRecomputeMlaUpProj;
+        QCOMPARE(QString::fromStdString(validate(gqa)->field), QStringLiteral("training.recompute_modules"));
+        // mla_up_proj gathers the latents again for its replay.
+        Scenario upProj = s;
+        upProj.training.recompute = Recompute::Selective;
+        upProj.training.recomputeModules = 0;
+        const double none = evaluate(upProj).tpCollectivesPerLayer;
+        upProj.training.recomputeModules = kRecomputeMlaUpProj;
+        QVERIFY(qAbs((evaluate(upProj).tpCollectivesPerLayer - none) * arH - rsLatent) < 1e-12);
 
         // The pairing: the up projections (not the down ones), the shared experts (not the routed).
         const KernelSpec spec = kernelSpec(s.cluster.gpu, Precision::Bf16, Fp8Recipe::Delayed, Framework::Megatron, false);
@@ -1734,7 +1786,12 @@ private slots:
         const double T = 4096;
         const LayerTimes lt = layerTimes(moeOnly, Precision::Bf16, T, 2, 1, true, spec, 8.0, false, CpComm::P2p, 16);
         QCOMPARE(lt.tpForwardOf[LayerTimes::kQkv], gemmSeconds(T, 128 * 192 / 2, 1536, spec) + gemmSeconds(T, 128 * 256 / 2, 512, spec));
-        QVERIFY(lt.forwardOf[LayerTimes::kQkv] > lt.tpForwardOf[LayerTimes::kQkv]);
+        // The down projections (unpaired): on the SP shard under Megatron, on every token under torchtitan.
+        QVERIFY(qAbs(lt.forwardOf[LayerTimes::kQkv] - lt.tpForwardOf[LayerTimes::kQkv]
+                     - (gemmSeconds(T / 2, 1536, 7168, spec) + gemmSeconds(T / 2, 576, 7168, spec))) < 1e-15);
+        const LayerTimes titanLt = layerTimes(moeOnly, Precision::Bf16, T, 2, 1, true, spec, 8.0, false, CpComm::P2p, 16, false);
+        QVERIFY(qAbs(titanLt.forwardOf[LayerTimes::kQkv] - titanLt.tpForwardOf[LayerTimes::kQkv]
+                     - (gemmSeconds(T, 1536, 7168, spec) + gemmSeconds(T, 576, 7168, spec))) < 1e-15);
         QCOMPARE(lt.tpForwardOf[LayerTimes::kMlpUp], gemmSeconds(T, 2 * 2048 / 2, 7168, spec));
         QCOMPARE(lt.tpBackwardWeightOf[LayerTimes::kAttentionOut], lt.backwardWeightOf[LayerTimes::kAttentionOut]);
         // The mean layer's MLP pairing is per MLP block: 58 shared experts' and 3 dense MLPs'.
@@ -1758,6 +1815,9 @@ private slots:
         QVERIFY(qAbs((shared - base) * seconds(Collective::AllReduce, hBytes) - share * 2 * rsH) < 1e-12);
         s.training.recomputeModules = kRecomputeCoreAttn | kRecomputeMoe;
         QCOMPARE(evaluate(s).tpCollectivesPerLayer, shared);
+        // Both: the checkpoints nest and the shared experts run twice.
+        s.training.recomputeModules = kRecomputeCoreAttn | kRecomputeMoe | kRecomputeSharedExperts;
+        QVERIFY(qAbs((evaluate(s).tpCollectivesPerLayer - base) * seconds(Collective::AllReduce, hBytes) - 2 * share * 2 * rsH) < 1e-12);
     }
 
     // [DSv3] Node-limited routing (Megatron-Core group_limited_topk with forced balanced routing):
