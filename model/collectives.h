@@ -121,11 +121,12 @@ CollectiveTime dedupDispatchTime(double tokenBytes, double remoteNodes, double g
 /// uniformly: (groups - 1)(1 - C(E - E/groups, k) / C(E, k)) (hypergeometric).
 double expectedOtherGroupsHit(int experts, int k, int groups);
 /// The same under group-limited routing (Megatron-Core group_limited_topk, DeepSeek-V3's
-/// node-limited routing): the experts in `routerGroups` equal groups, a token's k experts chosen
-/// uniformly among the experts of its `routerGroupTopk` groups, themselves uniform (forced balanced
-/// routing). A host overlapping o router groups by c experts each (E/hosts = o c when the two
-/// partitions nest) is missed with probability sum_j Hyp(j; G, o, M) C(M n - j c, k) / C(M n, k),
-/// n = E/G. routerGroups 0 (or all groups picked) is expectedOtherGroupsHit.
+/// node-limited routing): the experts in `routerGroups` G equal groups of n, a token's M =
+/// `routerGroupTopk` groups uniform (forced balanced routing: random logits), and since a group
+/// wins on its top k/M scores, its k experts spread k/M to each picked group, uniform within it.
+/// A host overlapping o groups by c experts each (E/hosts = o c when the two partitions nest) is
+/// missed with probability sum_j Hyp(j; G, o, M) (C(n - c, k/M) / C(n, k/M))^j.
+/// routerGroups 0 (or all groups picked) is expectedOtherGroupsHit.
 double expectedOtherGroupsHitLimited(int experts, int k, int hosts, int routerGroups, int routerGroupTopk);
 /// Both are memoized per thread on all their arguments (memo.h); this empties this thread's memo
 /// (trainscope-bench's cold figure; tests).

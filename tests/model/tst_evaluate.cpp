@@ -1826,23 +1826,34 @@ private slots:
     // eighth of a group each).
     void groupLimitedRoutingReachesFewerHosts()
     {
+        // The router as Megatron-Core runs it under forced balancing: normal random logits, sigmoid
+        // scores, each group scored by its top k/M, the M best groups, the top k of their experts.
         std::mt19937 rng(7);
-        const auto simulated = [&rng](int experts, int k, int hosts, int groups, int groupTopk) {
+        std::normal_distribution<double> normal;
+        const auto simulated = [&](int experts, int k, int hosts, int groups, int groupTopk) {
             const int perGroup = experts / groups, perHost = experts / hosts;
-            std::vector<int> order(size_t(groups), 0), pool;
+            std::vector<double> score(static_cast<size_t>(experts));
+            std::vector<std::pair<double, int>> ranked;
             double others = 0;
-            const int tokens = 40000;
+            const int tokens = 8000;
             for (int token = 0; token < tokens; ++token) {
-                std::iota(order.begin(), order.end(), 0);
-                std::shuffle(order.begin(), order.end(), rng);   // random logits: uniform groups
-                pool.clear();
+                for (double &x : score)
+                    x = 1 / (1 + std::exp(-normal(rng)));
+                ranked.clear();
+                for (int g = 0; g < groups; ++g) {
+                    std::vector<double> in(score.begin() + g * perGroup, score.begin() + (g + 1) * perGroup);
+                    std::partial_sort(in.begin(), in.begin() + k / groupTopk, in.end(), std::greater<>());
+                    ranked.push_back({std::accumulate(in.begin(), in.begin() + k / groupTopk, 0.0), g});
+                }
+                std::partial_sort(ranked.begin(), ranked.begin() + groupTopk, ranked.end(), std::greater<>());
+                std::vector<std::pair<double, int>> pool;
                 for (int g = 0; g < groupTopk; ++g)
                     for (int e = 0; e < perGroup; ++e)
-                        pool.push_back(order[size_t(g)] * perGroup + e);
-                std::shuffle(pool.begin(), pool.end(), rng);     // then k uniform experts of those
+                        pool.push_back({score[size_t(ranked[size_t(g)].second * perGroup + e)], ranked[size_t(g)].second * perGroup + e});
+                std::partial_sort(pool.begin(), pool.begin() + k, pool.end(), std::greater<>());
                 std::set<int> hit;
                 for (int i = 0; i < k; ++i)
-                    hit.insert(pool[size_t(i)] / perHost);
+                    hit.insert(pool[size_t(i)].second / perHost);
                 others += double(hit.size()) - (hit.count(0) ? 1.0 : 0.0);   // this rank on host 0
             }
             return others / tokens;
@@ -1850,11 +1861,11 @@ private slots:
         for (int hosts : {8, 2, 64}) {
             const double closed = expectedOtherGroupsHitLimited(256, 8, hosts, 8, 4);
             const double sim = simulated(256, 8, hosts, 8, 4);
-            QVERIFY2(std::abs(closed / sim - 1) < 0.02, qPrintable(QStringLiteral("%1 hosts: %2 against %3").arg(hosts).arg(closed).arg(sim)));
+            QVERIFY2(std::abs(closed / sim - 1) < 0.03, qPrintable(QStringLiteral("%1 hosts: %2 against %3").arg(hosts).arg(closed).arg(sim)));
             QVERIFY(closed < expectedOtherGroupsHit(256, 8, hosts));
         }
-        // On 8 nodes a token reaches 3.18 other nodes rather than 4.63.
-        QVERIFY(std::abs(expectedOtherGroupsHitLimited(256, 8, 8, 8, 4) - 3.18) < 0.01);
+        // On 8 nodes a token reaches 3.5 other nodes (a picked group is all but always hit) rather than 4.63.
+        QVERIFY(std::abs(expectedOtherGroupsHitLimited(256, 8, 8, 8, 4) - 3.5) < 1e-9);
         QVERIFY(std::abs(expectedOtherGroupsHit(256, 8, 8) - 4.633) < 0.001);
         // No groups, or every group picked: the unlimited count.
         QCOMPARE(expectedOtherGroupsHitLimited(256, 8, 8, 0, 0), expectedOtherGroupsHit(256, 8, 8));
