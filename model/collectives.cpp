@@ -5,8 +5,14 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <functional>
 #include <limits>
+#include <map>
+#include <numeric>
+#include <random>
 #include <span>
+#include <tuple>
+#include <vector>
 
 namespace ts {
 
@@ -444,6 +450,55 @@ double expectedOtherGroupsHit(int experts, int k, int groups)
     return double(groups - 1) * (1.0 - none);
 }
 
+namespace {
+
+// [DSv3] How many of a token's k experts one of its M picked groups receives, as Megatron-Core's
+// group_limited_topk picks them under forced balancing (apply_random_logits: normal logits;
+// sigmoid scores; a group scored by its top k/M; the M best groups; the top k of their experts):
+// p[m], m = 0..k, from a fixed-seed run of that router over 4096 tokens, once per shape and thread.
+// A group wins on its top scores, so it rarely gets none (0.8% for DeepSeek-V3's shape, against
+// 9% were the k spread uniformly over the picked groups' experts).
+const std::vector<double> &pickedGroupExpertCounts(int experts, int k, int groups, int groupTopk)
+{
+    thread_local std::map<std::tuple<int, int, int, int>, std::vector<double>> memo;
+    const auto key = std::tuple{experts, k, groups, groupTopk};
+    if (auto it = memo.find(key); it != memo.end())
+        return it->second;
+    std::vector<double> counts(size_t(k) + 1, 0.0);
+    const int perGroup = experts / groups, groupTop = std::max(1, k / groupTopk);
+    std::mt19937 rng(20261128u);
+    std::normal_distribution<double> normal;
+    std::vector<double> score(static_cast<size_t>(experts)), top(static_cast<size_t>(perGroup));
+    std::vector<std::pair<double, int>> ranked(static_cast<size_t>(groups)), pool;
+    std::vector<int> received(static_cast<size_t>(groups));
+    const int tokens = 4096;
+    for (int token = 0; token < tokens; ++token) {
+        for (double &x : score)
+            x = 1.0 / (1.0 + std::exp(-normal(rng)));
+        for (int g = 0; g < groups; ++g) {
+            std::copy(score.begin() + g * perGroup, score.begin() + (g + 1) * perGroup, top.begin());
+            std::partial_sort(top.begin(), top.begin() + groupTop, top.end(), std::greater<>());
+            ranked[size_t(g)] = {std::accumulate(top.begin(), top.begin() + groupTop, 0.0), g};
+        }
+        std::partial_sort(ranked.begin(), ranked.begin() + groupTopk, ranked.end(), std::greater<>());
+        pool.clear();
+        for (int i = 0; i < groupTopk; ++i)
+            for (int e = 0; e < perGroup; ++e) {
+                const int expert = ranked[size_t(i)].second * perGroup + e;
+                pool.push_back({score[size_t(expert)], expert});
+            }
+        std::partial_sort(pool.begin(), pool.begin() + k, pool.end(), std::greater<>());
+        std::fill(received.begin(), received.end(), 0);
+        for (int i = 0; i < k; ++i)
+            ++received[size_t(pool[size_t(i)].second / perGroup)];
+        for (int i = 0; i < groupTopk; ++i)
+            counts[size_t(received[size_t(ranked[size_t(i)].second)])] += 1.0 / (double(tokens) * groupTopk);
+    }
+    return memo.emplace(key, std::move(counts)).first->second;
+}
+
+} // namespace
+
 double expectedOtherGroupsHitLimited(int experts, int k, int hosts, int routerGroups, int routerGroupTopk)
 {
     const int G = routerGroups, M = routerGroupTopk;
@@ -453,12 +508,14 @@ double expectedOtherGroupsHitLimited(int experts, int k, int hosts, int routerGr
     // Router groups a host's experts overlap, and its experts in each (the mean when they do not nest).
     const int o = std::clamp(int(std::ceil(perHost / n - 1e-9)), 1, G);
     const double c = perHost / o;
-    // Groups win on their top k/M scores, so the k experts spread over the M groups: k/M each,
-    // uniform within the group (a simulation of the router puts 3.97 of DeepSeek-V3's 4 groups hit).
-    const double q = double(k) / M;
+    // A picked group receives m of the k with the router's p[m], uniform within the group (its
+    // experts are alike): all outside the host's c of its n with C(n - c, m) / C(n, m).
     const auto logChoose = [](double a, double b) { return std::lgamma(a + 1) - std::lgamma(b + 1) - std::lgamma(a - b + 1); };
-    // P(a picked group's q experts all outside the host's c of its n) = C(n - c, q) / C(n, q).
-    const double outside = n - c - q < -1e-9 ? 0.0 : std::exp(logChoose(n - c, q) - logChoose(n, q));
+    const std::vector<double> &p = pickedGroupExpertCounts(experts, k, G, M);
+    double outside = 0;
+    for (int m = 0; m <= k; ++m)
+        if (p[size_t(m)] > 0)
+            outside += p[size_t(m)] * (n - c - m < -1e-9 ? 0.0 : std::exp(logChoose(n - c, m) - logChoose(n, m)));
     // P(j of the host's o groups among the M picked of G) = C(o, j) C(G - o, M - j) / C(G, M).
     double missed = 0;
     for (int j = std::max(0, M - (G - o)); j <= std::min(o, M); ++j)
@@ -811,7 +868,7 @@ CollectiveKey collectiveKey(Collective c, Algorithm a, int protocol, double S, c
 // An evaluation times about 8 collectives (TP, pipeline, data-parallel, context-parallel), which
 // a plan search's plans and a slider drag's steps mostly share. The slot is picked by what varies
 // between them: the kinds, the size, the group and the two tiers' bandwidths.
-using CollectiveMemo = detail::Memo<CollectiveKey, CollectiveTime, 128, 5>;
+using CollectiveMemo = detail::Memo<CollectiveKey, CollectiveTime, 256, 5>;
 CollectiveMemo &collectiveMemo()
 {
     thread_local CollectiveMemo memo;

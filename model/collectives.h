@@ -122,10 +122,11 @@ CollectiveTime dedupDispatchTime(double tokenBytes, double remoteNodes, double g
 double expectedOtherGroupsHit(int experts, int k, int groups);
 /// The same under group-limited routing (Megatron-Core group_limited_topk, DeepSeek-V3's
 /// node-limited routing): the experts in `routerGroups` G equal groups of n, a token's M =
-/// `routerGroupTopk` groups uniform (forced balanced routing: random logits), and since a group
-/// wins on its top k/M scores, its k experts spread k/M to each picked group, uniform within it.
-/// A host overlapping o groups by c experts each (E/hosts = o c when the two partitions nest) is
-/// missed with probability sum_j Hyp(j; G, o, M) (C(n - c, k/M) / C(n, k/M))^j.
+/// `routerGroupTopk` groups uniform (forced balanced routing: random logits); a picked group gets
+/// m of the k experts with the router's own distribution p[m] (a group wins on its top k/M scores,
+/// so nearly always some: read from a fixed-seed run of the router), uniform within it. A host
+/// overlapping o groups by c experts each (E/hosts = o c when the two partitions nest; else the
+/// mean c) is missed with probability sum_j Hyp(j; G, o, M) (sum_m p[m] C(n - c, m) / C(n, m))^j.
 /// routerGroups 0 (or all groups picked) is expectedOtherGroupsHit.
 double expectedOtherGroupsHitLimited(int experts, int k, int hosts, int routerGroups, int routerGroupTopk);
 /// Both are memoized per thread on all their arguments (memo.h); this empties this thread's memo

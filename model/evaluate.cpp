@@ -557,12 +557,14 @@ std::optional<Problem> validate(const Scenario &sc)
     if (w.moeRouterGroups == 0 && w.moeRouterGroupTopk != 0)
         return problem("workload.moe_router_group_topk", "moe_router_group_topk (%g) picks among moe_router_groups: give "
                        "moe_router_groups too, or set it to 0", w.moeRouterGroupTopk);
+    // (Above k, Megatron-Core scores each group by its top k / group_topk = 0 experts: every group
+    // ties and every token picks the same ones.)
     if (w.moeRouterGroups > 0
-        && (w.moeRouterGroupTopk < 1 || w.moeRouterGroupTopk > w.moeRouterGroups
+        && (w.moeRouterGroupTopk < 1 || w.moeRouterGroupTopk > w.moeRouterGroups || w.moeRouterGroupTopk > w.expertsPerToken
             || double(w.moeRouterGroupTopk) * (w.experts / w.moeRouterGroups) < w.expertsPerToken))
-        return problem("workload.moe_router_group_topk", "moe_router_group_topk must be between 1 and the %g groups and its "
-                       "groups must hold the %g experts a token picks (got %g)", w.moeRouterGroups, w.expertsPerToken,
-                       w.moeRouterGroupTopk);
+        return problem("workload.moe_router_group_topk", "moe_router_group_topk must be between 1 and the %g groups, at most "
+                       "the %g experts a token picks, and its groups must hold them (got %g)", w.moeRouterGroups,
+                       w.expertsPerToken, w.moeRouterGroupTopk);
     if (w.sharedExpertFfn < 0 || w.sharedExpertFfn > 10000000)
         return problem("workload.moe_shared_ffn_hidden",
                        "moe_shared_ffn_hidden must be 0 (no shared experts) or between 1 and 10000000 (got %g)", w.sharedExpertFfn);

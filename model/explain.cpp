@@ -115,9 +115,16 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                                         + "-token sliding window c (c + 1)/2 + (n - c) c with c = floor((w - 2)/B) + 2 key blocks"
                                   : std::string())
                            + " + " + num(kernelDefaults().attentionCtaOverheadBlocks) + " n of launch and fill, 2 B^2 (d_qk + d_v) FLOPs each (d_qk = "
-                           + num(qkHeadDimOf(w)) + ", d_v = " + num(vHeadDimOf(w)) + "), times (d + c)/d x 128/(128 + c) for the softmax's "
-                           "per-score work, d = (d_qk + d_v)/2, c = " + num(kernelDefaults().attentionScoreDimsForward) + " forward and "
-                           + num(kernelDefaults().attentionScoreDimsBackward) + " backward (FlashAttention-3 Figs. 5-6); "
+                           + num(qkHeadDimOf(w)) + ", d_v = " + num(vHeadDimOf(w)) + ")"
+                           + (w.attention == Attention::Materialized
+                                  ? std::string("; ")
+                                  : ", times (d + c)/d x 128/(128 + c) for the softmax's per-score work, d = (d_qk + d_v)/2, c = "
+                                        + num(w.attention == Attention::Flash2 ? kernelDefaults().attentionScoreDimsForwardFa2
+                                                                               : kernelDefaults().attentionScoreDimsForward)
+                                        + " forward and "
+                                        + num(w.attention == Attention::Flash2 ? kernelDefaults().attentionScoreDimsBackwardFa2
+                                                                               : kernelDefaults().attentionScoreDimsBackward)
+                                        + " backward (FlashAttention-3 Figs. 5-6); ")
                            + (isMla(w) ? "latent attention's QKV is four GEMMs (Q down h x " + std::to_string(w.qLoraRank) + ", Q up, KV down h x "
                                              + std::to_string(w.kvLoraRank + w.ropeHeadDim) + ", KV up); "
                                        : std::string())

