@@ -1548,7 +1548,8 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             // with fp8_params: Megatron --fp8-param-gather, torchao's float8 all-gather), plus the
             // layer's unsharded 16-bit gradient and the reduce-scatter's input in the reduction's width.
             const double gatheredBytes = tr.fp8Params ? counts.layerMatrixParams + 2 * counts.layerOtherParams : 2 * layerParams;
-            gatherBuffer = (2 * gatheredBytes + layerParams * (2 + gradCommBytes)) / t;
+            // (A TP rank's share: the replicated parameters whole, layerParamsPerTpRank / layerParams.)
+            gatherBuffer = (2 * gatheredBytes + layerParams * (2 + gradCommBytes)) / t * (layerParamsPerTpRank * t / layerParams);
             // [FSDP2] the root module (embedding, LM head) is not resharded after forward.
             if (fw == Framework::Fsdp)
                 gatherBuffer += ((first ? counts.embeddingParams : 0.0) + (last ? counts.headParams : 0.0)) / t * 2;

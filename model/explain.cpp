@@ -234,13 +234,23 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                            + (flex ? "each sending a token once to every other node and every other GPU that holds one of its "
                                      "k experts: over the NICs b s / (c t) x h x bytes x R_node x (ranks per node), over NVLink "
                                      "x R_gpu, pipelined; with balanced routing R = (g - 1)(1 - C(E - E/g, k) / C(E, k)) for g "
-                                     "nodes or GPUs; "
+                                     "nodes or GPUs"
+                                         + (w.moeRouterGroups > 0
+                                                ? std::string(", under group-limited routing (M of G groups of n) R = (g - 1)(1 - sum_j "
+                                                              "Hyp(j; G, o, M) (sum_m p[m] C(n - c, m) / C(n, m))^j) for a node or GPU "
+                                                              "overlapping o groups by c experts, p[m] the router's experts per picked group")
+                                                : std::string())
+                                         + "; "
                                    : "each moving this rank's tokens' k copies: b s / (c t) x k x h x bytes; ")
                            + (pl.epOverlap ? "ep_overlap: behind another micro-batch's layer, exposed = max(0, comm - layer) + "
                                              "min(comm, layer) x NCCL's SM share"
                                            : "all exposed"),
                        "ep = " + std::to_string(pl.ep) + ", k = " + std::to_string(expertsPerTokenOf(w))
-                           + (flex ? ", E = " + std::to_string(w.experts) + ", R_node = " + num(e.epRemoteNodesPerToken) + ", R_gpu = "
+                           + (flex ? ", E = " + std::to_string(w.experts)
+                                         + (w.moeRouterGroups > 0 ? ", M = " + std::to_string(w.moeRouterGroupTopk) + " of G = "
+                                                                        + std::to_string(w.moeRouterGroups) + " groups"
+                                                                  : std::string())
+                                         + ", R_node = " + num(e.epRemoteNodesPerToken) + ", R_gpu = "
                                          + num(e.epGpuCopiesPerToken) + ", one dispatch sends " + bytes(e.epA2aBytes)
                                    : ", one all-to-all " + bytes(e.epA2aBytes))
                            + " in " + sec(e.epA2aSeconds) + " x " + std::to_string(m) + " micro-batches x "
