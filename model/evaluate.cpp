@@ -1433,9 +1433,11 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const double actKeptPerTokenLayer = actFullPerTokenLayer;
     const double backwardWorkingPerToken = layerBackwardWorkingBytesPerToken(w, layout) * activationElementBytes(tr.precision) / 2;
     const double layerParams = counts.layerMatrixParams + counts.layerOtherParams;
-    // One layer's parameters on a TP rank: 1/t of the split ones, all of the replicated ones.
-    const double replicatedMatrixParams = counts.layerTpReplicatedMatrixParams * (1.0 - 1.0 / t);
-    const double layerParamsPerTpRank = layerParams / t + replicatedMatrixParams + counts.layerTpReplicatedOtherParams * (1.0 - 1.0 / t);
+    // One layer's parameters on a TP rank: 1/t of the split ones, all of the replicated ones (the
+    // latter's (1 - 1/t) on top of their 1/t share).
+    const double replicatedExtra = 1.0 - 1.0 / t;
+    const double replicatedMatrixParams = counts.layerTpReplicatedMatrixParams * replicatedExtra;
+    const double layerParamsPerTpRank = layerParams / t + replicatedMatrixParams + counts.layerTpReplicatedOtherParams * replicatedExtra;
     e.ppBoundaryBytes = tokensPerGpu * h * actBytes / (t > 1 ? t : 1);  // [SC21] scatter/gather
     const double gradCommBytes = gradientReduceElementBytes(pl.framework, tr.precision, pl.gradReduce, p);
     // Uncompressed gradient bytes per bucket.
@@ -1481,7 +1483,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         }
         const double expertParamsPerGpu = L * counts.layerExpertParams / pl.ep;
         // (The final norm and the MTP modules' norms are whole on every TP rank too.)
-        const double replicatedTail = last ? (2 * h + 3 * h * w.mtpLayers) * (1.0 - 1.0 / t) : 0.0;
+        const double replicatedTail = last ? (2 * h + 3 * h * w.mtpLayers) * replicatedExtra : 0.0;
         const double paramsPerGpu = (t > 1 ? (params - L * layerParams) / t + L * layerParamsPerTpRank + replicatedTail : params)
                                     + expertParamsPerGpu;
         // The slowest stage, exposed TP/CP time included, sets the steady state. A given compute
@@ -1548,8 +1550,8 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             // with fp8_params: Megatron --fp8-param-gather, torchao's float8 all-gather), plus the
             // layer's unsharded 16-bit gradient and the reduce-scatter's input in the reduction's width.
             const double gatheredBytes = tr.fp8Params ? counts.layerMatrixParams + 2 * counts.layerOtherParams : 2 * layerParams;
-            // (A TP rank's share: the replicated parameters whole, layerParamsPerTpRank / layerParams.)
-            gatherBuffer = (2 * gatheredBytes + layerParams * (2 + gradCommBytes)) / t * (layerParamsPerTpRank * t / layerParams);
+            // A TP rank's share of the layer, its replicated parameters whole.
+            gatherBuffer = (2 * gatheredBytes + layerParams * (2 + gradCommBytes)) * (layerParamsPerTpRank / layerParams);
             // [FSDP2] the root module (embedding, LM head) is not resharded after forward.
             if (fw == Framework::Fsdp)
                 gatherBuffer += ((first ? counts.embeddingParams : 0.0) + (last ? counts.headParams : 0.0)) / t * 2;
