@@ -40,27 +40,44 @@ inline double legendRowWidth(const QList<double> &labelWidths, double markerWidt
 /// so no label is ever cut ("Wei... Gra...").
 inline bool legendFitsBelow(double rowWidth, double chartWidth) { return rowWidth <= chartWidth; }
 
-/// Smallest 1, 2 or 5 x 10^k that is >= value; 1 for zero, negative or non-finite input.
+/// The axis maxima a value may round up to, per decade, with their tick spacing: finer than 1-2-5 so
+/// a bar never fills less than two thirds of the plot (1-2-5 left a 21 ms step on a 50 ms axis, and
+/// a drag across 20 ms halved every bar at once).
+struct NiceStep
+{
+    double mantissa;
+    double tick;
+};
+inline constexpr NiceStep kNiceSteps[] = {{1, 0.2}, {1.2, 0.2}, {1.5, 0.25}, {2, 0.5}, {2.5, 0.5}, {3, 0.5},
+                                          {4, 1},   {5, 1},     {6, 1},      {8, 2},   {10, 2}};
+
+/// Smallest kNiceSteps mantissa x 10^k that is >= value; 1 for zero, negative or non-finite input.
 inline double niceAxisMax(double value)
 {
     if (!(value > 0) || !std::isfinite(value))
         return 1;
     const double decade = std::pow(10.0, std::floor(std::log10(value)));
-    for (const double mantissa : {1.0, 2.0, 5.0}) {
+    for (const NiceStep &step : kNiceSteps) {
         // Tolerance so a value that is already nice, give or take rounding, is not bumped up.
-        if (value <= mantissa * decade * (1 + 1e-9))
-            return mantissa * decade;
+        if (value <= step.mantissa * decade * (1 + 1e-9))
+            return step.mantissa * decade;
     }
     return 10 * decade;
 }
 
-/// Tick spacing for an axis from 0 to a niceAxisMax() result: 5 intervals, or 4 for a 2 x 10^k max.
+/// Tick spacing for an axis from 0 to a niceAxisMax() result: 4 to 6 intervals at 1, 2 or 5 x 10^k
+/// (0.25 x 10^k for a 1.5 max).
 inline double niceTickInterval(double niceMax)
 {
     if (!(niceMax > 0) || !std::isfinite(niceMax))
         return 1;
-    const double mantissa = niceMax / std::pow(10.0, std::floor(std::log10(niceMax)));
-    return std::abs(mantissa - 2) < 1e-6 ? niceMax / 4 : niceMax / 5;
+    const double decade = std::pow(10.0, std::floor(std::log10(niceMax) + 1e-9));
+    const double mantissa = niceMax / decade;
+    for (const NiceStep &step : kNiceSteps) {
+        if (std::abs(mantissa - step.mantissa) < 1e-6)
+            return step.tick * decade;
+    }
+    return niceMax / 5;   // not a niceAxisMax() result
 }
 
 /// The unit that keeps the largest value of a time axis between 1 and 1000: s, ms or µs.

@@ -113,9 +113,12 @@ private slots:
         QTest::addColumn<double>("value");
         QTest::addColumn<double>("nice");
         QTest::newRow("493.5") << 493.5 << 500.0;
-        QTest::newRow("7") << 7.0 << 10.0;
-        QTest::newRow("1.2") << 1.2 << 2.0;
-        QTest::newRow("0.031") << 0.031 << 0.05;
+        QTest::newRow("7") << 7.0 << 8.0;
+        QTest::newRow("1.2") << 1.2 << 1.2;
+        QTest::newRow("1.21") << 1.21 << 1.5;
+        QTest::newRow("21") << 21.0 << 25.0;
+        QTest::newRow("0.031") << 0.031 << 0.04;
+        QTest::newRow("8.5") << 8.5 << 10.0;
         QTest::newRow("zero") << 0.0 << 1.0;
         QTest::newRow("nan") << qQNaN() << 1.0;
     }
@@ -124,6 +127,21 @@ private slots:
         QFETCH(double, value);
         QFETCH(double, nice);
         QVERIFY(qAbs(chartmath::niceAxisMax(value) - nice) < 1e-12);
+    }
+
+    // Every nice maximum fills at least two thirds of the plot and gets 3-6 whole tick intervals.
+    void niceAxisFillAndTicks()
+    {
+        for (double value = 1e-4; value < 1e6; value *= 1.013) {
+            const double max = chartmath::niceAxisMax(value);
+            QVERIFY2(value <= max * (1 + 1e-9) && value / max >= 2.0 / 3 - 1e-9, qPrintable(QString::number(value)));
+            const double intervals = max / chartmath::niceTickInterval(max);
+            QVERIFY2(qAbs(intervals - std::round(intervals)) < 1e-6 && intervals >= 3 - 1e-9 && intervals <= 6 + 1e-9,
+                     qPrintable(QString::number(max)));
+        }
+        QCOMPARE(chartmath::niceTickInterval(1.5), 0.25);
+        QCOMPARE(chartmath::niceTickInterval(20.0), 5.0);
+        QCOMPARE(chartmath::niceTickInterval(0.8), 0.2);
     }
 
     // A legend row that does not fit the chart's width goes beside the plot: no elided labels.
