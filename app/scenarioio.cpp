@@ -413,6 +413,8 @@ bool readGpu(const QJsonValue &value, Gpu *gpu, const QString &key, ScenarioErro
     s.quantity("attention_efficiency_fp8", Dimension::Ratio, &gpu->attentionEfficiencyFp8);
     s.quantity("attention_efficiency_mxfp8", Dimension::Ratio, &gpu->attentionEfficiencyMxfp8);
     s.quantity("sustained_fraction", Dimension::Ratio, &gpu->sustainedFraction);
+    gpu->attentionScoreDims = 0;
+    s.quantity("attention_score_dims", Dimension::Ratio, &gpu->attentionScoreDims);
     gpu->hostBytesPerSecond = 0;
     s.quantity("host_bandwidth", Dimension::BytesPerSecond, &gpu->hostBytesPerSecond);
     gpu->hostMemoryBytes = 0;
@@ -795,6 +797,8 @@ QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QStrin
         gpu.insert(QStringLiteral("attention_efficiency_mxfp8"), cl.gpu.attentionEfficiencyMxfp8);
     if (cl.gpu.sustainedFraction > 0)
         gpu.insert(QStringLiteral("sustained_fraction"), cl.gpu.sustainedFraction);
+    if (cl.gpu.attentionScoreDims > 0)
+        gpu.insert(QStringLiteral("attention_score_dims"), cl.gpu.attentionScoreDims);
     if (cl.gpu.hostBytesPerSecond > 0)
         gpu.insert(QStringLiteral("host_bandwidth"), cl.gpu.hostBytesPerSecond);
     if (cl.gpu.hostMemoryBytes > 0)

@@ -670,6 +670,10 @@ std::optional<Problem> validate(const Scenario &sc)
                               std::pair{cl.gpu.sustainedFraction, "cluster.gpu.sustained_fraction"}})
         if (!(value >= 0 && value <= 1))
             return problem(key, "a fraction in (0, 1], or 0 for the default (got %g)", value);
+    if (!finiteNonNegative(cl.gpu.attentionScoreDims) || cl.gpu.attentionScoreDims > 4096)
+        return problem("cluster.gpu.attention_score_dims", "attention_score_dims must be 0 (the default, Hopper's 56) or the "
+                                                           "attention forward's softmax work in head-dim columns, up to 4096 (got %g)",
+                       cl.gpu.attentionScoreDims);
     if (!finiteNonNegative(cl.gpu.hostMemoryBytes) || cl.gpu.hostMemoryBytes > 1e15)
         return problem("cluster.gpu.host_memory", "host_memory must be 0 (the default, 250 GB) or the host memory per GPU, "
                                                   "below 1 PB (got %g B)", cl.gpu.hostMemoryBytes);

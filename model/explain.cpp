@@ -68,6 +68,7 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
     const long long m = e.microBatches;
     const int N = sc.cluster.gpus;
     const KernelSpec ks = kernelSpec(sc.cluster.gpu, sc.training.precision, sc.training.fp8Recipe, e.framework, sc.training.fp8Attention);
+    const AttentionHeadDimFactors headDims = attentionHeadDimFactors(sc.workload, ks);
 
     out.push_back({"step_time_s", "Step time",
                    "T = compute + TP_exposed + CP_exposed + EP_exposed + bubble + p2p_exposed + DP_exposed + optimizer"
@@ -118,13 +119,13 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                            + num(qkHeadDimOf(w)) + ", d_v = " + num(vHeadDimOf(w)) + ")"
                            + (w.attention == Attention::Materialized
                                   ? std::string("; ")
-                                  : ", times (d + c)/d x 128/(128 + c) for the softmax's per-score work, d = (d_qk + d_v)/2, c = "
-                                        + num(w.attention == Attention::Flash2 ? kernelDefaults().attentionScoreDimsForwardFa2
-                                                                               : kernelDefaults().attentionScoreDimsForward)
-                                        + " forward and "
-                                        + num(w.attention == Attention::Flash2 ? kernelDefaults().attentionScoreDimsBackwardFa2
-                                                                               : kernelDefaults().attentionScoreDimsBackward)
-                                        + " backward (FlashAttention-3 Figs. 5-6); ")
+                                  : ", times (d + c)/d x 128/(128 + c) below d = 128 for the softmax's per-score work, d = (d_qk + d_v)/2 = "
+                                        + num((qkHeadDimOf(w) + vHeadDimOf(w)) / 2) + ", c = " + num(headDims.forwardScoreDims)
+                                        + " forward (the GPU's, doubled for FP8 attention) and " + num(headDims.backwardScoreDims)
+                                        + " backward (FlashAttention-3 Figs. 5-6), 1 from 128 on (cuDNN), and the backward x max(1, (d_qk + d_v)/256) = "
+                                        + num(headDims.backwardAccumulatorFactor)
+                                        + " for dK and dV held on chip: forward x " + num(headDims.forward) + ", backward x "
+                                        + num(headDims.backward) + "; ")
                            + (isMla(w) ? "latent attention's QKV is four GEMMs (Q down h x " + std::to_string(w.qLoraRank) + ", Q up, KV down h x "
                                              + std::to_string(w.kvLoraRank + w.ropeHeadDim) + ", KV up); "
                                        : std::string())

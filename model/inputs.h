@@ -234,6 +234,12 @@ struct Gpu
     // tensorwise, and NVFP4's attention) and MXFP8's block scaling. 0 = not measured on this GPU.
     double attentionEfficiencyFp8 = 0;
     double attentionEfficiencyMxfp8 = 0;
+    // The fused attention forward's per-score softmax work (an exp, a max and a rescale on the
+    // SFUs) in head-dim columns of its 16-bit matmuls, which sets how its throughput falls below
+    // head dim 128 (KernelDefaults [FA3]). It grows with the tensor cores' FLOPs per clock over the
+    // exp units': 0 = Hopper's 56 (KernelDefaults::attentionScoreDimsForward); Blackwell's tensor
+    // cores do twice the FLOPs per SM and clock at the same 16 exps, 112.
+    double attentionScoreDims = 0;
 
     bool operator==(const Gpu &) const = default;
 };

@@ -95,12 +95,14 @@ KernelSpec kernelSpec(const Gpu &gpu, Precision precision, Fp8Recipe recipe, Fra
     s.attentionEfficiency = gpu.attentionEfficiency > 0 ? gpu.attentionEfficiency : k.attentionEfficiency;
     s.attentionEfficiencyFa2 = gpu.attentionEfficiencyFa2 > 0 ? gpu.attentionEfficiencyFa2 : k.attentionEfficiencyFa2;
     s.attentionPeakFlops = s.peakFlops16;
+    s.attentionScoreDimsForward = gpu.attentionScoreDims > 0 ? gpu.attentionScoreDims : k.attentionScoreDimsForward;
     // [cuDNN-SDPA] FP8 attention: Q, K, V (and dO) quantized, the kernel at the FP8 rate and the GPU's
     // measured FP8 attention efficiency (validate() requires the figure the recipe needs).
     if (fp8Attention && precision == Precision::Fp8) {
         s.fp8Attention = true;
         s.attentionPeakFlops = gpu.peakFlops8;
         s.attentionEfficiency = recipe == Fp8Recipe::Mxfp8 ? gpu.attentionEfficiencyMxfp8 : gpu.attentionEfficiencyFp8;
+        s.attentionScoreDimsForward *= gpu.peakFlops8 / gpu.peakFlops16;   // [FA3] the matmuls faster, the exps not
     }
     // [MSMF] The GEMM and attention figures are burst rates at the boost clock; a training run keeps
     // the tensor cores saturated, the board at its power limit and the clock lower, so every
@@ -185,6 +187,21 @@ double ncclComputeShare(const KernelSpec &spec)
 {
     const double sms = kernelDefaults().ncclChannelSms;
     return std::min(0.5, sms / std::max(1.0, double(spec.smCount)));
+}
+
+AttentionHeadDimFactors attentionHeadDimFactors(const Workload &w, const KernelSpec &spec)
+{
+    const KernelDefaults &k = kernelDefaults();
+    const bool fa2 = w.attention == Attention::Flash2;
+    AttentionHeadDimFactors f;
+    f.forwardScoreDims = fa2 ? k.attentionScoreDimsForwardFa2 : spec.attentionScoreDimsForward;
+    f.backwardScoreDims = fa2 ? k.attentionScoreDimsBackwardFa2 : k.attentionScoreDimsBackward;
+    const double dqk = qkHeadDimOf(w), dv = vHeadDimOf(w), d = (dqk + dv) / 2, d0 = k.attentionReferenceHeadDim;
+    const auto softmax = [&](double c) { return d < d0 ? (d + c) / d * d0 / (d0 + c) : 1.0; };
+    f.backwardAccumulatorFactor = std::max(1.0, (dqk + dv) / (2 * d0));
+    f.forward = softmax(f.forwardScoreDims);
+    f.backward = softmax(f.backwardScoreDims) * f.backwardAccumulatorFactor;
+    return f;
 }
 
 namespace {
@@ -474,13 +491,9 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
         const double efficiency = w.attention == Attention::Flash2 ? std::min(spec.attentionEfficiencyFa2, spec.attentionEfficiency)
                                                                    : spec.attentionEfficiency;
         const double flopSeconds = sequences * headsPerGpu * units * unitFlops / (spec.attentionPeakFlops * efficiency);
-        // [FA3] The softmax's per-score work against the matmuls' d (d: the mean of d_qk and d_v).
-        const double d = (qkHeadDimOf(w) + vHeadDimOf(w)) / 2, d0 = k.attentionReferenceHeadDim;
-        const bool fa2 = w.attention == Attention::Flash2;
-        const auto headDimFactor = [&](double c) { return (d + c) / d * d0 / (d0 + c); };
-        lt.attentionForward = flopSeconds * headDimFactor(fa2 ? k.attentionScoreDimsForwardFa2 : k.attentionScoreDimsForward);
-        lt.attentionBackward = k.attentionBackwardRatio * flopSeconds
-                               * headDimFactor(fa2 ? k.attentionScoreDimsBackwardFa2 : k.attentionScoreDimsBackward);
+        const AttentionHeadDimFactors f = attentionHeadDimFactors(w, spec);
+        lt.attentionForward = flopSeconds * f.forward;
+        lt.attentionBackward = k.attentionBackwardRatio * flopSeconds * f.backward;
     } else {
         // [K22]: Q K^T and softmax(.) V as batched GEMMs with K = head dim; scores stored.
         const double batch = sequences * headsPerGpu;

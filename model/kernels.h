@@ -50,9 +50,23 @@ struct KernelDefaults
     // which predicts 764 at d = 256 where it measured 756; backward 474 against 561, c = 29.
     // FlashAttention-2's slower matmuls leave less to the softmax: 324/370 and 291/322 in the same
     // figures give 21 and 15. The GPUs' attention efficiencies are read at d = 128 (gpus.json),
-    // where the factor is 1. Hopper's BF16 figures stand for Blackwell's (c should grow with the
-    // tensor-core rate over the exp rate) and for FP8 attention, where FA3's Fig. 7 has d = 64 at
-    // 0.61 of d = 128 (c near 230; 49 from 128 to 256): FP8 at d = 64 is charged too little.
+    // where the factor is 1. c grows with the tensor cores' rate over the exp units': a GPU gives
+    // its own forward c (Gpu::attentionScoreDims; Blackwell 112, twice Hopper's tensor FLOPs per SM
+    // and clock at the same 16 exps: FlashAttention-4's forward roofline, arXiv:2603.05451, has a
+    // 128 x 128 x 128 tile take 1024 cycles of MMA and 1024 of exps on B200), and FP8 attention
+    // doubles it again (FA3's Fig. 7 has FP8 at d = 64 at 0.61 of d = 128; c = 112 gives 0.68).
+    // [cuDNN-SDPA] From d = 128 on the matmuls hide the softmax: cuDNN's forward measured flat from
+    // d = 128 to query/key 192 with value 128 on H200 (643 against 644 TFLOP/s, causal 8K) and
+    // within 7% up to 256 on GB200 and GB300, so the factor stays 1 above 128 (FA3's own kernel
+    // gains 17% at 256). The backward's c is measured the same on Blackwell (GPT-OSS's d = 64
+    // rows on GB200 and GB300 within 2% of Hopper's 29, tests/data/kernels/cudnn-sdpa-headdims.csv).
+    // Wider heads than 2 x 128 slow the backward instead: it keeps dK and dV (d_qk + d_v FP32
+    // columns per key row) on chip beside the score tiles (Blackwell's 512 tensor-memory columns:
+    // 128 + 128 + S and dP at d = 128), so a wider head shrinks its key tile in proportion and
+    // every key tile streams all of Q and dO again: time x (d_qk + d_v) / 256. Measured 0.79-0.82
+    // of d = 128's throughput at 192/128 by cuDNN on GB200 and GB300 (DeepSeek-V3 and Kimi K2.6
+    // heads) and 0.79 by FlashAttention-4 on B200 (Dao-AILab/flash-attention#2270 against #2280,
+    // non-causal 8K: 1072.8 against 1359.8 TFLOP/s); 256/320 = 0.80. 256 + 256 (0.5) is not measured.
     double attentionScoreDimsForward = 56;
     double attentionScoreDimsBackward = 29;
     double attentionScoreDimsForwardFa2 = 21;
@@ -163,6 +177,9 @@ struct KernelSpec
     // The peak the fused attention runs against: the 16-bit one, or FP8's with fp8 attention
     // (attentionEfficiency is then the GPU's FP8 attention figure).
     double attentionPeakFlops = 0;
+    // The fused attention forward's softmax work c in head-dim columns ([FA3] above): the GPU's,
+    // twice that for FP8 attention (its matmuls at the FP8 rate, the exps at the same).
+    double attentionScoreDimsForward = 0;
     bool fp8Attention = false;
     double hbmBytesPerSecond = 0;  // achievable
     int smCount = 0;
@@ -199,6 +216,18 @@ struct KernelSpec
 /// Query rows per attention block of the kernel `attention` runs (KernelDefaults::attentionBlock,
 /// attentionBlockFa2).
 int attentionBlockRows(Attention attention);
+
+/// [FA3] [cuDNN-SDPA] A fused attention kernel's time at the layer's head widths over its time at
+/// d = 128 for the same FLOPs (KernelDefaults, attentionScoreDims*): below 128 the softmax's
+/// per-score work c weighs (d + c)/d x 128/(128 + c), d = (d_qk + d_v)/2; from 128 on the
+/// matmuls hide it (1), and the backward slows by (d_qk + d_v)/256 past 256 columns of dK and dV.
+struct AttentionHeadDimFactors
+{
+    double forward = 1, backward = 1;
+    double forwardScoreDims = 0, backwardScoreDims = 0;   // the c used
+    double backwardAccumulatorFactor = 1;                 // max(1, (d_qk + d_v) / 256)
+};
+AttentionHeadDimFactors attentionHeadDimFactors(const Workload &w, const KernelSpec &spec);
 
 /// framework: the resolved one; FSDP's FP8 is torchao's, without Transformer Engine's fused norms.
 /// fp8Attention: training.fp8_attention (with precision fp8 only).

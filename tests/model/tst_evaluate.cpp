@@ -1618,8 +1618,10 @@ private slots:
         Workload mha = moeOnly;
         mha.kvLoraRank = mha.qLoraRank = mha.ropeHeadDim = mha.vHeadDim = 0;   // 128-wide heads
         const LayerTimes plain = layerTimes(mha, Precision::Bf16, T, 1, 1, false, spec, 8.0, false, CpComm::P2p, 16);
-        // ... whose per-score softmax work does not grow with the width: d = 160 against 128 ([FA3] c = 56).
-        QVERIFY(qAbs(lt.attentionForward / plain.attentionForward - 320.0 / 256 * (160.0 + 56) / 160 * 128 / (128 + 56)) < 1e-12);
+        // ... at the same throughput forward (from d = 128 on the matmuls hide the softmax), and
+        // backward at 256/320 of it, dK and dV 320 columns wide ([cuDNN-SDPA]).
+        QVERIFY(qAbs(lt.attentionForward / plain.attentionForward - 320.0 / 256) < 1e-12);
+        QVERIFY(qAbs(lt.attentionBackward / plain.attentionBackward - 320.0 / 256 * 320.0 / 256) < 1e-12);
 
         // The first three dense layers: every per-layer time is the weighted mean of the two kinds.
         const LayerTimes dense = layerTimes(denseLayerOf(s.workload), Precision::Bf16, T, 1, 1, false, spec, 8.0, false, CpComm::P2p, 16);
@@ -1978,11 +1980,47 @@ private slots:
         const auto relative = [&](double t, double tRef, double d) { return d / 128 * tRef / t; };
         QVERIFY(qAbs(relative(d64.attentionForward, d128.attentionForward, 64) / (497.0 / 648) - 1) < 0.01);
         QVERIFY(qAbs(relative(d64.attentionBackward, d128.attentionBackward, 64) / (474.0 / 561) - 1) < 0.01);
-        QVERIFY(qAbs(relative(d256.attentionForward, d128.attentionForward, 256) / (756.0 / 648) - 1) < 0.015);
+        // From 128 on the matmuls hide the softmax (cuDNN): the forward's throughput stays; the
+        // backward's holds while dK and dV fit (d_qk + d_v = 256) and falls in proportion past it.
+        QCOMPARE(relative(d256.attentionForward, d128.attentionForward, 256), 1.0);
+        QVERIFY(qAbs(relative(d256.attentionBackward, d128.attentionBackward, 256) - 0.5) < 1e-12);
+        // Latent attention's query and key 192 wide, value 128 (DeepSeek-V3): d = 160, 320 columns.
+        Workload mla = w;
+        mla.headDim = 128;
+        mla.vHeadDim = 128;
+        mla.ropeHeadDim = 64;
+        mla.kvLoraRank = 512;
+        mla.qLoraRank = 1536;
+        const LayerTimes m = layerTimes(mla, Precision::Bf16, 16384, 1, 1, false, spec);
+        QVERIFY(qAbs(relative(m.attentionForward, d128.attentionForward, 160) - 1) < 1e-12);
+        QVERIFY(qAbs(relative(m.attentionBackward, d128.attentionBackward, 160) - 256.0 / 320) < 1e-12);
         // FlashAttention-2's own figures (the same figures' FA2 bars): 324 and 370 forward.
         w.attention = Attention::Flash2;
         const LayerTimes f64 = timesAt(64), f128 = timesAt(128);
         QVERIFY(qAbs(relative(f64.attentionForward, f128.attentionForward, 64) / (324.0 / 370) - 1) < 0.01);
+        // A GPU's own forward c (Blackwell 112, twice Hopper's 56), and FP8 attention twice that
+        // again: d = 64 at (128 + c) / (2 (64 + c)) of d = 128.
+        w.attention = Attention::Flash;
+        Gpu blackwell = fixtures::gpt13bOn64H100().cluster.gpu;
+        blackwell.attentionScoreDims = 112;
+        const auto relative64 = [&](const KernelSpec &ks) {
+            Workload a = w, b = w;
+            a.headDim = 64;
+            b.headDim = 128;
+            return relative(layerTimes(a, Precision::Bf16, 16384, 1, 1, false, ks).attentionForward,
+                            layerTimes(b, Precision::Bf16, 16384, 1, 1, false, ks).attentionForward, 64);
+        };
+        QVERIFY(qAbs(relative64(kernelSpec(blackwell, Precision::Bf16)) - 240.0 / 352) < 1e-12);
+        blackwell.attentionEfficiencyFp8 = 0.3;
+        const KernelSpec fp8 = kernelSpec(blackwell, Precision::Fp8, Fp8Recipe::Delayed, Framework::Megatron, true);
+        QVERIFY(fp8.fp8Attention);
+        const double c8 = 112 * blackwell.peakFlops8 / blackwell.peakFlops16;   // 224 at twice the rate
+        QCOMPARE(fp8.attentionScoreDimsForward, c8);
+        QVERIFY(qAbs(relative64(fp8) - (128 + c8) / (2 * (64 + c8))) < 1e-12);
+        blackwell.attentionScoreDims = -1;
+        Scenario bad = fixtures::gpt13bOn64H100();
+        bad.cluster.gpu = blackwell;
+        QCOMPARE(QString::fromStdString(evaluate(bad).problem.field), QStringLiteral("cluster.gpu.attention_score_dims"));
     }
 
     // FlashAttention-2 runs its own 128-row blocks (the fused kernel frameworks run: 256) at its
@@ -2281,15 +2319,13 @@ private slots:
         const Evaluation wide = evaluate(s);
         QVERIFY(wide.feasible);
         QVERIFY(wide.layerGemmSeconds > base.layerGemmSeconds);
-        // Twice the FLOPs; the softmax's per-score work does not double (FlashAttention-3 Figs. 5-6):
-        // forward x 2 (256 + 56)/256 x 128/(128 + 56), backward with 29, weighted 1 : 2.5.
+        // Twice the FLOPs at d = 128's throughput forward; the backward's dK and dV, 512 columns,
+        // halve its throughput ([cuDNN-SDPA]): 2 x (1 + 2.5 x 2) / 3.5.
         const KernelDefaults &k = kernelDefaults();
-        const auto factor = [](double d, double c) { return (d + c) / d * 128 / (128 + c); };
-        const double widened = 2 * (factor(256, k.attentionScoreDimsForward) + k.attentionBackwardRatio * factor(256, k.attentionScoreDimsBackward))
-                               / (1 + k.attentionBackwardRatio);
+        const double widened = 2 * (1 + k.attentionBackwardRatio * 2) / (1 + k.attentionBackwardRatio);
         QVERIFY2(std::abs(wide.layerAttentionSeconds / base.layerAttentionSeconds / widened - 1) < 1e-9,
                  qPrintable(QString::number(wide.layerAttentionSeconds / base.layerAttentionSeconds)));
-        QVERIFY(widened > 1.75 && widened < 1.8);
+        QCOMPARE(widened, 24.0 / 7);
         QVERIFY(wide.memory.activationsBytes > base.memory.activationsBytes);
         QVERIFY(wide.parameters - base.parameters > 0);
         // Multi-head: Q, K, V and O all twice as wide, and the QKV biases.

@@ -498,6 +498,123 @@ private slots:
         QCOMPARE(rows, 30);
     }
 
+    // [cuDNN-SDPA] How cuDNN's fused attention follows the head width, read against the same GPU's
+    // Llama 3.1 rows (head dim 128) at the same length and mask, so the ceiling cancels: DeepSeek-V3
+    // and Kimi K2.6 (latent attention, query and key 192 wide, value 128), Qwen3.5 (256, forward
+    // only), GPT-OSS (64, a 128-token window on GB200 and GB300, 1,024 on H200)
+    // (tests/data/kernels/cudnn-sdpa-headdims.csv). Forward and backward apart, FLOPs as the
+    // benchmark counts them: 2 (d_qk + d_v) per unmasked score forward, 2 (3 d_qk + 2 d_v) backward.
+    void cudnnAttentionAcrossHeadDims()
+    {
+        std::map<std::tuple<QByteArray, int, bool>, std::pair<double, double>> reference;   // Llama: model / measured, fwd and bwd
+        const auto attentionTimes = [](const QByteArray &gpuName, const QByteArray &workload, int seq, bool causal, int batch,
+                                       double *forwardSeconds, double *backwardSeconds) {
+            // Plain literals: with raw strings that open on a quote here, moc (Qt 6.4) found no class.
+            QByteArray json = "{\"format\": \"trainscope-scenario/1\", \"workload\": {\"layers\": 1, \"vocab\": 32000, "
+                              "\"seq_len\": 8192, WORKLOAD}, \"training\": {\"global_batch\": 8}, \"cluster\": {\"gpu\": \"GPU\", "
+                              "\"gpus\": 8}, \"plan\": {\"tp\": 1, \"pp\": 1, \"dp\": 8}}";
+            json.replace("WORKLOAD", workload).replace("GPU", gpuName);
+            ScenarioError error;
+            const auto loaded = parseScenario(json, &error);
+            const auto problem = loaded ? validate(loaded->scenario) : std::nullopt;
+            if (!loaded || problem)
+                return QString::fromStdString(loaded ? problem->message : error.text().toStdString());
+            Gpu gpu = loaded->scenario.cluster.gpu;
+            gpu.sustainedFraction = 1.0;   // the benchmark times its calls at the boost clock
+            Workload w = loaded->scenario.workload;
+            w.seqLen = seq;
+            w.causal = causal;
+            const LayerTimes t = layerTimes(w, Precision::Bf16, double(batch) * seq, 1, 1, false, kernelSpec(gpu, Precision::Bf16));
+            *forwardSeconds = t.attentionForward;
+            *backwardSeconds = t.attentionBackward;
+            return QString();
+        };
+        // Scores the benchmark counts (flops() in benchmark_single_sdpa.py).
+        const auto scores = [](double seq, bool causal, double window) {
+            if (!causal)
+                return seq * seq;
+            if (window > 0 && window < seq)
+                return window * (window + 1) / 2 + (seq - window) * window;
+            return seq * (seq + 1) / 2;
+        };
+        {
+            QFile f(QFINDTESTDATA("../data/kernels/cudnn-sdpa-llama31.csv"));
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            f.readLine();
+            while (!f.atEnd()) {
+                const QList<QByteArray> c = f.readLine().trimmed().split(',');
+                if (c.size() != 10)
+                    continue;
+                const int seq = c[2].toInt(), batch = c[4].toInt(), heads = c[5].toInt(), d = c[7].toInt();
+                const bool causal = c[3] == "1";
+                double fwd = 0, bwd = 0;
+                const QString why = attentionTimes(c[0], "\"hidden\": " + QByteArray::number(heads * d) + ", \"heads\": " + c[5] + ", \"kv_heads\": " + c[6],
+                                                   seq, causal, batch, &fwd, &bwd);
+                QVERIFY2(why.isEmpty(), qPrintable(why));
+                const double base = 2.0 * batch * heads * scores(seq, causal, 0);
+                reference[{c[0], seq, causal}] = {base * 2 * d / fwd / 1e12 / c[8].toDouble(), base * 5 * d / bwd / 1e12 / c[9].toDouble()};
+            }
+        }
+        QFile f(QFINDTESTDATA("../data/kernels/cudnn-sdpa-headdims.csv"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        f.readLine();
+        int rows = 0;
+        std::map<QByteArray, std::vector<double>> relative;   // model / measured over Llama's, per model and pass
+        while (!f.atEnd()) {
+            const QList<QByteArray> c = f.readLine().trimmed().split(',');
+            if (c.size() != 13)
+                continue;
+            ++rows;
+            const QByteArray gpu = c[0], model = c[1];
+            const int seq = c[2].toInt(), batch = c[4].toInt(), heads = c[5].toInt(), dqk = c[7].toInt(), dv = c[8].toInt(), window = c[9].toInt();
+            const bool causal = c[3] == "1";
+            QByteArray workload = "\"heads\": " + c[5] + ", \"kv_heads\": " + c[6] + ", \"hidden\": 4096";
+            if (dqk != dv)   // latent attention: head_dim + qk_rope_head_dim for Q and K, v_head_dim for V
+                workload += ", \"head_dim\": " + QByteArray::number(dv) + ", \"v_head_dim\": " + QByteArray::number(dv)
+                            + ", \"qk_rope_head_dim\": " + QByteArray::number(dqk - dv) + ", \"q_lora_rank\": 1536, \"kv_lora_rank\": 512";
+            else
+                workload += ", \"head_dim\": " + QByteArray::number(dv);
+            if (window > 0)
+                workload += ", \"sliding_window\": " + QByteArray::number(window);
+            double fwd = 0, bwd = 0;
+            const QString why = attentionTimes(gpu, workload, seq, causal, batch, &fwd, &bwd);
+            QVERIFY2(why.isEmpty(), qPrintable(why));
+            const double base = 2.0 * batch * heads * scores(seq, causal, window);
+            const double modelFwd = base * (dqk + dv) / fwd / 1e12, modelBwd = base * (3 * dqk + 2 * dv) / bwd / 1e12;
+            const double measuredFwd = c[11].toDouble(), measuredBwd = c[12].toDouble();
+            const auto ref = reference.find({gpu, seq, causal});
+            QVERIFY(ref != reference.end());
+            const double relFwd = modelFwd / measuredFwd / ref->second.first;
+            const double relBwd = measuredBwd > 0 ? modelBwd / measuredBwd / ref->second.second : 0;
+            qInfo("%-6s %-8s d %3d/%3d w %4d %5d %-10s fwd model %5.0f measured %5.0f (%+4.0f%%, %+4.0f%% of Llama's) bwd model %5.0f measured %5.0f (%+4.0f%%, %+4.0f%%)",
+                  gpu.constData(), model.constData(), dqk, dv, window, seq, causal ? "causal" : "non-causal", modelFwd, measuredFwd,
+                  100 * (modelFwd / measuredFwd - 1), 100 * (relFwd - 1), modelBwd, measuredBwd, measuredBwd > 0 ? 100 * (modelBwd / measuredBwd - 1) : 0.0,
+                  100 * (relBwd - 1));
+            if (seq >= 4096) {
+                // cuDNN's windowed forward falls 38% from 16K to 32K on both Blackwells (167 to 104
+                // TFLOP/s on GB200) at the same work per query block: printed, not asserted.
+                const bool windowed32k = window > 0 && seq >= 32768;
+                if (!windowed32k) {
+                    relative[model + " fwd"].push_back(relFwd);
+                    QVERIFY2(std::abs(relFwd - 1) < 0.25, qPrintable(QStringLiteral("%1 %2 %3 fwd").arg(QLatin1String(gpu), QLatin1String(model)).arg(seq)));
+                }
+                if (measuredBwd > 0) {
+                    relative[model + " bwd"].push_back(relBwd);
+                    QVERIFY2(std::abs(relBwd - 1) < 0.2, qPrintable(QStringLiteral("%1 %2 %3 bwd").arg(QLatin1String(gpu), QLatin1String(model)).arg(seq)));
+                }
+            }
+        }
+        QCOMPARE(rows, 65);
+        QCOMPARE(int(relative.size()), 7);
+        for (auto &[name, values] : relative) {
+            std::sort(values.begin(), values.end());
+            const double median = values[values.size() / 2];
+            qInfo("%-12s model / measured over Llama's, 4K-32K: median %+.1f%%, range %+.1f%% .. %+.1f%%", name.constData(),
+                  100 * (median - 1), 100 * (values.front() - 1), 100 * (values.back() - 1));
+            QVERIFY2(std::abs(median - 1) < 0.08, name.constData());
+        }
+    }
+
     // [cuDNN-SDPA] FP8 attention (training.fp8_attention): cuDNN's FP8 fused attention with Llama
     // 3.1's heads on GB200 and GB300 (per-tensor FP8 and MXFP8) and H200 (per-tensor), the default
     // non-deterministic backward (tests/data/kernels/cudnn-sdpa-llama31-fp8.csv). The presets'
