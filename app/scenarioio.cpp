@@ -414,7 +414,7 @@ bool readGpu(const QJsonValue &value, Gpu *gpu, const QString &key, ScenarioErro
     s.quantity("attention_efficiency_mxfp8", Dimension::Ratio, &gpu->attentionEfficiencyMxfp8);
     s.quantity("sustained_fraction", Dimension::Ratio, &gpu->sustainedFraction);
     gpu->attentionScoreDims = 0;
-    s.quantity("attention_score_dims", Dimension::Ratio, &gpu->attentionScoreDims);
+    s.quantity("attention_score_dims", Dimension::Count, &gpu->attentionScoreDims);
     gpu->hostBytesPerSecond = 0;
     s.quantity("host_bandwidth", Dimension::BytesPerSecond, &gpu->hostBytesPerSecond);
     gpu->hostMemoryBytes = 0;

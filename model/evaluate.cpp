@@ -850,6 +850,9 @@ std::optional<Problem> validate(const Scenario &sc)
                            "fp8_attention needs this GPU's measured FP8 fused-attention efficiency for the recipe (the "
                            "H100, H200, B200, GB200, B300 and GB300 presets carry it): give it or turn "
                            "training.fp8_attention off");
+        if (!(cl.gpu.peakFlops8 > 0))   // NVFP4 recipes need only the FP4 peak; FP8 attention runs at FP8's
+            return problem("cluster.gpu.peak_flops_fp8", "fp8_attention runs the attention at the GPU's FP8 tensor rate: give "
+                                                         "peak_flops_fp8 or turn training.fp8_attention off");
     }
     const Framework fw = resolveFramework(pl);
     // Mixture of experts as Megatron-Core runs it (transformer_config.py, parallel_state.py):

@@ -57,16 +57,20 @@ struct KernelDefaults
     // doubles it again (FA3's Fig. 7 has FP8 at d = 64 at 0.61 of d = 128; c = 112 gives 0.68).
     // [cuDNN-SDPA] From d = 128 on the matmuls hide the softmax: cuDNN's forward measured flat from
     // d = 128 to query/key 192 with value 128 on H200 (643 against 644 TFLOP/s, causal 8K) and
-    // within 7% up to 256 on GB200 and GB300, so the factor stays 1 above 128 (FA3's own kernel
-    // gains 17% at 256). The backward's c is measured the same on Blackwell (GPT-OSS's d = 64
-    // rows on GB200 and GB300 within 2% of Hopper's 29, tests/data/kernels/cudnn-sdpa-headdims.csv).
-    // Wider heads than 2 x 128 slow the backward instead: it keeps dK and dV (d_qk + d_v FP32
-    // columns per key row) on chip beside the score tiles (Blackwell's 512 tensor-memory columns:
-    // 128 + 128 + S and dP at d = 128), so a wider head shrinks its key tile in proportion and
-    // every key tile streams all of Q and dO again: time x (d_qk + d_v) / 256. Measured 0.79-0.82
-    // of d = 128's throughput at 192/128 by cuDNN on GB200 and GB300 (DeepSeek-V3 and Kimi K2.6
-    // heads) and 0.79 by FlashAttention-4 on B200 (Dao-AILab/flash-attention#2270 against #2280,
-    // non-causal 8K: 1072.8 against 1359.8 TFLOP/s); 256/320 = 0.80. 256 + 256 (0.5) is not measured.
+    // within 9% up to 256 on GB200 and GB300, so the factor stays 1 above 128 (FA3's own kernel
+    // gains 17% at 256; FlashAttention-2 loses 12% there, same figures). The backward's c is
+    // measured no larger on Blackwell: GPT-OSS's d = 64 rows against Llama's, with Hopper's 29,
+    // come out -9% to -3% on GB200, -3% to -1% on GB300 and +3% to +5% on H200
+    // (tests/data/kernels/cudnn-sdpa-headdims.csv). Wider heads than 2 x 128 slow the backward
+    // instead: it keeps dK and dV (d_qk + d_v FP32 columns per key row) on chip beside the score
+    // tiles (Blackwell's 512 tensor-memory columns: 128 + 128 + S and dP at d = 128; Hopper's
+    // register file likewise), so a wider head shrinks its key tile in proportion and every key
+    // tile streams all of Q and dO again: time x (d_qk + d_v) / 256. At DeepSeek-V3's and Kimi
+    // K2.6's 192/128, cuDNN's backward on GB200 and GB300 measured 0.79-0.96 of Llama's throughput
+    // from 4K (median 0.87) in the benchmark's FLOP count (3 d_qk + 2 d_v), where this gives 0.83;
+    // FlashAttention-4 on B200 0.79-0.86 (flash-attention#2270's first 192/128 kernel, 1072.8
+    // TFLOP/s non-causal at 8K, against #2280's 128 with and without 2-CTA MMA, 1359.8 and
+    // 1247.5). Hopper's and Ampere's wide backward and 256 + 256 (0.5) are not measured here.
     double attentionScoreDimsForward = 56;
     double attentionScoreDimsBackward = 29;
     double attentionScoreDimsForwardFa2 = 21;

@@ -161,6 +161,24 @@ private slots:
         }
     }
 
+    // The attention forward's softmax work per GPU generation: Blackwell's tensor cores do twice
+    // Hopper's FLOPs per SM and clock at the same exps (112), Ampere's half (28); Hopper and the
+    // AMD parts take the default (0: 56).
+    void presetsCarryAttentionScoreDims()
+    {
+        for (auto [name, dims] : {std::pair{"h100-sxm", 0.0}, std::pair{"h200", 0.0}, std::pair{"b200", 112.0}, std::pair{"gb200", 112.0},
+                                  std::pair{"b300", 112.0}, std::pair{"gb300", 112.0}, std::pair{"mi300x", 0.0}, std::pair{"mi355x", 0.0},
+                                  std::pair{"a100-80gb", 28.0}, std::pair{"a100-40gb", 28.0}}) {
+            ScenarioError error;
+            const auto s = parseScenario(minimal({}, {}, QStringLiteral(R"({"gpu": "%1", "gpus": 64})").arg(QLatin1String(name))), &error);
+            QVERIFY2(s, qPrintable(error.text()));
+            QCOMPARE(s->scenario.cluster.gpu.attentionScoreDims, dims);
+        }
+        ScenarioError error;
+        QVERIFY(!parseScenario(minimal({}, {}, QStringLiteral(R"({"gpu": {"peak_flops": "989 TFLOP/s", "memory": "80 GB", "memory_bandwidth": "3 TB/s", "attention_score_dims": "112%"}, "gpus": 8})")), &error));
+        QVERIFY2(error.text().contains(QLatin1String("attention_score_dims")), qPrintable(error.text()));
+    }
+
     // The host link each preset offloads activations over: PCIe Gen5 as measured on H100 for the
     // HGX and MI parts, Gen4 (half) for A100, NVLink-C2C to a Grace shared by two GPUs for GB200
     // and GB300; a custom GPU without it takes the default (PCIe Gen5).
@@ -278,6 +296,7 @@ private slots:
         loaded->scenario.training.fp8Attention = true;
         loaded->scenario.cluster.gpu.attentionEfficiencyFp8 = 0.33;
         loaded->scenario.cluster.gpu.attentionEfficiencyMxfp8 = 0.29;
+        loaded->scenario.cluster.gpu.attentionScoreDims = 96;
         const auto again = parseScenario(QJsonDocument(scenarioToJson(loaded->scenario, loaded->name, loaded->description)).toJson(), &error);
         QVERIFY2(again, qPrintable(error.text()));
         QVERIFY(again->scenario.plan.rankOrder == loaded->scenario.plan.rankOrder);
@@ -322,6 +341,7 @@ private slots:
         QCOMPARE(again->scenario.training.fp8Attention, true);
         QCOMPARE(again->scenario.cluster.gpu.attentionEfficiencyFp8, 0.33);
         QCOMPARE(again->scenario.cluster.gpu.attentionEfficiencyMxfp8, 0.29);
+        QCOMPARE(again->scenario.cluster.gpu.attentionScoreDims, 96.0);
         // Megatron-Bridge's spelling, precision nvfp4, is FP8 autocast with the nvfp4 recipe, and
         // is saved that way.
         const auto nvfp4 = parseScenario(minimal({}, QStringLiteral(R"({"global_batch": 64, "precision": "nvfp4"})")), &error);
