@@ -509,7 +509,9 @@ bool parseRankOrder(const std::string &text, std::array<ParallelDim, 4> *order)
     return true;
 }
 
-std::optional<Problem> validate(const Scenario &sc)
+namespace {
+// validate(), handing back the shape it counted so evaluate() does not count it again.
+std::optional<Problem> validateCounting(const Scenario &sc, ShapeCounts &counts)
 {
     const Workload &w = sc.workload;
     const Training &tr = sc.training;
@@ -611,7 +613,8 @@ std::optional<Problem> validate(const Scenario &sc)
         return problem("workload.vocab", "vocab must be between 1 and 100000000 (got %g)", w.vocab);
     if (w.seqLen < 1 || w.seqLen > 100000000)
         return problem("workload.seq_len", "seq_len must be between 1 and 100000000 (got %g)", w.seqLen);
-    if (const double params = countShape(w).totalParams; !(params <= kMaxParameters))
+    counts = countShape(w);
+    if (const double params = counts.totalParams; !(params <= kMaxParameters))
         return problem("workload.hidden", "the shape has %.3g parameters; at most %.0g are modelled", params,
                        kMaxParameters);
     if (tr.globalBatch < 1 || tr.globalBatch > 1000000000LL)
@@ -961,6 +964,13 @@ std::optional<Problem> validate(const Scenario &sc)
         return p;
     return std::nullopt;
 }
+} // namespace
+
+std::optional<Problem> validate(const Scenario &sc)
+{
+    ShapeCounts counts;
+    return validateCounting(sc, counts);
+}
 
 namespace {
 Evaluation evaluateImpl(const Scenario &sc, bool withWarnings);
@@ -1063,7 +1073,8 @@ namespace {
 Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
 {
     Evaluation e;
-    if (auto p = validate(sc)) {
+    ShapeCounts counts;   // the model's shape, counted once while validating
+    if (auto p = validateCounting(sc, counts)) {
         e.problem = std::move(*p);
         return e;
     }
@@ -1086,7 +1097,6 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const int dpStride = dataParallelStride(pl);
     // The pipeline's stages, rankStride(Pp) ranks apart: which of its boundaries leave the node.
     const Group ppGroup = groupOf(p, rankStride(pl, ParallelDim::Pp), cl);
-    const ShapeCounts counts = countShape(w);
     e.microBatches = m;
     e.parameters = counts.totalParams;
     e.activeParameters = counts.activeParams;
