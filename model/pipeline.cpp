@@ -403,7 +403,11 @@ double pipelineP2pExposedSeconds(Schedule schedule, int p, int v, long long m, c
         const double vv = std::max(1, v), chunkSeconds = (t.forwardSeconds + t.backwardSeconds) / vv;
         const double chainSeconds = (vv + 1) / 2 * p * chunkSeconds + ((vv + 1) * p - 2) * d;
         const double held = std::min(double(m) * vv, 2.0 * (p - 1) + (vv - 1) * p + 1);
-        const double wait = std::max(0.0, chainSeconds / held - chunkSeconds);
+        // Megatron's order also ties each chunk op to its neighbour's: a micro-batch group's forward
+        // (backward) chain crosses p boundaries while stage 1 runs p forward and p backward chunks,
+        // so a transfer longer than a chunk's backward (forward) stalls every chunk by the difference.
+        const double orderWait = std::max(0.0, d - std::min(t.forwardSeconds, t.backwardSeconds) / vv);
+        const double wait = std::max({0.0, chainSeconds / held - chunkSeconds, orderWait});
         // No more waiting than there is transfer time (every transfer at the slowest boundary).
         return std::min(2.0 * (vv * p - 1) * chain + double(m) * vv * wait, (2.0 * double(m) * vv + 2.0 * (p - 1)) * d);
     }
