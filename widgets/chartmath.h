@@ -41,7 +41,7 @@ inline double legendRowWidth(const QList<double> &labelWidths, double markerWidt
 inline bool legendFitsBelow(double rowWidth, double chartWidth) { return rowWidth <= chartWidth; }
 
 /// The axis maxima a value may round up to, per decade, with their tick spacing: finer than 1-2-5 so
-/// a bar never fills less than two thirds of the plot (1-2-5 left a 21 ms step on a 50 ms axis, and
+/// a bar never fills less than three quarters of the plot (1-2-5 left a 21 ms step on a 50 ms axis, and
 /// a drag across 20 ms halved every bar at once).
 struct NiceStep
 {

@@ -129,14 +129,14 @@ private slots:
         QVERIFY(qAbs(chartmath::niceAxisMax(value) - nice) < 1e-12);
     }
 
-    // Every nice maximum fills at least two thirds of the plot and gets 3-6 whole tick intervals.
+    // Every nice maximum fills at least three quarters of the plot and gets 4-6 whole tick intervals.
     void niceAxisFillAndTicks()
     {
         for (double value = 1e-4; value < 1e6; value *= 1.013) {
             const double max = chartmath::niceAxisMax(value);
-            QVERIFY2(value <= max * (1 + 1e-9) && value / max >= 2.0 / 3 - 1e-9, qPrintable(QString::number(value)));
+            QVERIFY2(value <= max * (1 + 1e-9) && value / max >= 0.75 - 1e-9, qPrintable(QString::number(value)));
             const double intervals = max / chartmath::niceTickInterval(max);
-            QVERIFY2(qAbs(intervals - std::round(intervals)) < 1e-6 && intervals >= 3 - 1e-9 && intervals <= 6 + 1e-9,
+            QVERIFY2(qAbs(intervals - std::round(intervals)) < 1e-6 && intervals >= 4 - 1e-9 && intervals <= 6 + 1e-9,
                      qPrintable(QString::number(max)));
         }
         QCOMPARE(chartmath::niceTickInterval(1.5), 0.25);
