@@ -229,6 +229,9 @@ double gradientReduceElementBytes(Framework framework, Precision precision, Grad
     return framework == Framework::Fsdp ? 4.0 : 2.0;
 }
 
+// DeepSpeed ZeRO-3's stage3_max_live_parameters default (deepspeed/runtime/zero/config.py).
+constexpr double kDeepSpeedMaxLiveParams = 1e9;
+
 double frameworkBucketBytes(const Plan &plan, Framework framework, double elementBytes, double layerParamsPerGpu)
 {
     if (plan.bucketBytes >= 0)
@@ -378,13 +381,17 @@ NormKind resolveNorm(const Workload &w)
     return w.mlp == MlpKind::SwiGlu ? NormKind::RmsNorm : NormKind::LayerNorm;
 }
 
-// PyTorch FSDP runs the model as written, op by op; Megatron-LM and DeepSpeed (Megatron-DeepSpeed)
-// run Megatron's and Transformer Engine's fused kernels.
-Kernels resolveKernels(Kernels given, Framework framework)
+// PyTorch FSDP runs the model as written, op by op, and so does DeepSpeed without a pipeline: its
+// ZeRO-2/3 users train Hugging Face Transformers models through the Trainer or Accelerate (eager
+// ops unless the user adds Liger or torch.compile; S. Bekman's H200 ZeRO-2 Llama 3.1 8B step is met
+// within 2% eager, 12% short fused). Megatron-LM, and DeepSpeed's pipeline engine, which only
+// Megatron-DeepSpeed drives (BLOOM, MT-NLG), run Megatron's and Transformer Engine's fused kernels.
+Kernels resolveKernels(Kernels given, Framework framework, int pipelineStages)
 {
     if (given != Kernels::Auto)
         return given;
-    return framework == Framework::Fsdp ? Kernels::Eager : Kernels::Fused;
+    const bool eager = framework == Framework::Fsdp || (framework == Framework::DeepSpeed && pipelineStages <= 1);
+    return eager ? Kernels::Eager : Kernels::Fused;
 }
 
 CrossEntropy resolveCrossEntropy(CrossEntropy given, Framework framework)
@@ -1113,7 +1120,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     e.peakFlopsPerGpu = peakMatrix;
     // Megatron-LM accumulates weight gradients into fp32 main gradients inside the GEMM.
     const double wgradOutputBytes = fw == Framework::Megatron && tr.precision != Precision::Fp32 ? 8.0 : 2.0;
-    e.kernels = resolveKernels(tr.kernels, fw);
+    e.kernels = resolveKernels(tr.kernels, fw, pl.pp);
     // Megatron's selective recompute reads recompute_modules; DeepSpeed's (Megatron-DeepSpeed) replays
     // the core attention, torchtitan's is op-level (below).
     const unsigned recomputeModules = fw == Framework::Megatron ? tr.recomputeModules : unsigned(kRecomputeCoreAttn);
@@ -1569,6 +1576,17 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             const double gatheredBytes = tr.fp8Params ? counts.layerMatrixParams + 2 * counts.layerOtherParams : 2 * layerParams;
             // A TP rank's share of the layer, its replicated parameters whole.
             gatherBuffer = (2 * gatheredBytes + layerParams * (2 + gradCommBytes)) * (layerParamsPerTpRank / layerParams);
+            // [DS-Z3] DeepSpeed gathers each submodule's own parameters as it runs, prefetches the
+            // next ones and keeps at most stage3_max_live_parameters gathered (default 1e9:
+            // partitioned_param_coordinator.py max_n_available_params), not whole layers. A
+            // submodule's gradient leaves into the reduce bucket (reduce_bucket_size elements,
+            // stage3.py's contiguous ipg buffer): the largest Linear's 16-bit gradient plus the bucket.
+            if (fw == Framework::DeepSpeed) {
+                const double stageParamsPerTpRank = L * layerParamsPerTpRank;
+                const double largestModuleParams = double(w.hidden) * std::max(w.ffnHidden, w.moeFfnHidden) / t;
+                gatherBuffer = gatheredBytes / layerParams * std::min(kDeepSpeedMaxLiveParams, stageParamsPerTpRank)
+                               + 2 * std::min(largestModuleParams, layerParamsPerTpRank) + bucketBytesEff;
+            }
             // [FSDP2] the root module (embedding, LM head) is not resharded after forward.
             if (fw == Framework::Fsdp)
                 gatherBuffer += ((first ? counts.embeddingParams : 0.0) + (last ? counts.headParams : 0.0)) / t * 2;
