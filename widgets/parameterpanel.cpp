@@ -198,9 +198,10 @@ ParameterPanel::ParameterPanel(QWidget *parent)
              tr("What the LM head's cross entropy keeps and moves per logit: 6, 12 or 4 bytes kept."));
     // In the order of Kernels: Auto, Fused, Eager.
     addCombo(advanced, Field::Kernels, tr("Elementwise kernels"),
-             {tr("Framework's (eager under FSDP)"), tr("Fused (Megatron/TE, torch.compile)"), tr("PyTorch eager")},
+             {tr("Framework's"), tr("Fused (Megatron/TE, torch.compile)"), tr("PyTorch eager")},
              tr("Norms, activation, rotary as fused kernels or one PyTorch op at a time (an RMSNorm moves 36 bytes "
-                "per element eager, 4 fused)."));
+                "per element eager, 4 fused). Framework's: eager under FSDP and under DeepSpeed without pipeline "
+                "parallelism (Hugging Face models), fused under Megatron and DeepSpeed's pipeline engine."));
     // In the order of NormKind: Auto, LayerNorm, RMSNorm.
     addCombo(advanced, Field::Norm, tr("Normalisation"), {tr("By MLP (RMSNorm with SwiGLU)"), tr("LayerNorm"), tr("RMSNorm")},
              tr("What an eager RMSNorm costs depends on it; LayerNorm is one native kernel either way."));
