@@ -540,12 +540,19 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                        "Megatron vocab-parallel cross entropy; torchtitan train.py (fp32 logits); flash-attn "
                        "CrossEntropyLoss (llm-foundry)"});
     }
+    // What the ZeRO-3 gathers hold depends on who gathers: FSDP whole layers, DeepSpeed submodules.
+    const std::string gathers = pl.zeroStage < 3                        ? ""
+                                : e.framework == Framework::DeepSpeed ? " + DeepSpeed ZeRO-3: 2 B x min(1e9 stage3_max_live_parameters, "
+                                                                        "the stage's parameters) + the largest Linear's 16-bit gradient "
+                                                                        "+ the reduce bucket"
+                                                                      : " + ZeRO-3/FSDP: 2 gathered layers + the layer's 16-bit gradient "
+                                                                        "+ its reduce-scatter input";
     out.push_back({"memory.buffers_bytes", "Buffers",
-                   std::string("2 DP buckets + 2 p2p buffers + ZeRO-3/FSDP gathers")
+                   std::string("2 DP buckets + 2 p2p buffers") + gathers
                        + (e.cpGatherBytes > 0 ? " + the CP all-gather's whole-sequence K, V, dK, dV" : ""),
                    "bucket " + bytes(e.dpBucketBytes) + (e.cpGatherBytes > 0 ? ", CP gathers " + bytes(e.cpGatherBytes) : ""),
                    bytes(mem.buffersBytes),
-                   std::string("PyTorch DDP buckets; FSDP2 prefetch")
+                   std::string("PyTorch DDP buckets; FSDP2 prefetch; DeepSpeed partitioned_param_coordinator.py, stage3.py ipg bucket")
                        + (e.cpGatherBytes > 0 ? "; TransformerEngine context_parallel.py AttnFuncWithCPAndKVAllGather" : "")});
     out.push_back({"memory.runtime_bytes", "Runtime", "CUDA context 0.5 GiB + workspaces 0.5 GiB + 8% allocator reserve over per-step allocations",
                    stageText, bytes(mem.runtimeBytes), "PyTorch PR 86509 (context with lazy loading); model/memory.h"});
