@@ -46,6 +46,14 @@ constexpr double kRingPlateauFactor = 1.4;
 // 120 of every 128 bytes (NCCL uses 0.92); tree LL moves a third as much (1/3.8).
 constexpr double kLlShare = 0.5;
 constexpr double kLl128Share = 0.92;
+// A ring chunk's last step receives without sending (all_gather.h directRecv, reduce_scatter.h
+// recvReduceCopy, all_reduce.h's final directRecv; NCCL 2.30), run in turn by the channel's one
+// thread block after its k(n - 1) send steps. Inside a node the channels just saturate NVLink, so
+// the link idles during it: busBw = link x k(n - 1) / (k(n - 1) + r), r the local step's cost in send
+// steps. XLA's measured single-host tables (tests/data/collectives, H100 and B200, 2/4/8 GPUs) fit
+// r = 0.33-0.75 by collective and GPU with the link at NCCL's own figure; 0.5 is their middle. Across
+// nodes the NIC-bound send steps dwarf the local one, which is not charged.
+constexpr double kRingLocalStepShare = 0.5;
 constexpr double kTreeShare = 0.92;
 constexpr double kTreeLlShare = 1.0 / 3.8;
 constexpr double kTreeLl128ShareOneNode = 7.0 / 9.0;
@@ -211,6 +219,8 @@ Candidate ring(Collective c, Protocol p, const Group &g, const Fabric &f)
     default:
         return out;
     }
+    if (k <= 1 && c != Collective::Broadcast && c != Collective::Reduce)
+        busBw *= nsteps / (nsteps + kRingLocalStepShare);
     const HopTable &it = intraTable(f);
     double intraLat = hop(f.intra, it.ring[pi], it.ring[2]);
     double interLat = netHop(f, (perNode == 1 ? kNetHopUs.tree : kNetHopUs.ring)[pi]);

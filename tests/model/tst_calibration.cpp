@@ -221,14 +221,13 @@ private slots:
             // NCCL did is not recorded (H100 407 GB/s measured, between the ring's 369 and NVLS's 488).
             if (c == Collective::AllReduce && n == 8)
                 continue;
-            // Measured NVLink bus bandwidth rises with the group size on both GPUs, which the
-            // model's ring (the 8-GPU figure for every group) does not show: 4 GPUs measure
-            // 0.88-0.95 of it (all-gather, reduce-scatter), 2 GPUs 0.63-0.79.
-            const double ratio = modelBus / measuredBus, upper = n == 8 ? 1.2 : 1.3;
-            if (n == 2)
-                QEXPECT_FAIL("", "Known: 2-GPU NVLink groups measure 0.63-0.79 of the 8-GPU bus bandwidth; the model gives them all of it",
-                             Continue);
-            QVERIFY2(ratio > 0.87 && ratio < upper, qPrintable(QString::number(ratio)));
+            // Measured NVLink bus bandwidth rises with the group size on both GPUs (4 GPUs 0.88-0.95
+            // of the 8-GPU figure, 2 GPUs 0.63-0.79): the ring's local last step, a larger share of
+            // a smaller ring (kRingLocalStepShare). Without it the 2-GPU rows came out 1.32-1.75x.
+            // All-reduce on 4 H100 the model runs as NVLink SHARP (375 GB/s against 305 measured;
+            // whether XLA's NCCL did is not recorded), hence its wider bound.
+            const double ratio = modelBus / measuredBus, upper = c == Collective::AllReduce ? 1.3 : 1.2;
+            QVERIFY2(ratio > 0.85 && ratio < upper, qPrintable(QString::number(ratio)));
             if (n == 8) {
                 busPerGpu[0][{gpu, op}] = measuredBus;
                 busPerGpu[1][{gpu, op}] = modelBus;
