@@ -229,8 +229,8 @@ double gradientReduceElementBytes(Framework framework, Precision precision, Grad
     return framework == Framework::Fsdp ? 4.0 : 2.0;
 }
 
-// DeepSpeed ZeRO-3's stage3_max_live_parameters default (deepspeed/runtime/zero/config.py).
-constexpr double kDeepSpeedMaxLiveParams = 1e9;
+// DeepSpeed ZeRO-3's stage3_max_reuse_distance default (deepspeed/runtime/zero/config.py).
+constexpr double kDeepSpeedReuseDistanceParams = 1e9;
 
 double frameworkBucketBytes(const Plan &plan, Framework framework, double elementBytes, double layerParamsPerGpu)
 {
@@ -381,16 +381,18 @@ NormKind resolveNorm(const Workload &w)
     return w.mlp == MlpKind::SwiGlu ? NormKind::RmsNorm : NormKind::LayerNorm;
 }
 
-// PyTorch FSDP runs the model as written, op by op, and so does DeepSpeed without a pipeline: its
-// ZeRO-2/3 users train Hugging Face Transformers models through the Trainer or Accelerate (eager
-// ops unless the user adds Liger or torch.compile; S. Bekman's H200 ZeRO-2 Llama 3.1 8B step is met
-// within 2% eager, 12% short fused). Megatron-LM, and DeepSpeed's pipeline engine, which only
-// Megatron-DeepSpeed drives (BLOOM, MT-NLG), run Megatron's and Transformer Engine's fused kernels.
-Kernels resolveKernels(Kernels given, Framework framework, int pipelineStages)
+// PyTorch FSDP runs the model as written, op by op, and so does DeepSpeed without tensor or
+// pipeline parallelism: its ZeRO users train Hugging Face Transformers models through the Trainer or
+// Accelerate (eager ops unless the user adds Liger or torch.compile; S. Bekman's H200 ZeRO-2 Llama
+// 3.1 8B: 9,094 tokens/s per GPU eager, 9,987 fused, 8,957 measured). Megatron-LM, and DeepSpeed
+// with Megatron's tensor parallelism or its pipeline engine, which Megatron-DeepSpeed drives (BLOOM,
+// MT-NLG), run Megatron's and Transformer Engine's fused kernels.
+Kernels resolveKernels(Kernels given, Framework framework, int tensorParallel, int pipelineStages)
 {
     if (given != Kernels::Auto)
         return given;
-    const bool eager = framework == Framework::Fsdp || (framework == Framework::DeepSpeed && pipelineStages <= 1);
+    const bool eager = framework == Framework::Fsdp
+                       || (framework == Framework::DeepSpeed && tensorParallel <= 1 && pipelineStages <= 1);
     return eager ? Kernels::Eager : Kernels::Fused;
 }
 
@@ -1120,7 +1122,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     e.peakFlopsPerGpu = peakMatrix;
     // Megatron-LM accumulates weight gradients into fp32 main gradients inside the GEMM.
     const double wgradOutputBytes = fw == Framework::Megatron && tr.precision != Precision::Fp32 ? 8.0 : 2.0;
-    e.kernels = resolveKernels(tr.kernels, fw, pl.pp);
+    e.kernels = resolveKernels(tr.kernels, fw, pl.tp, pl.pp);
     // Megatron's selective recompute reads recompute_modules; DeepSpeed's (Megatron-DeepSpeed) replays
     // the core attention, torchtitan's is op-level (below).
     const unsigned recomputeModules = fw == Framework::Megatron ? tr.recomputeModules : unsigned(kRecomputeCoreAttn);
@@ -1565,9 +1567,13 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         // Transient buffers: DDP buckets, p2p, and ZeRO-3/FSDP gathers of the largest module
         // (two in flight with prefetch, plus its unsharded 16-bit and fp32 reduce gradients).
         const double gradBytesPerGpu = paramsPerGpu * gradCommBytes / pl.compression;
-        const double bucketBuffer = d * c > 1 && pl.zeroStage == 0
-                                        ? 2 * std::min(bucketBytesEff > 0 ? bucketBytesEff / pl.compression : gradBytesPerGpu, gradBytesPerGpu)
-                                        : 0.0;
+        double bucketBuffer = d * c > 1 && pl.zeroStage == 0
+                                  ? 2 * std::min(bucketBytesEff > 0 ? bucketBytesEff / pl.compression : gradBytesPerGpu, gradBytesPerGpu)
+                                  : 0.0;
+        // DeepSpeed ZeRO-1/2 allocate reduce_bucket_size elements of 16-bit gradients each step, twice
+        // with overlap_comm (stage_1_and_2.py ipg buffers, "double buffers ... when overlap_comm").
+        if (fw == Framework::DeepSpeed && d * c > 1 && (pl.zeroStage == 1 || pl.zeroStage == 2))
+            bucketBuffer = (pl.overlapDp ? 2 : 1) * bucketBytesEff / gradCommBytes * activationElementBytes(tr.precision);
         double gatherBuffer = 0;
         if (pl.zeroStage >= 3 && d * c > 1 && sb.gatheredWeights == 0) {
             // Two layers gathered (prefetch) in the width they are gathered in (FP8 GEMM weights
@@ -1576,16 +1582,21 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             const double gatheredBytes = tr.fp8Params ? counts.layerMatrixParams + 2 * counts.layerOtherParams : 2 * layerParams;
             // A TP rank's share of the layer, its replicated parameters whole.
             gatherBuffer = (2 * gatheredBytes + layerParams * (2 + gradCommBytes)) * (layerParamsPerTpRank / layerParams);
-            // [DS-Z3] DeepSpeed gathers each submodule's own parameters as it runs, prefetches the
-            // next ones and keeps at most stage3_max_live_parameters gathered (default 1e9:
-            // partitioned_param_coordinator.py max_n_available_params), not whole layers. A
-            // submodule's gradient leaves into the reduce bucket (reduce_bucket_size elements,
-            // stage3.py's contiguous ipg buffer): the largest Linear's 16-bit gradient plus the bucket.
+            // [DS-Z3] DeepSpeed gathers each submodule's own parameters as it runs and prefetches
+            // 5e7 more, not whole layers; a parameter whose next use comes within
+            // stage3_max_reuse_distance (1e9) parameters of fetches stays gathered
+            // (partitioned_param_coordinator.py __params_to_release), as the last layers' do at the
+            // turn to backward: at most that many, 16-bit. A submodule's full gradient (the largest:
+            // an MLP projection or, on the first and last stage, the V x h embedding or head) goes
+            // into the reduce bucket (reduce_bucket_size elements, stage3.py's contiguous ipg buffer),
+            // which reduce_scatter_coalesced copies once more (coalesced_collectives.py torch.cat).
             if (fw == Framework::DeepSpeed) {
-                const double stageParamsPerTpRank = L * layerParamsPerTpRank;
-                const double largestModuleParams = double(w.hidden) * std::max(w.ffnHidden, w.moeFfnHidden) / t;
-                gatherBuffer = gatheredBytes / layerParams * std::min(kDeepSpeedMaxLiveParams, stageParamsPerTpRank)
-                               + 2 * std::min(largestModuleParams, layerParamsPerTpRank) + bucketBytesEff;
+                const double stageParamsPerTpRank = paramsPerGpu;   // before ZeRO's sharding
+                double largestModuleParams = double(w.hidden) * std::max(w.ffnHidden, w.moeFfnHidden) / t;
+                if (first || last)
+                    largestModuleParams = std::max(largestModuleParams, double(w.vocab) * h / t);
+                gatherBuffer = 2 * std::min(kDeepSpeedReuseDistanceParams, stageParamsPerTpRank) + 2 * largestModuleParams
+                               + 2 * bucketBytesEff;
             }
             // [FSDP2] the root module (embedding, LM head) is not resharded after forward.
             if (fw == Framework::Fsdp)

@@ -542,9 +542,9 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
     }
     // What the ZeRO-3 gathers hold depends on who gathers: FSDP whole layers, DeepSpeed submodules.
     const std::string gathers = pl.zeroStage < 3                        ? ""
-                                : e.framework == Framework::DeepSpeed ? " + DeepSpeed ZeRO-3: 2 B x min(1e9 stage3_max_live_parameters, "
-                                                                        "the stage's parameters) + the largest Linear's 16-bit gradient "
-                                                                        "+ the reduce bucket"
+                                : e.framework == Framework::DeepSpeed ? " + DeepSpeed ZeRO-3: 2 B x min(1e9 stage3_max_reuse_distance, "
+                                                                        "the stage's parameters / t) + the largest module's 16-bit gradient "
+                                                                        "(h x ffn / t, or V x h / t on the first and last stage) + 2 reduce buckets"
                                                                       : " + ZeRO-3/FSDP: 2 gathered layers + the layer's 16-bit gradient "
                                                                         "+ its reduce-scatter input";
     out.push_back({"memory.buffers_bytes", "Buffers",

@@ -74,7 +74,8 @@ enum class CrossEntropy { Auto, Megatron, PyTorch, Fused };
 enum class NormKind { Auto, LayerNorm, RmsNorm };
 /// How the memory-bound kernels run: Fused (Megatron-LM / Transformer Engine kernels, or
 /// torch.compile) or Eager (PyTorch eager ops, one kernel per op, as torchtitan without compile,
-/// Hugging Face and llm-foundry run them). Auto: Eager under FSDP, Fused otherwise.
+/// Hugging Face and llm-foundry run them). Auto: Eager under FSDP and under DeepSpeed without TP or PP
+/// (Hugging Face models), Fused otherwise (resolveKernels).
 enum class Kernels { Auto, Fused, Eager };
 /// How FP8 GEMM inputs are scaled (Megatron-LM --fp8-recipe, Transformer Engine recipes):
 /// Delayed = one scale per tensor from the amax history (TE DelayedScaling, cast in one pass);
@@ -380,7 +381,7 @@ const char *nameOf(NormKind);          // "auto", "layernorm", "rmsnorm"
 const char *nameOf(Kernels);           // "auto", "fused", "eager"
 const char *nameOf(Fp8Recipe);         // "delayed", "tensorwise", "mxfp8", "blockwise", "nvfp4"
 NormKind resolveNorm(const Workload &workload);
-Kernels resolveKernels(Kernels given, Framework framework, int pipelineStages);
+Kernels resolveKernels(Kernels given, Framework framework, int tensorParallel, int pipelineStages);
 const char *nameOf(IntraFabric);   // "auto", "nvswitch", "pcie", "mesh"
 const char *nameOf(ParallelDim);   // "tp", "cp", "dp", "pp"
 /// The intra-node fabric with Auto resolved from the link name.

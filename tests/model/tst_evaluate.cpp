@@ -429,35 +429,56 @@ private slots:
         QVERIFY2(ratio > 2.3 && ratio < 2.5, qPrintable(QString::number(ratio)));
     }
 
-    // DeepSpeed ZeRO-3 gathers submodules, not layers: at most stage3_max_live_parameters (1e9)
-    // parameters gathered, the largest Linear's 16-bit gradient and the reduce bucket; FSDP two layers.
+    // DeepSpeed ZeRO-3 gathers submodules, not layers: what stays gathered within
+    // stage3_max_reuse_distance (1e9 parameters), the largest module's 16-bit gradient, and the
+    // reduce bucket twice (the ipg buffer and reduce_scatter_coalesced's copy); FSDP two layers.
     void deepSpeedZero3GathersSubmodules()
     {
-        Scenario s = dataParallelOnly(64);   // 13B: 40 layers of 12 h^2 + 13 h, ffn 4h, h 5120
+        Scenario s = dataParallelOnly(64);   // 13B: 40 layers of 12 h^2 + 13 h, ffn 4h, h 5120, tied V 51200
         s.plan.zeroStage = 3;
         s.plan.framework = Framework::DeepSpeed;
-        const double h = 5120, layerParams = 12 * h * h + 13 * h;
+        const double h = 5120, V = 51200, layerParams = 12 * h * h + 13 * h;
         const Evaluation ds = evaluate(s);
         QVERIFY2(ds.feasible, ds.problem.message.c_str());
-        QCOMPARE(ds.kernels, Kernels::Eager);   // no pipeline: Hugging Face models
-        // 2 B x min(1e9, 40 layers) + 2 B x (h x 4h) + 5e8 elements of 16-bit gradients.
-        const double expected = 2 * std::min(1e9, 40 * layerParams) + 2 * h * 4 * h + 5e8 * 2;
+        QCOMPARE(ds.kernels, Kernels::Eager);   // no TP, no PP: Hugging Face models
+        // 2 B x 1e9 + 2 B x the V x h embedding (larger than h x 4h) + 2 x 5e8 elements of 16-bit gradients.
+        const double expected = 2 * 1e9 + 2 * V * h + 2 * 5e8 * 2;
         QVERIFY2(std::abs(ds.memory.buffersBytes - expected) < 1e-9 * expected,
                  qPrintable(QStringLiteral("%1 vs %2").arg(ds.memory.buffersBytes).arg(expected)));
-        // A 2-layer model holds fewer than 1e9 parameters: all of them, gathered.
+        // A 2-layer model, embedding and final norm included, holds fewer than 1e9 parameters: all gathered.
         s.workload.layers = 2;
-        const double small = 2 * 2 * layerParams + 2 * h * 4 * h + 5e8 * 2;
-        QVERIFY(std::abs(evaluate(s).memory.buffersBytes - small) < 1e-9 * small);
-        // plan.bucket sets reduce_bucket_size (here 25 MB).
+        const double stage = 2 * layerParams + V * h + 2 * h;
+        const double small = 2 * stage + 2 * V * h + 2 * 5e8 * 2;
+        QVERIFY2(stage < 1e9 && std::abs(evaluate(s).memory.buffersBytes - small) < 1e-9 * small,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(evaluate(s).memory.buffersBytes).arg(small)));
+        // plan.bucket sets reduce_bucket_size (here 25 MB of gradients).
         s.plan.bucketBytes = 25e6;
-        QVERIFY(std::abs(evaluate(s).memory.buffersBytes - (small - 1e9 + 25e6)) < 1e-9 * small);
-        // FSDP: two layers gathered, the layer's 16-bit gradient and its fp32 reduce-scatter input,
-        // and the root module (the tied 51200 x h embedding) kept gathered.
+        QVERIFY(std::abs(evaluate(s).memory.buffersBytes - (small - 2e9 + 2 * 25e6)) < 1e-9 * small);
+        // With Megatron's TP 8 the modules are split: the 1e9 cap, embedding V x h / 8, bucket.
         s.workload.layers = 40;
         s.plan.bucketBytes = -1;
+        s.plan.tp = 8;
+        s.plan.dp = 8;
+        const Evaluation tp = evaluate(s);
+        QCOMPARE(tp.kernels, Kernels::Fused);   // Megatron-DeepSpeed
+        const double tpExpected = 2 * 1e9 + 2 * V * h / 8 + 2 * 5e8 * 2;
+        QVERIFY2(std::abs(tp.memory.buffersBytes - tpExpected) < 1e-9 * tpExpected,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(tp.memory.buffersBytes).arg(tpExpected)));
+        // FSDP: two layers gathered, the layer's 16-bit gradient and its fp32 reduce-scatter input,
+        // and the root module (the tied embedding) kept gathered: more than DeepSpeed's submodules.
+        s.plan.tp = 1;
+        s.plan.dp = 64;
         s.plan.framework = Framework::Fsdp;
         const double fsdp = evaluate(s).memory.buffersBytes;
-        QVERIFY(std::abs(fsdp - (2 * 2 * layerParams + layerParams * (2 + 4) + 2 * 51200 * h)) < 1e-9 * fsdp);
+        QVERIFY(std::abs(fsdp - (2 * 2 * layerParams + layerParams * (2 + 4) + 2 * V * h)) < 1e-9 * fsdp);
+        // ZeRO-2 under DeepSpeed: the ipg buffers, two with overlap_comm (stage_1_and_2.py).
+        s.plan.framework = Framework::DeepSpeed;
+        s.plan.zeroStage = 2;
+        s.plan.overlapDp = true;
+        const double two = evaluate(s).memory.buffersBytes;
+        s.plan.overlapDp = false;
+        const double one = evaluate(s).memory.buffersBytes;
+        QVERIFY2(std::abs(two - 2 * 5e8 * 2) < 1e-6 && std::abs(one - 5e8 * 2) < 1e-6, qPrintable(QStringLiteral("%1 %2").arg(two).arg(one)));
     }
 
     // Megatron-FSDP (zero 3 under Megatron): weights and main gradients sharded over DP x CP like the
@@ -481,7 +502,7 @@ private slots:
         QVERIFY(fsdp.memory.buffersBytes > distOpt.memory.buffersBytes);   // a layer's gathered weights
         // Per micro-batch a reduce-scatter and 2 gathers, against one reduce-scatter and gather per step.
         QVERIFY(fsdp.breakdown.dpCommSeconds > 0.9 * double(fsdp.microBatches) * distOpt.breakdown.dpCommSeconds);
-        QCOMPARE(resolveKernels(Kernels::Auto, resolveFramework(s.plan), s.plan.pp), Kernels::Fused);
+        QCOMPARE(resolveKernels(Kernels::Auto, resolveFramework(s.plan), s.plan.tp, s.plan.pp), Kernels::Fused);
     }
 
     // FSDP2 (fully_shard) copies every gathered parameter out of the all-gather buffer (read and
@@ -919,14 +940,16 @@ private slots:
                 < 1e-12 * gptEager.elementwiseForward);
         gpt.norm = NormKind::RmsNorm;
         QVERIFY(layerTimes(gpt, Precision::Bf16, T, 1, 1, false, spec, 2, true).elementwiseForward > gptEager.elementwiseForward);
-        QCOMPARE(resolveKernels(Kernels::Auto, Framework::Fsdp, 1), Kernels::Eager);
-        QCOMPARE(resolveKernels(Kernels::Auto, Framework::Fsdp, 4), Kernels::Eager);
-        QCOMPARE(resolveKernels(Kernels::Auto, Framework::Megatron, 1), Kernels::Fused);
-        // DeepSpeed without a pipeline: Hugging Face models, eager; its pipeline engine: Megatron-DeepSpeed.
-        QCOMPARE(resolveKernels(Kernels::Auto, Framework::DeepSpeed, 1), Kernels::Eager);
-        QCOMPARE(resolveKernels(Kernels::Auto, Framework::DeepSpeed, 12), Kernels::Fused);
-        QCOMPARE(resolveKernels(Kernels::Fused, Framework::Fsdp, 1), Kernels::Fused);
-        QCOMPARE(resolveKernels(Kernels::Fused, Framework::DeepSpeed, 1), Kernels::Fused);
+        QCOMPARE(resolveKernels(Kernels::Auto, Framework::Fsdp, 1, 1), Kernels::Eager);
+        QCOMPARE(resolveKernels(Kernels::Auto, Framework::Fsdp, 8, 4), Kernels::Eager);
+        QCOMPARE(resolveKernels(Kernels::Auto, Framework::Megatron, 1, 1), Kernels::Fused);
+        // DeepSpeed without TP or PP: Hugging Face models; with Megatron's TP or the pipeline
+        // engine: Megatron-DeepSpeed.
+        QCOMPARE(resolveKernels(Kernels::Auto, Framework::DeepSpeed, 1, 1), Kernels::Eager);
+        QCOMPARE(resolveKernels(Kernels::Auto, Framework::DeepSpeed, 4, 1), Kernels::Fused);
+        QCOMPARE(resolveKernels(Kernels::Auto, Framework::DeepSpeed, 1, 12), Kernels::Fused);
+        QCOMPARE(resolveKernels(Kernels::Fused, Framework::Fsdp, 1, 1), Kernels::Fused);
+        QCOMPARE(resolveKernels(Kernels::Fused, Framework::DeepSpeed, 1, 1), Kernels::Fused);
         // Through the evaluation: an FSDP plan is slower eager than compiled, by its elementwise time.
         Scenario s = base();
         s.workload = llama;
