@@ -78,24 +78,34 @@ void MemoryChart::refresh()
         return std::any_of(m_bars.cbegin(), m_bars.cend(), [part](const MemoryBar &bar) { return partBytes(bar.memory, part) != 0; });
     });
 
-    // Categories run bottom-up: list the bars in reverse to put the current plan on top.
-    QStringList categories;
-    double maxBytes = 0;
-    for (auto bar = m_bars.crbegin(); bar != m_bars.crend(); ++bar) {
-        categories.append(distinctCategory(bar->memory.fits ? bar->label : tr("%1 ⚠").arg(bar->label), categories));
+    const auto barBytes = [&parts](const MemoryBar &bar) {
         double stacked = 0;
         for (const Part part : parts)
-            stacked += partBytes(bar->memory, part);
-        maxBytes = std::max({maxBytes, bar->memory.totalBytes, stacked});
-    }
-    const qsizetype count = m_bars.size();
-    setValues(parts, categories, [&](int s, int i) { return toGiB(partBytes(m_bars[count - 1 - i].memory, parts[s])); });
-
+            stacked += partBytes(bar.memory, part);
+        return std::max(bar.memory.totalBytes, stacked);
+    };
+    double maxBytes = 0;
+    for (const MemoryBar &bar : m_bars)
+        maxBytes = std::max(maxBytes, barBytes(bar));
     // The capacity that matters is the current plan's; any bar's will do without one.
     const auto current = std::find_if(m_bars.cbegin(), m_bars.cend(), [](const MemoryBar &bar) { return bar.current; });
     const double capacityBytes = current != m_bars.cend() ? current->memory.capacityBytes
                                  : m_bars.isEmpty()      ? 0
                                                          : m_bars.first().memory.capacityBytes;
+    const double spanBytes = chartmath::memoryAxisSpan(maxBytes, capacityBytes, current != m_bars.cend() ? barBytes(*current) : 0.0);
+
+    // Categories run bottom-up: list the bars in reverse to put the current plan on top. A bar cut
+    // at the plot's edge says its total.
+    QStringList categories;
+    for (auto bar = m_bars.crbegin(); bar != m_bars.crend(); ++bar) {
+        QString label = bar->memory.fits ? bar->label : tr("%1 ⚠").arg(bar->label);
+        if (const double gib = toGiB(barBytes(*bar)); barBytes(*bar) > spanBytes * 1.05)
+            label = gib >= 1024 ? tr("%1 %2 TiB").arg(label).arg(gib / 1024, 0, 'f', 1) : tr("%1 %2 GiB").arg(label).arg(gib, 0, 'f', 0);
+        categories.append(distinctCategory(label, categories));
+    }
+    const qsizetype count = m_bars.size();
+    setValues(parts, categories, [&](int s, int i) { return toGiB(partBytes(m_bars[count - 1 - i].memory, parts[s])); });
+
     const bool showCapacity = capacityBytes > 0;
     const double capacityGiB = toGiB(capacityBytes);
     // A category axis puts bar i at y = i: the line spans from the first bar's edge to the last's.
@@ -112,7 +122,7 @@ void MemoryChart::refresh()
     placeLegend();   // the capacity entry's label changes with the GPU
 
     // Headroom keeps the capacity line clear of the plot's top edge.
-    setRangeFromZero(m_valueAxis, chartmath::niceAxisMax(1.05 * toGiB(std::max(maxBytes, capacityBytes))));
+    setRangeFromZero(m_valueAxis, chartmath::niceAxisMax(1.05 * toGiB(std::max(spanBytes, capacityBytes))));
 }
 
 void MemoryChart::seriesRebuilt()

@@ -130,6 +130,15 @@ private slots:
     }
 
     // Every nice maximum fills at least three quarters of the plot and gets 4-6 whole tick intervals.
+    // The memory chart's span: whole bars up to 2x the larger of HBM and the current plan, no further.
+    void memoryAxisSpanCutsHugeVariants()
+    {
+        QCOMPARE(chartmath::memoryAxisSpan(90, 80, 70), 90.0);      // all bars whole
+        QCOMPARE(chartmath::memoryAxisSpan(2600, 80, 73), 160.0);   // ZeRO-0 of 175B cut at 2 x HBM
+        QCOMPARE(chartmath::memoryAxisSpan(2600, 80, 300), 600.0);  // the current plan over HBM stays whole
+        QCOMPARE(chartmath::memoryAxisSpan(50, 0, 0), 50.0);        // nothing to compare with
+    }
+
     void niceAxisFillAndTicks()
     {
         for (double value = 1e-4; value < 1e6; value *= 1.013) {
