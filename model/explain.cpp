@@ -171,7 +171,8 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                        "all-gather / reduce-scatter, (t-1)/t S per GPU, as NVLS shortens only the all-reduce; without SP "
                        "half an all-reduce), S = b s h x "
                        "bytes / c; T_coll = NCCL latency (base + steps x hop) + S / algbw of the algorithm and protocol "
-                       "NCCL's tuner picks (ring: busbw = min(NVLink, NICs); NVLS: B g/(g+1) x 0.85, plus the fill of its "
+                       "NCCL's tuner picks (ring: busbw = min(NVLink, NICs), inside an NVSwitch node x k(n-1) / (k(n-1) + 0.5) for the "
+                       "chunk's silent last step, k = 2 for all-reduce; NVLS: B g/(g+1) x 0.85, plus the fill of its "
                        "three-stage chunk pipeline, 2 x min(S, channels x heads x chunk) / algbw, NCCL all_reduce.h and "
                        "enqueue.cc); exposed: "
                        + std::string(pl.tpOverlap && pl.sequenceParallel

@@ -161,6 +161,13 @@ private slots:
             const double sendSteps = (collective == Collective::AllReduce ? 2.0 : 1.0) * (n - 1);
             QVERIFY2(qAbs(t.busBytesPerSecond / (369e9 * sendSteps / (sendSteps + 0.5)) - 1) < 1e-6,
                      qPrintable(QString::number(t.busBytesPerSecond / 1e9)));
+            // Only NVSwitch nodes take the silent step: a PCIe node's and an xGMI mesh's ring keep the link.
+            for (IntraFabric fabric : {IntraFabric::Pcie, IntraFabric::Mesh}) {
+                Fabric other = f;
+                other.intraFabric = fabric;
+                const CollectiveTime o = collectiveTime(collective, Algorithm::Ring, Protocol::Simple, 1e15, {n, n}, other);
+                QVERIFY2(qAbs(o.busBytesPerSecond / 369e9 - 1) < 1e-6, qPrintable(QString::number(o.busBytesPerSecond / 1e9)));
+            }
         }
     }
 
