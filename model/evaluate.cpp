@@ -1575,13 +1575,8 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         if (fw == Framework::DeepSpeed && d * c > 1 && (pl.zeroStage == 1 || pl.zeroStage == 2))
             bucketBuffer = (pl.overlapDp ? 2 : 1) * bucketBytesEff / gradCommBytes * activationElementBytes(tr.precision);
         double gatherBuffer = 0;
-        if (pl.zeroStage >= 3 && d * c > 1 && sb.gatheredWeights == 0) {
-            // Two layers gathered (prefetch) in the width they are gathered in (FP8 GEMM weights
-            // with fp8_params: Megatron --fp8-param-gather, torchao's float8 all-gather), plus the
-            // layer's unsharded 16-bit gradient and the reduce-scatter's input in the reduction's width.
-            const double gatheredBytes = tr.fp8Params ? counts.layerMatrixParams + 2 * counts.layerOtherParams : 2 * layerParams;
-            // A TP rank's share of the layer, its replicated parameters whole.
-            gatherBuffer = (2 * gatheredBytes + layerParams * (2 + gradCommBytes)) * (layerParamsPerTpRank / layerParams);
+        const bool gathersPerMicroBatch = pl.zeroStage >= 3 && d * c > 1 && sb.gatheredWeights == 0;
+        if (gathersPerMicroBatch && fw == Framework::DeepSpeed) {
             // [DS-Z3] DeepSpeed gathers each submodule's own parameters as it runs and prefetches
             // 5e7 more, not whole layers; a parameter whose next use comes within
             // stage3_max_reuse_distance (1e9) parameters of fetches stays gathered
@@ -1590,14 +1585,19 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             // an MLP projection or, on the first and last stage, the V x h embedding or head) goes
             // into the reduce bucket (reduce_bucket_size elements, stage3.py's contiguous ipg buffer),
             // which reduce_scatter_coalesced copies once more (coalesced_collectives.py torch.cat).
-            if (fw == Framework::DeepSpeed) {
-                const double stageParamsPerTpRank = paramsPerGpu;   // before ZeRO's sharding
-                double largestModuleParams = double(w.hidden) * std::max(w.ffnHidden, w.moeFfnHidden) / t;
-                if (first || last)
-                    largestModuleParams = std::max(largestModuleParams, double(w.vocab) * h / t);
-                gatherBuffer = 2 * std::min(kDeepSpeedReuseDistanceParams, stageParamsPerTpRank) + 2 * largestModuleParams
-                               + 2 * bucketBytesEff;
-            }
+            const double stageParamsPerTpRank = paramsPerGpu;   // before ZeRO's sharding
+            double largestModuleParams = double(w.hidden) * std::max(w.ffnHidden, w.moeFfnHidden) / t;
+            if (first || last)
+                largestModuleParams = std::max(largestModuleParams, double(w.vocab) * h / t);
+            gatherBuffer = 2 * std::min(kDeepSpeedReuseDistanceParams, stageParamsPerTpRank) + 2 * largestModuleParams
+                           + 2 * bucketBytesEff;
+        } else if (gathersPerMicroBatch) {
+            // Two layers gathered (prefetch) in the width they are gathered in (FP8 GEMM weights
+            // with fp8_params: Megatron --fp8-param-gather, torchao's float8 all-gather), plus the
+            // layer's unsharded 16-bit gradient and the reduce-scatter's input in the reduction's width.
+            const double gatheredBytes = tr.fp8Params ? counts.layerMatrixParams + 2 * counts.layerOtherParams : 2 * layerParams;
+            // A TP rank's share of the layer, its replicated parameters whole.
+            gatherBuffer = (2 * gatheredBytes + layerParams * (2 + gradCommBytes)) * (layerParamsPerTpRank / layerParams);
             // [FSDP2] the root module (embedding, LM head) is not resharded after forward.
             if (fw == Framework::Fsdp)
                 gatherBuffer += ((first ? counts.embeddingParams : 0.0) + (last ? counts.headParams : 0.0)) / t * 2;

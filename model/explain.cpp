@@ -542,7 +542,7 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                        "CrossEntropyLoss (llm-foundry)"});
     }
     // What the ZeRO-3 gathers hold depends on who gathers: FSDP whole layers, DeepSpeed submodules.
-    const std::string gathers = pl.zeroStage < 3                        ? ""
+    const std::string gathers = pl.zeroStage < 3 || d * c <= 1          ? ""
                                 : e.framework == Framework::DeepSpeed ? " + DeepSpeed ZeRO-3: 2 B x min(1e9 stage3_max_reuse_distance, "
                                                                         "the stage's parameters / t) + the largest module's 16-bit gradient "
                                                                         "(h x ffn / t, or V x h / t on the first and last stage) + 2 reduce buckets"

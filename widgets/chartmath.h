@@ -65,8 +65,6 @@ inline double niceAxisMax(double value)
     return 10 * decade;
 }
 
-/// Tick spacing for an axis from 0 to a niceAxisMax() result: 4 to 6 intervals at 1, 2 or 5 x 10^k
-/// (0.25 x 10^k for a 1.5 max).
 /// The memory chart's value span: every bar whole up to 2x the larger of HBM and the current
 /// plan's total; beyond that a bar is cut at the plot's edge (its label gives its total), so that
 /// variants terabytes over HBM (ZeRO-0 of a 175B model) do not squash the current plan to a sliver.
@@ -77,6 +75,8 @@ inline double memoryAxisSpan(double largestBar, double capacity, double currentB
     return reference > 0 ? std::min(largestBar, kMemoryAxisOverCapacity * reference) : largestBar;
 }
 
+/// Tick spacing for an axis from 0 to a niceAxisMax() result: 4 to 6 intervals at 1, 2 or 5 x 10^k
+/// (0.25 x 10^k for a 1.5 max).
 inline double niceTickInterval(double niceMax)
 {
     if (!(niceMax > 0) || !std::isfinite(niceMax))

@@ -99,7 +99,7 @@ void MemoryChart::refresh()
     QStringList categories;
     for (auto bar = m_bars.crbegin(); bar != m_bars.crend(); ++bar) {
         QString label = bar->memory.fits ? bar->label : tr("%1 ⚠").arg(bar->label);
-        if (const double gib = toGiB(barBytes(*bar)); barBytes(*bar) > spanBytes * 1.05)
+        if (const double bytes = barBytes(*bar), gib = toGiB(bytes); bytes > spanBytes * 1.05)
             label = gib >= 1024 ? tr("%1 %2 TiB").arg(label).arg(gib / 1024, 0, 'f', 1) : tr("%1 %2 GiB").arg(label).arg(gib, 0, 'f', 0);
         categories.append(distinctCategory(label, categories));
     }
