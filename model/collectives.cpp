@@ -11,6 +11,7 @@
 #include <numeric>
 #include <random>
 #include <span>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -643,12 +644,25 @@ IntraFabric resolveIntraFabric(const Cluster &cluster)
     return cluster.intraNode.name.rfind("pcie", 0) == 0 ? IntraFabric::Pcie : IntraFabric::NvSwitch;
 }
 
+int nvlinkGeneration(const Link &intraNode)
+{
+    // A named preset says its generation (nvlink4-h800: Hopper's NVLink 4 on 8 of its 18 links);
+    // a custom link is read by its rate: 900 GB/s a direction is NVLink 5, 450 NVLink 4.
+    if (intraNode.name.starts_with("nvlink3"))
+        return 3;
+    if (intraNode.name.starts_with("nvlink4"))
+        return 4;
+    if (intraNode.name.starts_with("nvlink5"))
+        return 5;
+    return intraNode.bytesPerSecond >= 900e9 ? 5 : intraNode.bytesPerSecond >= 450e9 ? 4 : 3;
+}
+
 bool nvlsAvailable(const Cluster &cluster)
 {
     if (cluster.nvls != Nvls::Auto)
         return cluster.nvls == Nvls::On;
-    // Third-generation NVSwitch (NVLink 4, H100/H200) and later carry the SHARP engines.
-    return resolveIntraFabric(cluster) == IntraFabric::NvSwitch && cluster.intraNode.bytesPerSecond >= 450e9;
+    // Third-generation NVSwitch (NVLink 4, H100/H200, and H800's fewer links) and later carry the SHARP engines.
+    return resolveIntraFabric(cluster) == IntraFabric::NvSwitch && nvlinkGeneration(cluster.intraNode) >= 4;
 }
 
 Fabric fabricOf(const Cluster &cluster)
@@ -673,12 +687,11 @@ Fabric fabricOf(const Cluster &cluster)
     f.intraFabric = resolveIntraFabric(cluster);
     f.nvls = nvlsAvailable(cluster);
     // NVLink 5 marks Blackwell. NCCL's nvlsEfficiency: Hopper 0.85, Blackwell 0.74 (tuning.cc).
-    f.blackwell = cluster.intraNode.bytesPerSecond >= 900e9;
+    const int generation = nvlinkGeneration(cluster.intraNode);
+    f.blackwell = generation >= 5;
     f.nvlsEfficiency = f.blackwell ? 0.74 : 0.85;
     // llMaxBws for one node by GPU generation (tuning.cc): Ampere 87.7, Hopper 141, Blackwell 282 GB/s.
-    f.llMaxBusBytesPerSecond = f.blackwell                                 ? 282e9
-                               : cluster.intraNode.bytesPerSecond >= 450e9 ? 141e9
-                                                                           : 87.7e9;
+    f.llMaxBusBytesPerSecond = f.blackwell ? 282e9 : generation == 4 ? 141e9 : 87.7e9;
     f.inNetworkReduction = cluster.inNetworkReduction;
     // Blackwell with an x86 host: a GPU whose host link is PCIe rather than NVLink-C2C to a Grace
     // CPU (the presets' GB200 and GB300 carry 173 GB/s, PCIe Gen5 hosts 52.8).

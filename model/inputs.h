@@ -388,6 +388,9 @@ const char *nameOf(ParallelDim);   // "tp", "cp", "dp", "pp"
 IntraFabric resolveIntraFabric(const Cluster &cluster);
 /// Whether the nodes' NVSwitches reduce in the switch (NVLS), with Auto resolved.
 bool nvlsAvailable(const Cluster &cluster);
+/// The NVLink generation of a node's link (3 Ampere, 4 Hopper, 5 Blackwell): from a preset's name
+/// (nvlink3*, nvlink4*, nvlink5*), else from its rate (450 GB/s a direction and up Hopper, 900 Blackwell).
+int nvlinkGeneration(const Link &intraNode);
 /// Distance in global ranks between neighbours of a `dim` group: the product of the degrees of
 /// the dimensions inside it in plan.rank_order.
 int rankStride(const Plan &plan, ParallelDim dim);

@@ -52,9 +52,9 @@ private slots:
     {
         const Presets &p = Presets::builtin();
         QVERIFY2(p.loadErrors().isEmpty(), qPrintable(p.loadErrors().join(QLatin1Char('\n'))));
-        for (const char *name : {"a100-80gb", "a100-40gb", "h100-sxm", "h200", "b200", "gb200", "b300", "gb300", "mi300x", "mi355x"})
+        for (const char *name : {"a100-80gb", "a100-40gb", "a800-80gb", "h100-sxm", "h800", "h200", "b200", "gb200", "b300", "gb300", "mi300x", "mi355x"})
             QVERIFY2(!p.find(Presets::Gpus, QLatin1String(name)).isEmpty(), name);
-        for (const char *name : {"nvlink3", "nvlink4", "nvlink5", "pcie4", "pcie5", "ib-hdr", "ib-ndr", "ib-xdr", "roce-100",
+        for (const char *name : {"nvlink3", "nvlink3-a800", "nvlink4", "nvlink4-h800", "nvlink5", "pcie4", "pcie5", "ib-hdr", "ib-ndr", "ib-xdr", "roce-100",
                                  "roce-200", "roce-400", "roce-800", "efa-400", "tcp-100", "tcp-400"})
             QVERIFY2(!p.find(Presets::Links, QLatin1String(name)).isEmpty(), name);
         for (Presets::Kind kind : {Presets::Gpus, Presets::Links, Presets::Models, Presets::Clusters})
@@ -168,6 +168,36 @@ private slots:
             QCOMPARE(presetGpu(name).sustainedFraction, fraction);
     }
 
+    // H800 and A800 are H100 SXM and A100 80GB with fewer NVLinks: every compute and memory figure
+    // is their die's, only the name, the text and the assumed price differ; the NVLink is in their
+    // link presets (200 GB/s a direction, NCCL's 8 x 20.6 and 8 x 20.0 GB/s), and h800-ib joins them.
+    void exportVariantsShareTheirDie()
+    {
+        for (auto [variant, base] : {std::pair{"h800", "h100-sxm"}, std::pair{"a800-80gb", "a100-80gb"}}) {
+            Gpu v = presetGpu(variant);
+            const Gpu b = presetGpu(base);
+            QCOMPARE(QString::fromStdString(v.name), QLatin1String(variant));
+            QVERIFY(v.pricePerHour > 0 && v.accuracy != b.accuracy);
+            v.name = b.name;
+            v.accuracy = b.accuracy;
+            v.pricePerHour = b.pricePerHour;
+            QVERIFY2(v == b, variant);
+        }
+        const Presets &p = Presets::builtin();
+        for (auto [name, efficiency] : {std::pair{"nvlink4-h800", 0.824}, std::pair{"nvlink3-a800", 0.8}}) {
+            const QJsonObject link = p.find(Presets::Links, QLatin1String(name));
+            QCOMPARE(link.value(QLatin1String("bandwidth")).toString(), QStringLiteral("200 GB/s"));
+            QCOMPARE(link.value(QLatin1String("efficiency")).toDouble(), efficiency);
+        }
+        ScenarioError error;
+        const auto s = parseScenario(minimal({}, {}, QStringLiteral(R"({"preset": "h800-ib"})")), &error);
+        QVERIFY2(s, qPrintable(error.text()));
+        QCOMPARE(s->scenario.cluster.gpus, 2048);
+        QCOMPARE(QString::fromStdString(s->scenario.cluster.gpu.name), QStringLiteral("h800"));
+        QCOMPARE(s->scenario.cluster.intraNode.bytesPerSecond, 200e9);
+        QVERIFY(nvlsAvailable(s->scenario.cluster));
+    }
+
     // The attention forward's softmax work per GPU generation: Blackwell's tensor cores do twice
     // Hopper's FLOPs per SM and clock at the same exps (112), Ampere's half (28); Hopper and the
     // AMD parts take the default (0: 56).
@@ -214,7 +244,7 @@ private slots:
     void presetsCarryTheirMeasuredAccuracy()
     {
         ScenarioError error;
-        for (const char *name : {"a100-80gb", "a100-40gb", "h100-sxm", "h200", "b200", "gb200", "b300", "gb300", "mi300x", "mi355x"}) {
+        for (const char *name : {"a100-80gb", "a100-40gb", "a800-80gb", "h100-sxm", "h800", "h200", "b200", "gb200", "b300", "gb300", "mi300x", "mi355x"}) {
             const auto s = parseScenario(minimal({}, {}, QStringLiteral(R"({"gpu": "%1", "gpus": 64})").arg(QLatin1String(name))), &error);
             QVERIFY2(s, qPrintable(error.text()));
             QVERIFY2(!s->scenario.cluster.gpu.accuracy.empty(), name);

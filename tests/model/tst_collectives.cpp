@@ -362,6 +362,41 @@ private slots:
         QVERIFY(!collectiveTime(Collective::AllGather, Algorithm::Nvls, 8e9, {8, 8}, f).applicable);
     }
 
+    // The NVLink generation comes from a preset's name, not its rate: H800's NVLink 4 on 8 links
+    // (200 GB/s a direction) keeps Hopper's NVSwitch SHARP and LL ceiling, A800's NVLink 3 and a
+    // custom 200 GB/s link are Ampere's; unnamed links are read by rate as before.
+    void nvlinkGenerationFromThePreset()
+    {
+        Cluster c;
+        c.gpusPerNode = 8;
+        c.rails = 8;
+        c.interNode = {"ib-ndr", 50e9, 14e-6, 0.9};
+        const auto fabricWith = [&](Link intra) {
+            c.intraNode = intra;
+            return std::pair{nvlsAvailable(c), fabricOf(c)};
+        };
+        const auto [h800Nvls, h800] = fabricWith({"nvlink4-h800", 200e9, 3.4e-6, 0.824});
+        QCOMPARE(nvlinkGeneration(c.intraNode), 4);
+        QVERIFY(h800Nvls && h800.nvls && !h800.blackwell);
+        QCOMPARE(h800.llMaxBusBytesPerSecond, 141e9);
+        QCOMPARE(h800.nvlsEfficiency, 0.85);
+        // NVLS over 8 H800: Hopper's efficiency on the narrower link, 164.8 x 8/9 x 0.85 x 14/8.
+        const CollectiveTime t = collectiveTime(Collective::AllReduce, Algorithm::Nvls, 8e9, {8, 8}, h800);
+        QVERIFY(t.applicable);
+        QVERIFY(qAbs(t.busBytesPerSecond / (164.8e9 * 8 / 9 * 0.85 * 14 / 8) - 1) < 0.02);
+        const auto [a800Nvls, a800] = fabricWith({"nvlink3-a800", 200e9, 3.4e-6, 0.8});
+        QVERIFY(!a800Nvls && !a800.nvls);
+        QCOMPARE(a800.llMaxBusBytesPerSecond, 87.7e9);
+        const auto [customNvls, custom] = fabricWith({"", 200e9, 3.4e-6, 0.8});
+        QCOMPARE(nvlinkGeneration(c.intraNode), 3);
+        QVERIFY(!customNvls);
+        QCOMPARE(custom.llMaxBusBytesPerSecond, 87.7e9);
+        for (const auto &[rate, generation] : {std::pair{300e9, 3}, std::pair{450e9, 4}, std::pair{900e9, 5}, std::pair{1800e9, 5}})
+            QCOMPARE(nvlinkGeneration(Link{"", rate, 3.4e-6, 0.8}), generation);
+        QCOMPARE(nvlinkGeneration(Link{"nvlink5", 900e9, 3.4e-6, 0.8}), 5);
+        QVERIFY(fabricWith({"nvlink5", 900e9, 3.4e-6, 0.8}).second.blackwell);
+    }
+
     // Protocols: LL (half the wire, low latency) wins small messages, LL128 the middle, Simple
     // the large ones; the crossovers follow from NCCL's latencies and bandwidth shares.
     void protocolRamp()
