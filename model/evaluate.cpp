@@ -2021,7 +2021,9 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         double bestPerToken = step / e.tokensPerStep;
         for (const auto &[first, second] : candidates) {
             const Evaluation trial = evaluateImpl(applyChange(applyChange(sc, first), second), false);
-            const double perToken = trial.feasible ? trial.breakdown.stepSeconds / trial.tokensPerStep : 1e300;
+            // A change that makes a fitting plan overflow its GPUs fixes nothing.
+            const bool runs = trial.feasible && (trial.memory.fits || !e.memory.fits);
+            const double perToken = runs ? trial.breakdown.stepSeconds / trial.tokensPerStep : 1e300;
             if (perToken < bestPerToken) {
                 bestPerToken = perToken;
                 fallback = {first, second};
@@ -2170,6 +2172,20 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         && bd.tpCommExposedSeconds > kExposedTpWarnFraction * step && e.communicationFraction <= kCommunicationWarnFraction)
         addWarning(e, WarningCode::TpCommExposed, bd.tpCommExposedSeconds / step, kExposedTpWarnFraction,
                    {Field::TpOverlap, 1});
+    // Overlapped, and still in the open for that share: the node's links are too slow for this TP
+    // (an H800's 8 NVLinks, a PCIe node), so the GEMMs cannot hide them. The evaluated faster of
+    // half the TP with twice the PP or twice the DP, that still fits; none when neither is faster.
+    // Evaluated here only, where TP overlap is already on (the default plan does not reach it).
+    if (t > 1 && pl.tpOverlap && tpGroup.nodes() <= 1 && !tpGroup.straddles
+        && bd.tpCommExposedSeconds > kExposedTpWarnFraction * step && e.communicationFraction <= kCommunicationWarnFraction) {
+        std::vector<std::pair<Change, Change>> candidates;
+        if (w.layers >= 2 * p)
+            candidates.push_back({{Field::Tp, double(t / 2)}, {Field::Pp, double(2 * p)}});
+        candidates.push_back({{Field::Tp, double(t / 2)}, {Field::Dp, double(2 * d)}});
+        const std::pair<Change, Change> best = fastestFix(candidates, {});
+        addWarning(e, WarningCode::TpCommExposed, bd.tpCommExposedSeconds / step, kExposedTpWarnFraction, best.first,
+                   best.second);
+    }
     // [MoE] Expert dispatch and combine in the open for a large share of the step: send each token
     // once per node (the flex dispatcher) when EP leaves the node, or run them behind another
     // micro-batch's layer (ep_overlap, where Megatron-Core allows it); the evaluated faster.

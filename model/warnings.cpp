@@ -150,10 +150,19 @@ WarningText describe(const Warning &w, const Scenario &sc)
         break;
     case WarningCode::TpCommExposed:
         t.code = "tp_comm_exposed";
-        t.message = format("Tensor-parallel collectives run in the open for %.1f%% of the step (over %.0f%%): each "
-                           "layer's GEMMs wait for them.",
-                           100 * w.value, 100 * w.threshold);
-        t.recommendation = "Hide them behind the GEMMs: " + fix + " (or lower TP).";
+        if (w.changeCount == 1 && w.changes[0].field == Field::TpOverlap) {
+            t.message = format("Tensor-parallel collectives run in the open for %.1f%% of the step (over %.0f%%): each "
+                               "layer's GEMMs wait for them.",
+                               100 * w.value, 100 * w.threshold);
+            t.recommendation = "Hide them behind the GEMMs: " + fix + " (or lower TP).";
+        } else {
+            t.message = format("Tensor-parallel collectives still run in the open for %.1f%% of the step (over %.0f%%) "
+                               "with TP overlap on: the node's links are too slow for this TP for the GEMMs to hide them.",
+                               100 * w.value, 100 * w.threshold);
+            t.recommendation = w.changeCount ? "Lower TP: " + fix + "."
+                                             : "Lower TP where the memory allows it; no halving of TP evaluated here "
+                                               "gives a shorter step per token.";
+        }
         break;
     case WarningCode::EpCommExposed:
         t.code = "ep_comm_exposed";

@@ -154,6 +154,51 @@ private slots:
         QVERIFY2(e.warnings[0].value > 0.17 && e.warnings[0].value < 0.20, qPrintable(QString::number(e.warnings[0].value)));
     }
 
+    // TP overlap on and still exposed: the links are too slow for this TP, so the fix is the
+    // evaluated faster of half the TP with twice the PP or DP that still fits (H800's 8 NVLinks,
+    // 200 GB/s a direction, under Llama 3 70B at TP 8), and applying it shortens the step per token;
+    // on H100's 18 links the same plan hides them and nothing is flagged.
+    void tpExposedWithOverlapOnLowersTp()
+    {
+        Scenario s = fixtures::gpt13bOn64H100();
+        s.workload = {"llama3-70b", 80, 8192, 64, 8, 28672, MlpKind::SwiGlu, false, false, 128256, 8192};
+        s.cluster.gpus = 512;
+        s.plan = {};
+        s.plan.tp = 8;
+        s.plan.pp = 4;
+        s.plan.dp = 16;
+        s.plan.sequenceParallel = true;
+        s.plan.zeroStage = 1;
+        s.plan.schedule = Schedule::Interleaved;
+        s.plan.virtualStages = 5;
+        s.plan.tpOverlap = true;
+        s.training.globalBatch = 1024;
+        s.training.microBatch = 1;
+        s.training.recompute = Recompute::Selective;
+        const Evaluation h100 = evaluate(s);
+        QVERIFY2(h100.feasible, h100.problem.message.c_str());
+        for (int i = 0; i < h100.warningCount; ++i)
+            QVERIFY(h100.warnings[size_t(i)].code != WarningCode::TpCommExposed);
+        s.cluster.intraNode = {"nvlink4-h800", 200e9, 3.4e-6, 0.824};
+        const Evaluation h800 = evaluate(s);
+        QVERIFY2(h800.feasible && h800.memory.fits, h800.problem.message.c_str());
+        const Warning *tp = nullptr;
+        for (int i = 0; i < h800.warningCount; ++i)
+            if (h800.warnings[size_t(i)].code == WarningCode::TpCommExposed)
+                tp = &h800.warnings[size_t(i)];
+        QVERIFY(tp);
+        QVERIFY2(tp->value > 0.1 && tp->value == h800.breakdown.tpCommExposedSeconds / h800.breakdown.stepSeconds,
+                 qPrintable(QString::number(tp->value)));
+        QCOMPARE(tp->changeCount, 2);
+        QVERIFY(tp->changes[0].field == Field::Tp && tp->changes[0].value == 4);
+        const Evaluation fixed = evaluate(applyWarning(s, *tp));
+        QVERIFY(fixed.feasible && fixed.memory.fits);
+        QVERIFY(fixed.breakdown.stepSeconds / fixed.tokensPerStep < h800.breakdown.stepSeconds / h800.tokensPerStep);
+        const WarningText text = describe(*tp, s);
+        QVERIFY2(QString::fromStdString(text.message).contains(QLatin1String("with TP overlap on")), text.message.c_str());
+        QVERIFY2(QString::fromStdString(text.recommendation).startsWith(QLatin1String("Lower TP: set TP to 4")), text.recommendation.c_str());
+    }
+
     void infeasibleNamesTheField_data()
     {
         QTest::addColumn<Edit>("edit");
