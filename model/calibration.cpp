@@ -405,7 +405,9 @@ TierFit fitTier(const NcclLog &log, const Cluster &clusterIn, Algorithm algorith
                                     "latency");
         }
     }
-    link.name = "calibrated:" + log.source;
+    // The tier's own name first: it says the fabric (a pcie link) and the NVLink generation
+    // (nvlink4-h800: NVLink SHARP, NCCL's LL ceiling), which the fit was made under.
+    link.name = nominal.name + " calibrated:" + log.source;
     fit.link = link;
     fit.latencySeconds = link.latencySeconds;
     fit.linkBytesPerSecond = link.bytesPerSecond * link.efficiency;

@@ -2019,6 +2019,8 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const auto fastestFix = [&](const std::vector<std::pair<Change, Change>> &candidates,
                                 std::pair<Change, Change> fallback) {
         double bestPerToken = step / e.tokensPerStep;
+        const auto same = [](const Change &a, const Change &b) { return a.field == b.field && a.value == b.value; };
+        bool found = false;
         for (const auto &[first, second] : candidates) {
             const Evaluation trial = evaluateImpl(applyChange(applyChange(sc, first), second), false);
             // A change that makes a fitting plan overflow its GPUs fixes nothing.
@@ -2027,6 +2029,9 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             if (perToken < bestPerToken) {
                 bestPerToken = perToken;
                 fallback = {first, second};
+                found = true;
+            } else if (!found && !runs && same(first, fallback.first) && same(second, fallback.second)) {
+                fallback = {};   // the fallback itself would not run: recommend nothing
             }
         }
         return fallback;
@@ -2053,7 +2058,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             candidates.push_back({{Field::InNetworkReduction, 1}, {}});
         if (cl.transport == Transport::Tcp)
             candidates.push_back({{Field::Transport, 1}, {}});
-        if (t > 1)
+        if (t > 1 && t % 2 == 0)
             candidates.push_back({{Field::Tp, double(t / 2)}, {Field::Dp, double(d) * 2}});
         if (pl.zeroStage == 3)
             candidates.push_back({{Field::Zero, 1}, {}});
@@ -2173,10 +2178,11 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         addWarning(e, WarningCode::TpCommExposed, bd.tpCommExposedSeconds / step, kExposedTpWarnFraction,
                    {Field::TpOverlap, 1});
     // Overlapped, and still in the open for that share: the node's links are too slow for this TP
-    // (an H800's 8 NVLinks, a PCIe node), so the GEMMs cannot hide them. The evaluated faster of
+    // (an H800's 8 NVLinks), so the GEMMs cannot hide them. The evaluated faster of
     // half the TP with twice the PP or twice the DP, that still fits; none when neither is faster.
     // Evaluated here only, where TP overlap is already on (the default plan does not reach it).
-    if (t > 1 && pl.tpOverlap && tpGroup.nodes() <= 1 && !tpGroup.straddles
+    if (t > 1 && t % 2 == 0 && pl.tpOverlap && tpGroup.nodes() <= 1 && !tpGroup.straddles
+        && cl.intraNode.bytesPerSecond >= kSlowTpLinkBytesPerSecond   // below it tp_over_slow_link says TP 1
         && bd.tpCommExposedSeconds > kExposedTpWarnFraction * step && e.communicationFraction <= kCommunicationWarnFraction) {
         std::vector<std::pair<Change, Change>> candidates;
         if (w.layers >= 2 * p)

@@ -86,7 +86,7 @@ enum class WarningCode {
     ComputeAbovePeak,        // a given compute time implies more than the GPUs' peak FLOP/s
     ScheduleNotInFramework,  // the named framework has no such pipeline schedule
     GradientSyncExposed,     // overlapped gradient sync still exposed for a large share of the step
-    TpCommExposed,           // TP collectives in the open for a large share of the step, overlap off
+    TpCommExposed,           // TP collectives in the open for a large share of the step (overlap off, or on over slow links)
     CpCommNotInFramework,    // the named framework has no such context-parallel K/V exchange
     EpCommExposed,           // expert dispatch and combine in the open for a large share of the step
     Count                    // not a warning: the number of codes

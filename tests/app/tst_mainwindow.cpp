@@ -717,6 +717,7 @@ private slots:
         w.unpin(0);
         QCOMPARE(w.pinned().size(), 3);
 
+        const Cluster before = w.document()->scenario().cluster;
         CalibrationDialog *dialog = w.openCalibration();
         const QString data = QStringLiteral(TRAINSCOPE_SOURCE_DIR "/tests/model/data/");
         QVERIFY(dialog->addLogs({data + QStringLiteral("all_reduce_8gpu_nvlink.log"), data + QStringLiteral("all_gather_16node_ib.log")}).isEmpty());
@@ -725,8 +726,11 @@ private slots:
         emit dialog->applyRequested(dialog->fits());
         // Both tiers take the fitted links: line rates kept, efficiencies fitted, never above 1.
         const Cluster &applied = w.document()->scenario().cluster;
-        QVERIFY(QString::fromStdString(applied.intraNode.name).startsWith(QLatin1String("calibrated:")));
-        QVERIFY(QString::fromStdString(applied.interNode.name).startsWith(QLatin1String("calibrated:")));
+        // The fitted links keep their tier's name in front (the fabric and NVLink generation they were fitted under).
+        QVERIFY(QString::fromStdString(applied.intraNode.name).startsWith(QString::fromStdString(before.intraNode.name) + QLatin1String(" calibrated:")));
+        QVERIFY(QString::fromStdString(applied.interNode.name).startsWith(QString::fromStdString(before.interNode.name) + QLatin1String(" calibrated:")));
+        QCOMPARE(nvlinkGeneration(applied.intraNode), nvlinkGeneration(before.intraNode));
+        QCOMPARE(resolveIntraFabric(applied), resolveIntraFabric(before));
         QCOMPARE(applied.intraNode.bytesPerSecond, dialog->fits()[0].lineRateBytesPerSecond);
         QVERIFY(applied.intraNode.efficiency > 0 && applied.intraNode.efficiency <= 1);
         QVERIFY(applied.interNode.efficiency > 0 && applied.interNode.efficiency <= 1);
