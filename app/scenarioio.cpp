@@ -20,8 +20,9 @@ namespace ts {
 
 namespace {
 
+// node_link: a GPU preset's node NVLink preset, which the GPU picker switches to (scenarioedit.cpp).
 const QLatin1String kMeta[] = {QLatin1String("name"), QLatin1String("label"), QLatin1String("source"),
-                               QLatin1String("tier")};
+                               QLatin1String("tier"), QLatin1String("node_link")};
 
 bool isMeta(const QString &key)
 {

@@ -117,6 +117,38 @@ private slots:
         QVERIFY(lastChange(spy).otherInputs);
     }
 
+    // Picking a GPU brings its node's NVLink when the link was the old GPU's own (node_link), in
+    // the same undo step: H100's 18-link nvlink4 becomes H800's 8-link nvlink4-h800 and back, B200
+    // takes nvlink5; a link the user chose (PCIe) stays, and so does one under a custom GPU.
+    void gpuPresetBringsItsNodeLink()
+    {
+        ScenarioDocument doc;
+        loadDefault(doc);
+        QCOMPARE(QString::fromStdString(doc.scenario().cluster.gpu.name), QStringLiteral("h100-sxm"));
+        QCOMPARE(QString::fromStdString(doc.scenario().cluster.intraNode.name), QStringLiteral("nvlink4"));
+        const auto choose = [&](const char *kind, const char *name) {
+            QString error;
+            QVERIFY2(doc.choosePreset(QLatin1String(kind), QLatin1String(name), &error), qPrintable(error));
+        };
+        const auto link = [&] { return QString::fromStdString(doc.scenario().cluster.intraNode.name); };
+        choose("gpu", "h800");
+        QCOMPARE(link(), QStringLiteral("nvlink4-h800"));
+        QCOMPARE(doc.scenario().cluster.intraNode.bytesPerSecond, 200e9);
+        QCOMPARE(doc.undoStack()->count(), 1);
+        choose("gpu", "h100-sxm");
+        QCOMPARE(link(), QStringLiteral("nvlink4"));
+        choose("gpu", "b200");
+        QCOMPARE(link(), QStringLiteral("nvlink5"));
+        doc.undoStack()->undo();
+        QCOMPARE(link(), QStringLiteral("nvlink4"));
+        QCOMPARE(QString::fromStdString(doc.scenario().cluster.gpu.name), QStringLiteral("h100-sxm"));
+        choose("intra_node", "pcie5");
+        choose("gpu", "h800");
+        QCOMPARE(link(), QStringLiteral("pcie5"));
+        choose("gpu", "mi300x");   // no node_link: the link stays
+        QCOMPARE(link(), QStringLiteral("pcie5"));
+    }
+
     // Presets and warnings' fixes go through the document as one undo step each.
     void presetsAndFixesAreUndoSteps()
     {
