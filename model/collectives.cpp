@@ -11,7 +11,6 @@
 #include <numeric>
 #include <random>
 #include <span>
-#include <string>
 #include <tuple>
 #include <vector>
 

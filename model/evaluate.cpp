@@ -41,6 +41,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -2019,22 +2020,19 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const auto fastestFix = [&](const std::vector<std::pair<Change, Change>> &candidates,
                                 std::pair<Change, Change> fallback) {
         double bestPerToken = step / e.tokensPerStep;
-        const auto same = [](const Change &a, const Change &b) { return a.field == b.field && a.value == b.value; };
-        bool found = false;
-        for (const auto &[first, second] : candidates) {
-            const Evaluation trial = evaluateImpl(applyChange(applyChange(sc, first), second), false);
-            // A change that makes a fitting plan overflow its GPUs fixes nothing.
+        std::optional<std::pair<Change, Change>> best;
+        for (const std::pair<Change, Change> &candidate : candidates) {
+            const Evaluation trial = evaluateImpl(applyChange(applyChange(sc, candidate.first), candidate.second), false);
+            // A change that makes a fitting plan overflow its GPUs fixes nothing, nor as the fallback.
             const bool runs = trial.feasible && (trial.memory.fits || !e.memory.fits);
-            const double perToken = runs ? trial.breakdown.stepSeconds / trial.tokensPerStep : 1e300;
-            if (perToken < bestPerToken) {
-                bestPerToken = perToken;
-                fallback = {first, second};
-                found = true;
-            } else if (!found && !runs && same(first, fallback.first) && same(second, fallback.second)) {
-                fallback = {};   // the fallback itself would not run: recommend nothing
+            if (!runs && candidate == fallback)
+                fallback = {};
+            if (runs && trial.breakdown.stepSeconds / trial.tokensPerStep < bestPerToken) {
+                bestPerToken = trial.breakdown.stepSeconds / trial.tokensPerStep;
+                best = candidate;
             }
         }
-        return fallback;
+        return best.value_or(fallback);
     };
     // [MoE] Fewer expert-dispatch copies (the flex dispatcher, when EP leaves the node) or the
     // dispatch behind another micro-batch's layer (ep_overlap, where Megatron-Core allows it).

@@ -65,6 +65,8 @@ struct Change
 {
     Field field = Field::None;
     double value = 0;   // SI; enums and bools as their integer value
+
+    bool operator==(const Change &) const = default;
 };
 
 enum class WarningCode {
