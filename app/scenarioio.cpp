@@ -227,7 +227,8 @@ QJsonArray recomputeModuleList(unsigned modules)
 const std::pair<const char *, Schedule> kSchedule[] = {{"gpipe", Schedule::GPipe},
                                                        {"1f1b", Schedule::OneFOneB},
                                                        {"interleaved", Schedule::Interleaved},
-                                                       {"zb-h1", Schedule::ZeroBubbleH1}};
+                                                       {"zb-h1", Schedule::ZeroBubbleH1},
+                                                       {"dualpipev", Schedule::DualPipeV}};
 const std::pair<const char *, Transport> kTransport[] = {{"rdma", Transport::Rdma}, {"tcp", Transport::Tcp}};
 const std::pair<const char *, IntraFabric> kIntraFabric[] = {
     {"auto", IntraFabric::Auto}, {"nvswitch", IntraFabric::NvSwitch}, {"pcie", IntraFabric::Pcie}, {"mesh", IntraFabric::Mesh}};

@@ -264,6 +264,8 @@ bool frameworkRunsSchedule(Framework framework, Schedule schedule, int pp)
     switch (framework) {
     case Framework::Megatron: return schedule == Schedule::OneFOneB || schedule == Schedule::Interleaved;
     case Framework::DeepSpeed: return schedule == Schedule::OneFOneB;
+    // PyTorch's torch.distributed.pipelining runs GPipe, 1F1B, interleaved, the zero-bubble
+    // schedules and ScheduleDualPipeV (torchtitan's pipeline_parallel_schedule).
     case Framework::Fsdp:
     case Framework::Auto: return true;
     }
@@ -420,6 +422,7 @@ const char *nameOf(Schedule s)
     case Schedule::OneFOneB: return "1f1b";
     case Schedule::Interleaved: return "interleaved";
     case Schedule::ZeroBubbleH1: return "zb-h1";
+    case Schedule::DualPipeV: return "dualpipev";
     }
     return "?";
 }
@@ -769,16 +772,30 @@ std::optional<Problem> validateCounting(const Scenario &sc, ShapeCounts &counts)
                        double(pl.firstStageLayers + pl.lastStageLayers), w.layers);
     // An even split of at least pp layers gives every stage one and adds up: only a set first or
     // last stage, or embedding and loss counted as slots, can leave a stage empty.
-    if (pl.pp > 1 && (pl.firstStageLayers > 0 || pl.lastStageLayers > 0 || pl.embeddingInSplit || pl.lossInSplit)) {
-        const std::vector<int> layersOf = stageLayerCounts(w.layers, pl);
+    // DualPipeV (deepseek-ai/DualPipe dualpipev.py): pp ranks hold 2 pp stages in a V, and its
+    // order needs at least two micro-batches per stage on the way down (num_chunks >= 2 ranks).
+    const bool vShape = pl.schedule == Schedule::DualPipeV && pl.pp > 1;
+    Plan split = pl;
+    if (vShape) {
+        split.pp = 2 * pl.pp;
+        if (split.pp > slots)
+            return problem("plan.pp", "DualPipeV splits the model into 2 x pp = %g stages: pp can be at most half the %g "
+                                      "layer slots", double(split.pp), double(slots));
+        if (m < 2LL * pl.pp)
+            return problem("training.global_batch", "DualPipeV needs at least 2 x pp = %g micro-batches (got %g): raise "
+                                                    "global_batch or lower micro_batch",
+                           double(2 * pl.pp), double(m));
+    }
+    if (split.pp > 1 && (pl.firstStageLayers > 0 || pl.lastStageLayers > 0 || pl.embeddingInSplit || pl.lossInSplit)) {
+        const std::vector<int> layersOf = stageLayerCounts(w.layers, split);
         int sum = 0;
-        for (int i = 0; i < pl.pp; ++i) {
+        for (int i = 0; i < split.pp; ++i) {
             sum += layersOf[size_t(i)];
-            const bool slot = (i == 0 && pl.embeddingInSplit) || (i == pl.pp - 1 && pl.lossInSplit);
+            const bool slot = (i == 0 && pl.embeddingInSplit) || (i == split.pp - 1 && pl.lossInSplit);
             if (layersOf[size_t(i)] < (slot ? 0 : 1))
                 return problem(pl.firstStageLayers + pl.lastStageLayers > 0 ? "plan.first_stage_layers" : "plan.pp",
                                "pipeline stage %g would hold no layer (%g layers over %g stages with this split)", i + 1,
-                               w.layers, pl.pp);
+                               w.layers, double(split.pp));
         }
         if (sum != w.layers)
             return problem(pl.lastStageLayers > 0 ? "plan.last_stage_layers" : "plan.first_stage_layers",
@@ -894,9 +911,10 @@ std::optional<Problem> validateCounting(const Scenario &sc, ShapeCounts &counts)
         if (pl.epOverlap && pl.ep > 1 && tr.recompute == Recompute::Full)
             return problem("plan.ep_overlap", "the overlapped expert all-to-alls run without full recompute: turn ep_overlap "
                                               "off or use selective or no recompute");
-        if (pl.epOverlap && pl.ep > 1 && pl.pp > 1 && pl.schedule != Schedule::Interleaved)
+        if (pl.epOverlap && pl.ep > 1 && pl.pp > 1 && pl.schedule != Schedule::Interleaved && pl.schedule != Schedule::DualPipeV)
             return problem("plan.ep_overlap", "with pipeline stages the overlapped expert all-to-alls need the interleaved "
-                                              "schedule (pp %g): set schedule interleaved or turn ep_overlap off", pl.pp);
+                                              "schedule or DualPipeV's overlapped pairs (pp %g): set schedule interleaved or "
+                                              "dualpipev, or turn ep_overlap off", pl.pp);
         if (pl.shardGroup > 0)
             return problem("plan.shard_group", "a shard group (hybrid sharding) is not modelled with mixture-of-experts layers: "
                                                "set shard_group 0");
@@ -1093,7 +1111,9 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const Cluster &cl = sc.cluster;
     const Plan &pl = sc.plan;
     const int t = pl.tp, p = pl.pp, d = pl.dp, c = pl.cp;
-    const int v = pl.schedule == Schedule::Interleaved ? pl.virtualStages : 1;
+    // DualPipeV: two chunks a rank, the V's down and up stages.
+    const int v = pl.schedule == Schedule::Interleaved ? pl.virtualStages : pl.schedule == Schedule::DualPipeV && pl.pp > 1 ? 2 : 1;
+    const bool vShape = pl.schedule == Schedule::DualPipeV && p > 1;
     const int N = cl.gpus;
     const int b = tr.microBatch;
     const long long m = tr.globalBatch / ((long long)b * d);
@@ -1488,7 +1508,8 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     best.totalBytes = -1;
     for (int i = 0; i < p; ++i) {
         const double L = stageLayers[size_t(i)];
-        const bool first = i == 0, last = i == p - 1;
+        // The V's rank 0 holds both ends: the embedding and the LM head with the loss.
+        const bool first = i == 0, last = vShape ? i == 0 : i == p - 1;
         double F = L * (layerForward + tpLayerFwdExposed + cpLayerFwdExposed + epLayerFwdExposed) + (last ? head.forward : 0.0);
         double B = L * (layerBackward + tpLayerBwdExposed + cpLayerBwdExposed + epLayerBwdExposed) + (last ? head.backward : 0.0)
                    + (first ? embeddingGradSeconds : 0.0);
@@ -1499,13 +1520,13 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         if (first)
             params += counts.embeddingParams;
         if (last)
-            params += (p > 1 && w.tiedEmbeddings ? double(w.vocab) * h : counts.headParams) + 2 * h;
+            params += (p > 1 && !vShape && w.tiedEmbeddings ? double(w.vocab) * h : counts.headParams) + 2 * h;
         // [MTP] The last stage holds the modules' projections and norms, and, when it is not the
         // first, its own copy of the word embedding the modules read (Megatron-Core gpt_model.py
         // builds it where pre_process or mtp_process; a tied head's copy already serves).
         if (last && w.mtpLayers > 0) {
             params += w.mtpLayers * (2 * h * h + 3 * h);
-            if (p > 1 && !w.tiedEmbeddings)
+            if (p > 1 && !vShape && !w.tiedEmbeddings)
                 params += counts.embeddingParams;
         }
         const double expertParamsPerGpu = L * counts.layerExpertParams / pl.ep;
@@ -1619,7 +1640,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             best = mem;
         if (i == 0)
             e.memoryFirstStageBytes = mem.totalBytes;
-        if (last)
+        if (i == p - 1)   // the last rank (the V's turn: its head is on rank 0)
             e.memoryLastStageBytes = mem.totalBytes;
     }
     best.hostCapacityBytes = cl.gpu.hostMemoryBytes > 0 ? cl.gpu.hostMemoryBytes : md.hostMemoryBytes;
@@ -1685,6 +1706,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     pls.headBackwardSeconds = head.backward * computeScale;
     pls.headWeightGradSeconds = head.weightGrad * computeScale;
     pls.embeddingGradSeconds = embeddingGradSeconds * computeScale;
+    pls.headOnFirstStage = vShape;
     if (tr.computeSecondsOverride > 0 && stageLayers[size_t(critical)] > 0) {
         // A given compute time says nothing of where the head sits: spread over the layers, so an
         // even split has even stages (the seeds' textbook pipeline).

@@ -285,6 +285,11 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
             subst = "(" + std::to_string(p) + "-1) x (" + sec(e.stageForwardSeconds) + " + "
                     + sec(e.stageBackwardSeconds - e.stageWeightGradSeconds) + " - " + sec(e.stageWeightGradSeconds) + ")";
             break;
+        case Schedule::DualPipeV:
+            formula = "bubble = (p-1) max(B - 1.5W, F/2, F - W) per rank of the V (2p stages, 2 chunks a rank)";
+            subst = "(" + std::to_string(p) + "-1) x max(" + sec(e.stageBackwardSeconds) + " - 1.5 x " + sec(e.stageWeightGradSeconds)
+                    + ", " + sec(e.stageForwardSeconds) + " / 2, " + sec(e.stageForwardSeconds) + " - " + sec(e.stageWeightGradSeconds) + ")";
+            break;
         }
         // Uneven stages (the head on the last stage, Megatron's first/last stage layers): fill and
         // drain pass once through every other stage; GPipe's two phases each at their slowest stage.
@@ -312,7 +317,10 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
         out.push_back({"pp_bubble_s", "Pipeline bubble", formula, subst,
                        sec(b.ppBubbleSeconds) + " (" + pct(e.ppBubbleFraction) + " of pipeline time, " +
                            pct(e.ppBubbleFractionOfIdeal) + " of ideal)",
-                       std::string(kSC21) + ", Sec. 2.2; Qi et al. 2023 (zero bubble), arXiv:2401.10241"});
+                       std::string(kSC21) + ", Sec. 2.2; Qi et al. 2023 (zero bubble), arXiv:2401.10241"
+                           + (pl.schedule == Schedule::DualPipeV ? "; DeepSeek-V3, arXiv:2412.19437 Sec. 3.2.1, deepseek-ai/DualPipe "
+                                                                   "dualpipev.py (the order simulated in pipeline.cpp)"
+                                                                 : "")});
         out.push_back({"pipeline_efficiency", "Pipeline efficiency", "m (F+B) / (m (F+B) + bubble)",
                        num(double(m)) + " x (F+B) / (" + num(double(m)) + " x (F+B) + " + sec(b.ppBubbleSeconds) + ")",
                        pct(e.pipelineEfficiency), kSC21});

@@ -50,7 +50,7 @@ const std::array<FieldInfo, size_t(Field::Count)> kFields = {{
     {Field::Cp, "plan.cp", "CP", "", 1, K::Integer, 1, 65536},
     {Field::CpComm, "plan.cp_comm", "CP communication", "", 1, K::Choice, 0, 2},
     {Field::SequenceParallel, "plan.sequence_parallel", "sequence parallel", "", 1, K::Bool, 0, 1},
-    {Field::Schedule, "plan.schedule", "pipeline schedule", "", 1, K::Choice, 0, 3},
+    {Field::Schedule, "plan.schedule", "pipeline schedule", "", 1, K::Choice, 0, 4},
     {Field::VirtualStages, "plan.virtual_stages", "virtual stages", "", 1, K::Integer, 1, 16},
     {Field::Zero, "plan.zero", "ZeRO stage", "", 1, K::Choice, 0, 3},
     {Field::OverlapDp, "plan.overlap_dp", "gradient-sync overlap", "", 1, K::Bool, 0, 1},

@@ -25,7 +25,7 @@ enum RecomputeModule : unsigned {
     kRecomputeSharedExperts = 64u,
     kRecomputeAllModules = 127u,
 };
-enum class Schedule { GPipe, OneFOneB, Interleaved, ZeroBubbleH1 };
+enum class Schedule { GPipe, OneFOneB, Interleaved, ZeroBubbleH1, DualPipeV };
 enum class Transport { Rdma, Tcp };
 /// How the GPUs of a node reach each other: through NVSwitches (every GPU at full NVLink rate to
 /// any peer), through PCIe switches / the root complex, or a point-to-point mesh (AMD xGMI).

@@ -19,11 +19,75 @@ struct OpRef
     PipelineOp op;
     int chunk;
     int microBatch;
+    bool inputOnly = false;   // a backward that leaves its weight gradient to a later W (zero bubble)
 };
+
+// DualPipeV (deepseek-ai/DualPipe dualpipe/dualpipev.py DualPipeV.step; PyTorch's
+// ScheduleDualPipeV): p ranks hold the 2p stages in a V, rank s stage s (chunk 0, on the way down)
+// and stage 2p-1-s (chunk 1, on the way back), so rank 0 holds the first and the last stage. Its
+// eight steps, with the weight gradients of the zero-bubble backwards queued and run in order.
+std::vector<OpRef> dualPipeVOrder(int p, int m, int r)
+{
+    std::vector<OpRef> order;
+    int nextF[2] = {0, 0}, nextB[2] = {0, 0};
+    std::vector<OpRef> weights;   // FIFO of deferred W (WeightGradStore)
+    size_t nextW = 0;
+    const auto F = [&](int c) { order.push_back({PipelineOp::Forward, c, nextF[c]++}); };
+    const auto B = [&](int c, bool zeroBubble) {
+        order.push_back({PipelineOp::Backward, c, nextB[c], zeroBubble});
+        if (zeroBubble)
+            weights.push_back({PipelineOp::WeightGrad, c, nextB[c]});
+        ++nextB[c];
+    };
+    const auto W = [&] { order.push_back(weights[nextW++]); };
+    for (int i = 0; i < 2 * (p - r - 1); ++i)   // 1: nF0
+        F(0);
+    for (int i = 0; i < r + 1; ++i) {           // 2: nF0F1
+        F(0);
+        F(1);
+    }
+    for (int i = 0; i < p - r - 1; ++i) {       // 3: nB1W1F1
+        B(1, true);
+        W();
+        F(1);
+    }
+    for (int i = 0; i < m - 2 * p + r + 1; ++i) {   // 4: nF0B1F1B0 (overlapped pairs)
+        F(0);
+        B(1, false);
+        F(1);
+        B(0, false);
+    }
+    for (int i = 0; i < p - r - 1; ++i) {       // 5: nB1F1B0
+        B(1, false);
+        F(1);
+        B(0, false);
+    }
+    bool zeroBubble = false;                    // 6: nB1B0, the second half zero-bubble
+    for (int i = 0; i < r + 1; ++i) {
+        if (i == (r + 1) / 2 && r % 2 == 1)
+            zeroBubble = true;
+        B(1, zeroBubble);
+        if (i == (r + 1) / 2 && r % 2 == 0)
+            zeroBubble = true;
+        B(0, zeroBubble);
+    }
+    for (int i = 0; i < p - r - 1; ++i) {       // 7: nWB0
+        W();
+        B(0, true);
+    }
+    while (nextW < weights.size())              // 8: nW
+        W();
+    return order;
+}
 
 // Static per-stage orders (Megatron-LM schedules.py).
 std::vector<OpRef> staticOrder(Schedule schedule, int p, int m, int v, int s)
 {
+    if (schedule == Schedule::DualPipeV) {
+        if (p > 1)
+            return dualPipeVOrder(p, m, s);
+        schedule = Schedule::OneFOneB;   // one rank: nothing to pipeline
+    }
     std::vector<OpRef> order;
     switch (schedule) {
     case Schedule::GPipe:
@@ -66,6 +130,8 @@ std::vector<OpRef> staticOrder(Schedule schedule, int p, int m, int v, int s)
     }
     case Schedule::ZeroBubbleH1:
         break;   // decided at run time, see pickZeroBubble
+    case Schedule::DualPipeV:
+        break;   // above
     }
     return order;
 }
@@ -84,6 +150,8 @@ std::string pipelineProblem(Schedule schedule, int p, long long m, int v)
         if (p > 1 && m % p != 0)
             return "the interleaved schedule needs micro-batches to be a multiple of the pipeline stages";
     }
+    if (schedule == Schedule::DualPipeV && p > 1 && m < 2LL * p)
+        return "DualPipeV needs at least twice as many micro-batches as pipeline ranks";
     return {};
 }
 
@@ -95,7 +163,8 @@ PipelineSimulation simulatePipeline(Schedule schedule, int p, int m, int vIn, co
 PipelineSimulation simulatePipeline(Schedule schedule, int p, int m, int vIn, const std::vector<StageTimes> &perStage)
 {
     PipelineSimulation sim;
-    const int v = schedule == Schedule::Interleaved ? vIn : 1;
+    const bool vShape = schedule == Schedule::DualPipeV && p > 1;
+    const int v = schedule == Schedule::Interleaved ? vIn : vShape ? 2 : 1;
     if (std::string problem = pipelineProblem(schedule, p, m, v); !problem.empty()) {
         sim.error = problem;
         return sim;
@@ -141,7 +210,12 @@ PipelineSimulation simulatePipeline(Schedule schedule, int p, int m, int vIn, co
     std::vector<int> inFlight(p, 0);
     sim.peakInFlight.assign(p, 0);
 
-    const long long totalOps = (long long)(splitW ? 3 : 2) * p * m * v;
+    long long totalOps = (long long)(splitW ? 3 : 2) * p * m * v;
+    if (vShape) {
+        totalOps = 0;
+        for (const auto &order : orders)
+            totalOps += (long long)order.size();
+    }
     sim.events.reserve(size_t(totalOps));
     std::priority_queue<double, std::vector<double>, std::greater<>> times;
     times.push(0);
@@ -205,8 +279,9 @@ PipelineSimulation simulatePipeline(Schedule schedule, int p, int m, int vIn, co
                     continue;
                 o = orders[s][position[s]++];
             }
-            const double dur = o.op == PipelineOp::Forward ? durF[size_t(s)]
-                               : o.op == PipelineOp::Backward ? durB[size_t(s)] : durW[size_t(s)];
+            const double dur = o.op == PipelineOp::Forward    ? durF[size_t(s)]
+                               : o.op == PipelineOp::Backward ? durB[size_t(s)] - (o.inputOnly ? durW[size_t(s)] : 0.0)
+                                                              : durW[size_t(s)];
             const double end = now + dur;
             sim.events.push_back({s, o.microBatch, o.chunk, o.op, now, end});
             busyUntil[s] = end;
@@ -220,7 +295,24 @@ PipelineSimulation simulatePipeline(Schedule schedule, int p, int m, int vIn, co
                 ++nextF[s];
                 double ready;
                 size_t next;
-                if (s < p - 1) {
+                if (vShape) {
+                    // Down the ranks on chunk 0, back up on chunk 1; the turn at the last rank
+                    // stays on it, the loss is on rank 0.
+                    if (o.chunk == 0 && s < p - 1) {
+                        next = idx(0, s + 1, o.microBatch);
+                        ready = end + boundary(s);
+                    } else if (o.chunk == 0) {
+                        next = idx(1, s, o.microBatch);
+                        ready = end;
+                    } else if (s > 0) {
+                        next = idx(1, s - 1, o.microBatch);
+                        ready = end + boundary(s - 1);
+                    } else {
+                        bReady[here] = end;
+                        times.push(end);
+                        continue;
+                    }
+                } else if (s < p - 1) {
                     next = idx(o.chunk, s + 1, o.microBatch);
                     ready = end + boundary(s);
                 } else if (o.chunk < v - 1) {
@@ -240,7 +332,20 @@ PipelineSimulation simulatePipeline(Schedule schedule, int p, int m, int vIn, co
                 --inFlight[s];   // B consumes the stashed activations; W needs only its inputs' gradients
                 size_t next;
                 double hop;
-                if (s > 0) {
+                if (vShape) {
+                    if (o.chunk == 1 && s < p - 1) {
+                        next = idx(1, s + 1, o.microBatch);
+                        hop = boundary(s);
+                    } else if (o.chunk == 1) {
+                        next = idx(0, s, o.microBatch);
+                        hop = 0;
+                    } else if (s > 0) {
+                        next = idx(0, s - 1, o.microBatch);
+                        hop = boundary(s - 1);
+                    } else {
+                        continue;
+                    }
+                } else if (s > 0) {
                     next = idx(o.chunk, s - 1, o.microBatch);
                     hop = boundary(s - 1);
                 } else if (o.chunk > 0) {
@@ -276,6 +381,13 @@ double pipelineBubbleSeconds(Schedule schedule, int p, int v, const StageTimes &
         return (p - 1) * (F + B) / std::max(1, v);
     case Schedule::ZeroBubbleH1:
         return (p - 1) * std::max(B - W, F + (B - W) - W) + (m > 0 && m < p ? double(p - m) * std::min(F, W) : 0.0);
+    case Schedule::DualPipeV:
+        // Per rank of the V (chunk = half a rank's layers: F/2, B/2, W/2), from the event
+        // simulation of DualPipe's own order: (p - 1) max(2 b - 3 w, f, 2 (f - w)), long by at most
+        // one chunk's forward (tst_pipeline). DeepSeek's table gives (p - 1)(F&B + B - 3W) for the
+        // same order, counting the overlapped pair F&B whole; here F and B of a pair run in turn
+        // and the simulation's wait is one f shorter.
+        return (p - 1) * std::max({B - 1.5 * W, F / 2, F - W});
     }
     return 0;
 }
@@ -284,7 +396,8 @@ namespace {
 
 StageTimes stageTimeAt(const std::vector<int> &stageLayers, size_t i, const LayerTimesPerStage &l)
 {
-    const bool first = i == 0, last = i + 1 == stageLayers.size();
+    // The V's first rank holds the last stage too: the LM head and the loss run there.
+    const bool first = i == 0, last = l.headOnFirstStage ? i == 0 : i + 1 == stageLayers.size();
     const double L = stageLayers[i];
     const double embedding = first ? l.embeddingGradSeconds : 0.0;
     StageTimes t;
@@ -411,6 +524,12 @@ double pipelineP2pExposedSeconds(Schedule schedule, int p, int v, long long m, c
         // No more waiting than there is transfer time (every transfer at the slowest boundary).
         return std::min(2.0 * (vv * p - 1) * chain + double(m) * vv * wait, (2.0 * double(m) * vv + 2.0 * (p - 1)) * d);
     }
+    case Schedule::DualPipeV:
+        // The steady state's pairs hide each transfer behind the other chunk; the fill and drain
+        // chains do not: about 2 (3p - 4) transfers, and a transfer longer than a chunk's forward
+        // (F/2) stalls every micro-batch by the rest (fit to the event simulation within 30% or 4
+        // transfers: its fill varies with F, B and W; tst_pipeline).
+        return 2.0 * (3 * p - 4) * chain + double(m) * std::max(0.0, d - t.forwardSeconds / 2);
     case Schedule::OneFOneB:
     case Schedule::ZeroBubbleH1:
         // 1F1B alternates F and B, so each steady-state cycle waits on a round trip to the next
@@ -437,6 +556,10 @@ double inFlightMicroBatches(Schedule schedule, int p, int stage, long long m, in
         const double warmup = 2.0 * (p - stage - 1) + (vv - 1) * p;
         return std::min(mm * vv, warmup + 1) / vv;
     }
+    case Schedule::DualPipeV:
+        // Every rank of the V holds 2p + 1 chunks at its peak (DeepSeek's table: PP + 1 stages'
+        // worth for PP = 2p stages; the event simulation's count), half a rank's layers each.
+        return std::min(2.0 * mm, 2.0 * p + 1) / 2;
     }
     return 1;
 }
@@ -488,6 +611,20 @@ std::vector<int> stageLayerCounts(int layers, const Plan &plan)
 
 std::vector<int> stageLayersOf(const Workload &workload, const Plan &plan)
 {
+    if (plan.schedule == Schedule::DualPipeV && plan.pp > 1) {
+        // The V: 2p stages split as any pipeline's (first/last_stage_layers name stage 0 and 2p-1),
+        // rank i holding stage i and stage 2p-1-i; the MTP layers and the head go with the last
+        // stage, to rank 0.
+        Plan stages = plan;
+        stages.pp = 2 * plan.pp;
+        stages.schedule = Schedule::OneFOneB;
+        const std::vector<int> half = stageLayerCounts(workload.layers, stages);
+        std::vector<int> ranks(size_t(plan.pp));
+        for (int i = 0; i < plan.pp; ++i)
+            ranks[size_t(i)] = half[size_t(i)] + half[size_t(2 * plan.pp - 1 - i)];
+        ranks.front() += std::max(0, workload.mtpLayers);
+        return ranks;
+    }
     std::vector<int> layers = stageLayerCounts(workload.layers, plan);
     layers.back() += std::max(0, workload.mtpLayers);
     return layers;

@@ -42,6 +42,7 @@ struct LayerTimesPerStage
     double headWeightGradSeconds = 0;
     double embeddingGradSeconds = 0;   // the first stage's dense embedding gradient (weight-gradient work)
     double p2pSeconds = 0;
+    bool headOnFirstStage = false;     // DualPipeV: rank 0 holds the last stage (head and loss) too
 
     bool operator==(const LayerTimesPerStage &) const = default;
 };
@@ -83,6 +84,8 @@ PipelineSimulation simulatePipeline(Schedule schedule, int stages, int microBatc
 /// Closed-form idle time of one stage per step, without p2p:
 ///   GPipe, 1F1B: (p-1)(F+B)            (Huang et al. 2019; Narayanan et al. 2021 Sec. 2.2)
 ///   interleaved: (p-1)(F+B)/v          (Narayanan et al. 2021 Sec. 2.2.2)
+///   DualPipeV:   (p-1) max(B - 1.5 W, F/2, F - W) per rank of the V (DeepSeek-V3, arXiv:2412.19437
+///                Sec. 3.2.1 and deepseek-ai/DualPipe; fit to the simulation of its order);
 ///   ZB-H1:       (p-1)(F+B_in-W), B_in = B - W (Qi et al. 2023, arXiv:2401.10241 Sec. 3),
 ///                and never below (p-1) B_in, the wait for the first input gradient; with fewer
 ///                micro-batches than stages (m < p) each missing one leaves a deferred W's slot

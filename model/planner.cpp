@@ -261,6 +261,9 @@ PlanSearchResult searchPlans(const Scenario &given, const PlanSearchOptions &opt
                     schedules.push_back({Schedule::OneFOneB, 1});
                 } else {
                     schedules = {{Schedule::GPipe, 1}, {Schedule::OneFOneB, 1}, {Schedule::ZeroBubbleH1, 1}};
+                    // DualPipeV: 2 pp stages of at least a layer slot each, 2 pp micro-batches.
+                    if (m >= 2LL * shape.pp && std::accumulate(stageSlots.begin(), stageSlots.end(), 0) >= 2 * shape.pp)
+                        schedules.push_back({Schedule::DualPipeV, 1});
                     if (m % shape.pp == 0) {
                         for (int v = 2; v <= options.maxVirtualStages; ++v)
                             if (chunksEvenly(v))

@@ -40,7 +40,8 @@ PipelineDemo pipelineDemo(const Scenario &sc, const Evaluation &e, std::optional
     // Comparing against interleaving on a plan without it: two chunks per stage.
     out.virtualStages = out.schedule == Schedule::Interleaved
                             ? (pl.schedule == Schedule::Interleaved ? pl.virtualStages : std::max(2, pl.virtualStages))
-                            : 1;
+                            : out.schedule == Schedule::DualPipeV ? 2   // the V's two chunks a rank
+                                                                  : 1;
     out.stages = pl.pp;
     out.microBatches = e.microBatches;
     const int p = out.stages, v = out.virtualStages;

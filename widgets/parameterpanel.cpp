@@ -149,7 +149,7 @@ ParameterPanel::ParameterPanel(QWidget *parent)
              tr("How tokens reach their experts (Megatron-Core --moe-token-dispatcher-type): an NCCL all-to-all of every "
                 "routed copy, or the flex dispatcher (DeepEP, HybridEP), which sends a token once per node over the "
                 "network and once per GPU inside it."));
-    addCombo(plan, Field::Schedule, tr("Pipeline schedule"), {tr("GPipe"), tr("1F1B"), tr("Interleaved 1F1B"), tr("Zero bubble (ZB-H1)")},
+    addCombo(plan, Field::Schedule, tr("Pipeline schedule"), {tr("GPipe"), tr("1F1B"), tr("Interleaved 1F1B"), tr("Zero bubble (ZB-H1)"), tr("DualPipeV")},
              tr("How forward and backward passes of micro-batches are ordered on the stages."));
     addSlider(plan, Field::VirtualStages, tr("Virtual stages (v)"), QString(), tr("Model chunks per stage for interleaved 1F1B."))
         ->setRange(1, 16, Scale::Linear, 0);

@@ -27,6 +27,7 @@ PipelinePanel::PipelinePanel(QWidget *parent)
     m_schedule->addItem(tr("1F1B"), int(Schedule::OneFOneB));
     m_schedule->addItem(tr("Interleaved 1F1B"), int(Schedule::Interleaved));
     m_schedule->addItem(tr("Zero bubble (ZB-H1)"), int(Schedule::ZeroBubbleH1));
+    m_schedule->addItem(tr("DualPipeV (V-shape, 2 chunks a rank)"), int(Schedule::DualPipeV));
     m_schedule->setToolTip(tr("Compare schedules on the same stage times"));
     auto *pickerRow = new QWidget(this);
     auto *top = new QHBoxLayout(pickerRow);

@@ -158,6 +158,61 @@ private slots:
     // evaluated faster of half the TP with twice the PP or DP that still fits (H800's 8 NVLinks,
     // 200 GB/s a direction, under Llama 3 70B at TP 8), and applying it shortens the step per token;
     // on H100's 18 links the same plan hides them and nothing is flagged.
+    // DualPipeV on a dense FSDP plan (PyTorch's ScheduleDualPipeV, as torchtitan runs it): the
+    // V's bubble below 1F1B's and ZB-H1's at the same plan, rank 0 holding the embedding and the
+    // LM head (the fullest memory, the slowest stage), PP + 1 stages' activations in flight.
+    void dualPipeVPlan()
+    {
+        Scenario s = fixtures::gpt13bOn64H100();
+        s.workload = {"llama3-70b", 80, 8192, 64, 8, 28672, MlpKind::SwiGlu, false, false, 128256, 8192};
+        s.cluster.gpus = 256;
+        s.plan = {};
+        s.plan.tp = 8;
+        s.plan.pp = 4;
+        s.plan.dp = 8;
+        s.plan.sequenceParallel = true;
+        s.plan.framework = Framework::Fsdp;
+        s.plan.zeroStage = 3;
+        s.training.globalBatch = 512;
+        s.training.microBatch = 1;
+        s.training.recompute = Recompute::Selective;
+        std::map<Schedule, Evaluation> by;
+        for (Schedule schedule : {Schedule::OneFOneB, Schedule::ZeroBubbleH1, Schedule::DualPipeV}) {
+            s.plan.schedule = schedule;
+            by[schedule] = evaluate(s);
+            QVERIFY2(by[schedule].feasible && by[schedule].memory.fits, by[schedule].problem.message.c_str());
+        }
+        const Evaluation &v = by[Schedule::DualPipeV];
+        QVERIFY(v.breakdown.ppBubbleSeconds < by[Schedule::ZeroBubbleH1].breakdown.ppBubbleSeconds);
+        QVERIFY(v.breakdown.ppBubbleSeconds < 0.5 * by[Schedule::OneFOneB].breakdown.ppBubbleSeconds);
+        QVERIFY(v.breakdown.stepSeconds < by[Schedule::OneFOneB].breakdown.stepSeconds);
+        // Rank 0: both ends of the V.
+        QCOMPARE(v.criticalStage, 0);
+        QCOMPARE(v.memory.stage, 0);
+        QCOMPARE(v.memory.inFlightMicroBatches, 4.5);   // (2p + 1) chunks of half a rank's layers
+        QVERIFY(v.memoryFirstStageBytes > v.memoryLastStageBytes);
+        // The closed form at the critical rank's times, as explain shows it.
+        const double F = v.stageForwardSeconds, B = v.stageBackwardSeconds, W = v.stageWeightGradSeconds;
+        QVERIFY(v.breakdown.ppBubbleSeconds <= 3 * std::max({B - 1.5 * W, F / 2, F - W}) + 1e-12);
+        // Megatron-LM has no such schedule: said, not refused.
+        s.plan.framework = Framework::Megatron;
+        s.plan.zeroStage = 1;
+        const Evaluation megatron = evaluate(s);
+        QVERIFY(megatron.feasible);
+        bool said = false;
+        for (int i = 0; i < megatron.warningCount; ++i)
+            said = said || megatron.warnings[size_t(i)].code == WarningCode::ScheduleNotInFramework;
+        QVERIFY(said);
+        // Its order needs 2 pp micro-batches, and 2 pp stages of a layer each.
+        s.training.globalBatch = 48;
+        QCOMPARE(evaluate(s).problem.field, std::string("training.global_batch"));
+        s.training.globalBatch = 512;
+        s.plan.pp = 64;
+        s.plan.tp = 1;
+        s.plan.dp = 4;
+        QCOMPARE(evaluate(s).problem.field, std::string("plan.pp"));
+    }
+
     void tpExposedWithOverlapOnLowersTp()
     {
         Scenario s = fixtures::gpt13bOn64H100();

@@ -4,7 +4,9 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <map>
+#include <numeric>
 
 using namespace ts;
 
@@ -228,6 +230,106 @@ private slots:
             for (size_t i = 1; i < intervals.size(); ++i)
                 QVERIFY(intervals[i - 1].second <= intervals[i].first + 1e-12);
         }
+    }
+
+    // DualPipeV (DeepSeek's V-shape order, dualpipev.py) simulated against its closed forms: the
+    // bubble (p-1) max(B - 1.5W, F/2, F - W) long by at most one chunk's forward (F/2), 2p + 1
+    // chunks in flight on every rank, every op once, rank 0 holding both ends of the V.
+    void dualPipeVAgainstTheSimulation()
+    {
+        for (int p : {2, 3, 4, 5, 6, 8, 12}) {
+            for (int perRank : {2, 3, 8}) {
+                const int m = perRank * p;
+                for (auto [f, b, w] : {std::tuple{1.0, 2.0, 1.0}, std::tuple{1.0, 2.0, 0.25}, std::tuple{2.0, 4.0, 1.0},
+                                       std::tuple{4.0, 2.0, 1.0}, std::tuple{1.0, 5.0, 2.5}, std::tuple{1.2, 2.6, 1.1},
+                                       std::tuple{1.0, 2.0, 0.0}, std::tuple{0.5, 2.0, 1.0}}) {
+                    const StageTimes t{f, b, w, 0.0};
+                    const PipelineSimulation sim = simulatePipeline(Schedule::DualPipeV, p, m, 1, t);
+                    QVERIFY2(sim.ok, sim.error.c_str());
+                    const double busy = m * (f + b);
+                    const double simulated = sim.makespanSeconds - busy;
+                    const double closed = pipelineBubbleSeconds(Schedule::DualPipeV, p, 2, t, m);
+                    QVERIFY2(closed >= simulated - 1e-9 && closed <= simulated + f / 2 + 1e-9,
+                             qPrintable(QStringLiteral("p %1 m %2 F %3 B %4 W %5: simulated %6, closed %7")
+                                            .arg(p).arg(m).arg(f).arg(b).arg(w).arg(simulated).arg(closed)));
+                    QCOMPARE(sim.busySecondsPerStage, busy);
+                    for (int s = 0; s < p; ++s) {
+                        QCOMPARE(sim.peakInFlight[size_t(s)], 2 * p + 1);
+                        QCOMPARE(inFlightMicroBatches(Schedule::DualPipeV, p, s, m, 2), (2.0 * p + 1) / 2);
+                    }
+                    // Every micro-batch: F and B of both chunks on every rank; each W after its B.
+                    std::map<std::tuple<int, int, int, int>, int> seen;
+                    for (const PipelineEvent &e : sim.events)
+                        ++seen[{e.stage, e.chunk, e.microBatch, int(e.op)}];
+                    for (int s = 0; s < p; ++s)
+                        for (int c = 0; c < 2; ++c)
+                            for (int j = 0; j < m; ++j) {
+                                const auto count = [&](PipelineOp op) { return seen[std::tuple{s, c, j, int(op)}]; };
+                                QCOMPARE(count(PipelineOp::Forward), 1);
+                                QCOMPARE(count(PipelineOp::Backward), 1);
+                                QVERIFY(count(PipelineOp::WeightGrad) <= 1);
+                            }
+                }
+            }
+        }
+        // The V turns on the last rank and ends on the first: micro-batch 0's forward runs down
+        // chunk 0 (ranks 0..p-1), back up chunk 1 (p-1..0), and its loss is on rank 0.
+        const PipelineSimulation one = simulatePipeline(Schedule::DualPipeV, 3, 6, 1, StageTimes{1.0, 2.0, 1.0, 0.0});
+        QVERIFY(one.ok);
+        double previousEnd = -1;
+        for (auto [stage, chunk] : {std::pair{0, 0}, {1, 0}, {2, 0}, {2, 1}, {1, 1}, {0, 1}}) {
+            const auto it = std::find_if(one.events.begin(), one.events.end(), [&](const PipelineEvent &e) {
+                return e.op == PipelineOp::Forward && e.microBatch == 0 && e.stage == stage && e.chunk == chunk;
+            });
+            QVERIFY(it != one.events.end());
+            QVERIFY(it->startSeconds >= previousEnd);
+            previousEnd = it->endSeconds;
+        }
+        QCOMPARE(pipelineProblem(Schedule::DualPipeV, 4, 7, 2),
+                 std::string("DualPipeV needs at least twice as many micro-batches as pipeline ranks"));
+        QVERIFY(pipelineProblem(Schedule::DualPipeV, 4, 8, 2).empty());
+        // Against 1F1B at equal F, B, W: (p-1) max(B - 1.5W, ...) = 0.5 (p-1) against 3 (p-1).
+        QCOMPARE(pipelineBubbleSeconds(Schedule::DualPipeV, 8, 2, StageTimes{1.0, 2.0, 1.0, 0.0}, 64), 3.5);
+    }
+
+    // The transfers: the V's pairs hide them in the steady state; the closed form's fill and
+    // drain (2 (3p - 4) transfers) and its stall once a transfer outlasts a chunk's forward, within
+    // 30% or four transfers of the simulation (its fill varies with F, B and W).
+    void dualPipeVTransfersAgainstTheSimulation()
+    {
+        for (int p : {2, 4, 8, 16})
+            for (int perRank : {2, 4})
+                for (auto [f, b, w] : {std::tuple{1.0, 2.0, 1.0}, std::tuple{1.0, 2.0, 0.5}, std::tuple{2.0, 4.0, 1.0}})
+                    for (double d : {0.05, 0.2, 0.5, 1.0}) {
+                        const int m = perRank * p;
+                        StageTimes t{f, b, w, 0.0};
+                        const double without = simulatePipeline(Schedule::DualPipeV, p, m, 1, t).makespanSeconds;
+                        t.p2pSeconds = d;
+                        const double simulated = simulatePipeline(Schedule::DualPipeV, p, m, 1, t).makespanSeconds - without;
+                        const double closed = pipelineP2pExposedSeconds(Schedule::DualPipeV, p, 2, m, t);
+                        QVERIFY2(qAbs(closed - simulated) <= std::max(0.3 * simulated, 4 * d) + 1e-9,
+                                 qPrintable(QStringLiteral("p %1 m %2 F %3 d %4: simulated %5, closed %6")
+                                                .arg(p).arg(m).arg(f).arg(d).arg(simulated).arg(closed)));
+                    }
+    }
+
+    // The V's stages: 2p of them split as any pipeline's, rank i holding stage i and 2p-1-i, the
+    // MTP layers with the last stage on rank 0.
+    void dualPipeVStageLayers()
+    {
+        Workload w;
+        w.layers = 80;
+        Plan plan;
+        plan.pp = 4;
+        plan.schedule = Schedule::DualPipeV;
+        QCOMPARE(stageLayersOf(w, plan), (std::vector<int>{20, 20, 20, 20}));
+        plan.firstStageLayers = 6;   // stage 0, on rank 0
+        plan.lastStageLayers = 4;    // stage 7, on rank 0 too: stages 1-6 share the other 70
+        const std::vector<int> ranks = stageLayersOf(w, plan);
+        QCOMPARE(ranks.front(), 10);
+        QCOMPARE(std::accumulate(ranks.begin(), ranks.end(), 0), 80);
+        w.mtpLayers = 1;
+        QCOMPARE(stageLayersOf(w, plan).front(), 11);
     }
 
     void p2pExposure_data()

@@ -55,7 +55,7 @@ Scenario randomValidScenario(std::mt19937_64 &rng)
     p.cp = pick(rng, {1, 1, 1, 2, 4});
     p.dp = pow2(rng, 8);
     p.sequenceParallel = pick(rng, {true, false});
-    p.schedule = pick(rng, {Schedule::GPipe, Schedule::OneFOneB, Schedule::ZeroBubbleH1, Schedule::Interleaved});
+    p.schedule = pick(rng, {Schedule::GPipe, Schedule::OneFOneB, Schedule::ZeroBubbleH1, Schedule::Interleaved, Schedule::DualPipeV});
     p.virtualStages = 1;
     p.zeroStage = std::uniform_int_distribution<int>(0, 3)(rng);
     p.overlapDp = pick(rng, {true, false});
@@ -82,6 +82,11 @@ Scenario randomValidScenario(std::mt19937_64 &rng)
         if (w.layers % p.pp != 0)
             p.schedule = Schedule::OneFOneB;
         m = ((m + p.pp - 1) / p.pp) * p.pp;
+    }
+    if (p.schedule == Schedule::DualPipeV) {   // its 2 pp stages and 2 pp micro-batches
+        if (2 * p.pp > w.layers)
+            p.schedule = Schedule::OneFOneB;
+        m = std::max(m, 2LL * p.pp);
     }
     t.globalBatch = m * t.microBatch * p.dp;
     t.precision = pick(rng, {Precision::Bf16, Precision::Fp16, Precision::Fp8, Precision::Fp32});
@@ -263,8 +268,11 @@ private slots:
                                               .arg(s.training.computeSecondsOverride).arg(s.plan.pp).arg(int(s.plan.schedule))));
             }
 
-            // The bubble's share falls as m grows.
-            if (s.plan.pp > 1 && s.training.globalBatch < 500000000) {
+            // The bubble's share falls as m grows. (Not DualPipeV's under a given compute time: its
+            // bubble, B - 1.5 W, keeps B's exposed communication while the compute per micro-batch,
+            // W among it, shrinks as 1/m.)
+            if (s.plan.pp > 1 && s.training.globalBatch < 500000000
+                && !(s.plan.schedule == Schedule::DualPipeV && s.training.computeSecondsOverride > 0)) {
                 Scenario more = s;
                 more.training.globalBatch *= 2;
                 const Evaluation e2 = evaluate(more);
