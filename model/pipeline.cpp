@@ -649,6 +649,8 @@ long long requiredMicroBatches(Schedule schedule, int p, int v, double e, const 
     }
     if (schedule == Schedule::Interleaved && m % p != 0)
         m += p - m % p;
+    if (schedule == Schedule::DualPipeV)   // its order runs 2 micro-batches per rank at least
+        m = std::max(m, 2LL * p);
     return m;
 }
 
@@ -662,7 +664,9 @@ int maxStagesForEfficiency(Schedule schedule, long long m, int v, double e, cons
     if (bubblePerStage <= 0)
         return std::numeric_limits<int>::max();
     const double allowed = m * perMicroBatch * (1 - e) / e;
-    return 1 + int(std::floor(allowed / bubblePerStage + 1e-9));
+    const int stages = 1 + int(std::floor(allowed / bubblePerStage + 1e-9));
+    // DualPipeV's order needs m >= 2p.
+    return schedule == Schedule::DualPipeV ? int(std::min<long long>(stages, std::max(1LL, m / 2))) : stages;
 }
 
 } // namespace ts

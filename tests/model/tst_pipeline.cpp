@@ -288,6 +288,10 @@ private slots:
         QCOMPARE(pipelineProblem(Schedule::DualPipeV, 4, 7, 2),
                  std::string("DualPipeV needs at least twice as many micro-batches as pipeline ranks"));
         QVERIFY(pipelineProblem(Schedule::DualPipeV, 4, 8, 2).empty());
+        // The efficiency targets respect it: at least 2p micro-batches, at most m/2 ranks.
+        const StageTimes even{1.0, 2.0, 1.0, 0.0};
+        QCOMPARE(requiredMicroBatches(Schedule::DualPipeV, 8, 2, 0.5, even), 16LL);
+        QCOMPARE(maxStagesForEfficiency(Schedule::DualPipeV, 16, 2, 0.5, even), 8);
         // Against 1F1B at equal F, B, W: (p-1) max(B - 1.5W, ...) = 0.5 (p-1) against 3 (p-1).
         QCOMPARE(pipelineBubbleSeconds(Schedule::DualPipeV, 8, 2, StageTimes{1.0, 2.0, 1.0, 0.0}, 64), 3.5);
     }
