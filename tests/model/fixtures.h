@@ -37,6 +37,24 @@ inline Workload qwen3_32b()
     return w;
 }
 
+/// Llama 3 70B on H100 at TP 8 with sequence parallelism, PP and DP given, micro-batch 1,
+/// selective recompute; the rest of the plan at its defaults.
+inline Scenario llama3_70bOnH100(int gpus, int pp, int dp, long long globalBatch)
+{
+    Scenario s = gpt13bOn64H100();
+    s.workload = {"llama3-70b", 80, 8192, 64, 8, 28672, MlpKind::SwiGlu, false, false, 128256, 8192};
+    s.cluster.gpus = gpus;
+    s.plan = {};
+    s.plan.tp = 8;
+    s.plan.pp = pp;
+    s.plan.dp = dp;
+    s.plan.sequenceParallel = true;
+    s.training.globalBatch = globalBatch;
+    s.training.microBatch = 1;
+    s.training.recompute = Recompute::Selective;
+    return s;
+}
+
 /// Llama 3 405B pre-training as the Llama 3 paper describes it (Sec. 3.3): 16,384 H100, TP 8,
 /// PP 16 interleaved (v 2, 7 layers on the first and last stage), DP 128, sequence 8192, BF16.
 inline Scenario llama3_405bOn16kH100()

@@ -154,28 +154,14 @@ private slots:
         QVERIFY2(e.warnings[0].value > 0.17 && e.warnings[0].value < 0.20, qPrintable(QString::number(e.warnings[0].value)));
     }
 
-    // TP overlap on and still exposed: the links are too slow for this TP, so the fix is the
-    // evaluated faster of half the TP with twice the PP or DP that still fits (H800's 8 NVLinks,
-    // 200 GB/s a direction, under Llama 3 70B at TP 8), and applying it shortens the step per token;
-    // on H100's 18 links the same plan hides them and nothing is flagged.
     // DualPipeV on a dense FSDP plan (PyTorch's ScheduleDualPipeV, as torchtitan runs it): the
     // V's bubble below 1F1B's and ZB-H1's at the same plan, rank 0 holding the embedding and the
     // LM head (the fullest memory, the slowest stage), PP + 1 stages' activations in flight.
     void dualPipeVPlan()
     {
-        Scenario s = fixtures::gpt13bOn64H100();
-        s.workload = {"llama3-70b", 80, 8192, 64, 8, 28672, MlpKind::SwiGlu, false, false, 128256, 8192};
-        s.cluster.gpus = 256;
-        s.plan = {};
-        s.plan.tp = 8;
-        s.plan.pp = 4;
-        s.plan.dp = 8;
-        s.plan.sequenceParallel = true;
+        Scenario s = fixtures::llama3_70bOnH100(256, 4, 8, 512);
         s.plan.framework = Framework::Fsdp;
         s.plan.zeroStage = 3;
-        s.training.globalBatch = 512;
-        s.training.microBatch = 1;
-        s.training.recompute = Recompute::Selective;
         std::map<Schedule, Evaluation> by;
         for (Schedule schedule : {Schedule::OneFOneB, Schedule::ZeroBubbleH1, Schedule::DualPipeV}) {
             s.plan.schedule = schedule;
@@ -213,23 +199,17 @@ private slots:
         QCOMPARE(evaluate(s).problem.field, std::string("plan.pp"));
     }
 
+    // TP overlap on and still exposed: the links are too slow for this TP, so the fix is the
+    // evaluated faster of half the TP with twice the PP or DP that still fits (H800's 8 NVLinks,
+    // 200 GB/s a direction, under Llama 3 70B at TP 8), and applying it shortens the step per token;
+    // on H100's 18 links the same plan hides them and nothing is flagged.
     void tpExposedWithOverlapOnLowersTp()
     {
-        Scenario s = fixtures::gpt13bOn64H100();
-        s.workload = {"llama3-70b", 80, 8192, 64, 8, 28672, MlpKind::SwiGlu, false, false, 128256, 8192};
-        s.cluster.gpus = 512;
-        s.plan = {};
-        s.plan.tp = 8;
-        s.plan.pp = 4;
-        s.plan.dp = 16;
-        s.plan.sequenceParallel = true;
+        Scenario s = fixtures::llama3_70bOnH100(512, 4, 16, 1024);
         s.plan.zeroStage = 1;
         s.plan.schedule = Schedule::Interleaved;
         s.plan.virtualStages = 5;
         s.plan.tpOverlap = true;
-        s.training.globalBatch = 1024;
-        s.training.microBatch = 1;
-        s.training.recompute = Recompute::Selective;
         const Evaluation h100 = evaluate(s);
         QVERIFY2(h100.feasible, h100.problem.message.c_str());
         for (int i = 0; i < h100.warningCount; ++i)
