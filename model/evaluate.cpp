@@ -1506,6 +1506,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const double expertOptimizerPerParam = pl.zeroStage >= 1 ? sb.optimizer * shardRanks / expertDataRanks : sb.optimizer;
     MemoryBreakdown best;
     best.totalBytes = -1;
+    const std::vector<int> vStages = vShape ? dualPipeVStageLayers(w, pl) : std::vector<int>{};
     for (int i = 0; i < p; ++i) {
         const double L = stageLayers[size_t(i)];
         // The V's rank 0 holds both ends: the embedding and the LM head with the loss.
@@ -1568,6 +1569,8 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         mem.gradientsBytes = paramsPerGpu * sb.gradients;
         mem.optimizerBytes = (paramsPerGpu - expertParamsPerGpu) * sb.optimizer + expertParamsPerGpu * expertOptimizerPerParam;
         mem.inFlightMicroBatches = inFlightMicroBatches(pl.schedule, p, i, m, v);
+        if (vShape && L > 0)   // at its peak rank i holds 2p - i chunks of its down stage and i + 1 of its up stage
+            mem.inFlightMicroBatches = ((2.0 * p - i) * vStages[size_t(i)] + (i + 1.0) * vStages[size_t(2 * p - 1 - i)]) / L;
         // Block recompute: the first recompute_layers of each of the stage's v chunks drop their activations.
         const double recomputedLayers = tr.recompute == Recompute::Full && tr.recomputeLayers > 0
                                             ? std::min(L, double(tr.recomputeLayers) * v)
@@ -2063,7 +2066,8 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             return;
         if (pl.epDispatcher == EpDispatcher::AllToAll && groupOf(pl.ep, 1, cl).nodes() > 1)
             candidates.push_back({{Field::EpDispatcher, double(int(EpDispatcher::DeepEp))}, {}});
-        if (!pl.epOverlap && tr.recompute != Recompute::Full && (p == 1 || pl.schedule == Schedule::Interleaved))
+        if (!pl.epOverlap && tr.recompute != Recompute::Full
+            && (p == 1 || pl.schedule == Schedule::Interleaved || pl.schedule == Schedule::DualPipeV))
             candidates.push_back({{Field::EpOverlap, 1}, {}});
     };
     if (e.communicationFraction > kCommunicationWarnFraction && withWarnings) {
@@ -2295,6 +2299,9 @@ ValidDegrees validDegrees(const Scenario &s)
             out.globalBatch.push_back(double(quantum * power * 3 / 2));
     }
     std::sort(out.globalBatch.begin(), out.globalBatch.end());
+    if (s.plan.schedule == Schedule::DualPipeV && s.plan.pp > 1 && !out.globalBatch.empty()
+        && out.globalBatch.back() >= double(quantum) * 2 * s.plan.pp)   // its 2 pp micro-batches at least
+        std::erase_if(out.globalBatch, [&](double g) { return g < double(quantum) * 2 * s.plan.pp; });
     const long long stageRanks = (long long)std::max(1, s.plan.tp) * std::max(1, s.plan.cp) * std::max(1, s.plan.dp);
     for (long long x = 1; x <= std::min<long long>(std::max(1, s.workload.experts), stageRanks); ++x)
         if (s.workload.experts % x == 0 && stageRanks % x == 0)

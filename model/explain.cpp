@@ -286,9 +286,10 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                     + sec(e.stageBackwardSeconds - e.stageWeightGradSeconds) + " - " + sec(e.stageWeightGradSeconds) + ")";
             break;
         case Schedule::DualPipeV:
-            formula = "bubble = (p-1) max(B - 1.5W, F/2, F - W) per rank of the V (2p stages, 2 chunks a rank)";
-            subst = "(" + std::to_string(p) + "-1) x max(" + sec(e.stageBackwardSeconds) + " - 1.5 x " + sec(e.stageWeightGradSeconds)
-                    + ", " + sec(e.stageForwardSeconds) + " / 2, " + sec(e.stageForwardSeconds) + " - " + sec(e.stageWeightGradSeconds) + ")";
+            formula = "bubble = (p-1) max(F/2 + B - 1.5W, F) per rank of the V (2p stages, 2 chunks a rank): DeepSeek's "
+                      "(PP/2-1)(F&B + B - 3W) per chunk";
+            subst = "(" + std::to_string(p) + "-1) x max(" + sec(e.stageForwardSeconds) + " / 2 + " + sec(e.stageBackwardSeconds) + " - 1.5 x "
+                    + sec(e.stageWeightGradSeconds) + ", " + sec(e.stageForwardSeconds) + ")";
             break;
         }
         // Uneven stages (the head on the last stage, Megatron's first/last stage layers): fill and

@@ -103,8 +103,8 @@ const char *choiceName(Field f, int i)
         return i >= 0 && i < 3 ? names[i] : "?";
     }
     case Field::Schedule: {
-        static const char *names[] = {"GPipe", "1F1B", "interleaved 1F1B", "zero bubble (ZB-H1)"};
-        return i >= 0 && i < 4 ? names[i] : "?";
+        static const char *names[] = {"GPipe", "1F1B", "interleaved 1F1B", "zero bubble (ZB-H1)", "DualPipeV"};
+        return i >= 0 && i < 5 ? names[i] : "?";
     }
     case Field::Framework: {
         static const char *names[] = {"derived from ZeRO", "Megatron-LM", "DeepSpeed", "PyTorch FSDP"};

@@ -19,7 +19,8 @@ struct OpRef
     PipelineOp op;
     int chunk;
     int microBatch;
-    bool inputOnly = false;   // a backward that leaves its weight gradient to a later W (zero bubble)
+    bool inputOnly = false;     // a backward that leaves its weight gradient to a later W (zero bubble)
+    bool pairWithNext = false;  // a forward run with the backward after it as one overlapped pair
 };
 
 // DualPipeV (deepseek-ai/DualPipe dualpipe/dualpipev.py DualPipeV.step; PyTorch's
@@ -32,7 +33,8 @@ std::vector<OpRef> dualPipeVOrder(int p, int m, int r)
     int nextF[2] = {0, 0}, nextB[2] = {0, 0};
     std::vector<OpRef> weights;   // FIFO of deferred W (WeightGradStore)
     size_t nextW = 0;
-    const auto F = [&](int c) { order.push_back({PipelineOp::Forward, c, nextF[c]++}); };
+    // paired: run with the backward after it as one overlapped pair (_forward_backward_chunk)
+    const auto F = [&](int c, bool paired = false) { order.push_back({PipelineOp::Forward, c, nextF[c]++, false, paired}); };
     const auto B = [&](int c, bool zeroBubble) {
         order.push_back({PipelineOp::Backward, c, nextB[c], zeroBubble});
         if (zeroBubble)
@@ -51,15 +53,15 @@ std::vector<OpRef> dualPipeVOrder(int p, int m, int r)
         W();
         F(1);
     }
-    for (int i = 0; i < m - 2 * p + r + 1; ++i) {   // 4: nF0B1F1B0 (overlapped pairs)
-        F(0);
+    for (int i = 0; i < m - 2 * p + r + 1; ++i) {   // 4: nF0B1F1B0, two overlapped pairs
+        F(0, !(i == 0 && r == p - 1));                  // (the last rank's first pair is not overlapped)
         B(1, false);
-        F(1);
+        F(1, true);
         B(0, false);
     }
     for (int i = 0; i < p - r - 1; ++i) {       // 5: nB1F1B0
         B(1, false);
-        F(1);
+        F(1, true);
         B(0, false);
     }
     bool zeroBubble = false;                    // 6: nB1B0, the second half zero-bubble
@@ -255,6 +257,82 @@ PipelineSimulation simulatePipeline(Schedule schedule, int p, int m, int vIn, co
         return false;
     };
 
+    // An op done at `end` whose output leaves at `sent`: activations held, the next op's input.
+    const auto runDone = [&](const OpRef &o, int s, double end, double sent) {
+        const size_t here = idx(o.chunk, s, o.microBatch);
+        if (o.op == PipelineOp::Forward) {
+            fEnd[here] = end;
+            ++inFlight[s];
+            sim.peakInFlight[s] = std::max(sim.peakInFlight[s], inFlight[s]);
+            ++nextF[s];
+            double ready;
+            size_t next;
+            if (vShape) {
+                // Down the ranks on chunk 0, back up on chunk 1; the turn at the last rank
+                // stays on it, the loss is on rank 0.
+                if (o.chunk == 0 && s < p - 1) {
+                    next = idx(0, s + 1, o.microBatch);
+                    ready = sent + boundary(s);
+                } else if (o.chunk == 0) {
+                    next = idx(1, s, o.microBatch);
+                    ready = sent;
+                } else if (s > 0) {
+                    next = idx(1, s - 1, o.microBatch);
+                    ready = sent + boundary(s - 1);
+                } else {
+                    bReady[here] = sent;
+                    times.push(sent);
+                    return;
+                }
+            } else if (s < p - 1) {
+                next = idx(o.chunk, s + 1, o.microBatch);
+                ready = sent + boundary(s);
+            } else if (o.chunk < v - 1) {
+                next = idx(o.chunk + 1, 0, o.microBatch);
+                ready = sent + boundary(p - 1);
+            } else {
+                next = here;   // loss: backward starts on the same stage
+                ready = end;
+                bReady[next] = ready;
+                times.push(ready);
+                return;
+            }
+            fReady[next] = ready;
+            times.push(ready);
+        } else if (o.op == PipelineOp::Backward) {
+            ++nextB[s];
+            --inFlight[s];   // B consumes the stashed activations; W needs only its inputs' gradients
+            size_t next;
+            double hop;
+            if (vShape) {
+                if (o.chunk == 1 && s < p - 1) {
+                    next = idx(1, s + 1, o.microBatch);
+                    hop = boundary(s);
+                } else if (o.chunk == 1) {
+                    next = idx(0, s, o.microBatch);
+                    hop = 0;
+                } else if (s > 0) {
+                    next = idx(0, s - 1, o.microBatch);
+                    hop = boundary(s - 1);
+                } else {
+                    return;
+                }
+            } else if (s > 0) {
+                next = idx(o.chunk, s - 1, o.microBatch);
+                hop = boundary(s - 1);
+            } else if (o.chunk > 0) {
+                next = idx(o.chunk - 1, p - 1, o.microBatch);
+                hop = boundary(p - 1);
+            } else {
+                return;
+            }
+            bReady[next] = sent + hop;
+            times.push(bReady[next]);
+        } else {
+            ++nextW[s];
+        }
+    };
+
     long long scheduled = 0;
     double now = -1;
     while (scheduled < totalOps) {
@@ -270,95 +348,44 @@ PipelineSimulation simulatePipeline(Schedule schedule, int p, int m, int vIn, co
         for (int s = 0; s < p; ++s) {
             if (busyUntil[s] > now)
                 continue;
-            OpRef o{};
+            OpRef ops[2]{};
+            int count = 1;
             if (splitW) {
-                if (!pickZeroBubble(s, now, o))
+                if (!pickZeroBubble(s, now, ops[0]))
                     continue;
             } else {
                 if (position[s] >= orders[s].size() || !available(orders[s][position[s]], s, now))
                     continue;
-                o = orders[s][position[s]++];
-            }
-            const double dur = o.op == PipelineOp::Forward    ? durF[size_t(s)]
-                               : o.op == PipelineOp::Backward ? durB[size_t(s)] - (o.inputOnly ? durW[size_t(s)] : 0.0)
-                                                              : durW[size_t(s)];
-            const double end = now + dur;
-            sim.events.push_back({s, o.microBatch, o.chunk, o.op, now, end});
-            busyUntil[s] = end;
-            times.push(end);
-            ++scheduled;
-            const size_t here = idx(o.chunk, s, o.microBatch);
-            if (o.op == PipelineOp::Forward) {
-                fEnd[here] = end;
-                ++inFlight[s];
-                sim.peakInFlight[s] = std::max(sim.peakInFlight[s], inFlight[s]);
-                ++nextF[s];
-                double ready;
-                size_t next;
-                if (vShape) {
-                    // Down the ranks on chunk 0, back up on chunk 1; the turn at the last rank
-                    // stays on it, the loss is on rank 0.
-                    if (o.chunk == 0 && s < p - 1) {
-                        next = idx(0, s + 1, o.microBatch);
-                        ready = end + boundary(s);
-                    } else if (o.chunk == 0) {
-                        next = idx(1, s, o.microBatch);
-                        ready = end;
-                    } else if (s > 0) {
-                        next = idx(1, s - 1, o.microBatch);
-                        ready = end + boundary(s - 1);
-                    } else {
-                        bReady[here] = end;
-                        times.push(end);
+                // DualPipeV's overlapped pair (_forward_backward_chunk) waits for both inputs, runs
+                // its F and B, and sends both outputs when the pair is done.
+                if (orders[s][position[s]].pairWithNext) {
+                    if (position[s] + 1 >= orders[s].size() || !available(orders[s][position[s] + 1], s, now))
                         continue;
-                    }
-                } else if (s < p - 1) {
-                    next = idx(o.chunk, s + 1, o.microBatch);
-                    ready = end + boundary(s);
-                } else if (o.chunk < v - 1) {
-                    next = idx(o.chunk + 1, 0, o.microBatch);
-                    ready = end + boundary(p - 1);
-                } else {
-                    next = here;   // loss: backward starts on the same stage
-                    ready = end;
-                    bReady[next] = ready;
-                    times.push(ready);
-                    continue;
+                    count = 2;
                 }
-                fReady[next] = ready;
-                times.push(ready);
-            } else if (o.op == PipelineOp::Backward) {
-                ++nextB[s];
-                --inFlight[s];   // B consumes the stashed activations; W needs only its inputs' gradients
-                size_t next;
-                double hop;
-                if (vShape) {
-                    if (o.chunk == 1 && s < p - 1) {
-                        next = idx(1, s + 1, o.microBatch);
-                        hop = boundary(s);
-                    } else if (o.chunk == 1) {
-                        next = idx(0, s, o.microBatch);
-                        hop = 0;
-                    } else if (s > 0) {
-                        next = idx(0, s - 1, o.microBatch);
-                        hop = boundary(s - 1);
-                    } else {
-                        continue;
-                    }
-                } else if (s > 0) {
-                    next = idx(o.chunk, s - 1, o.microBatch);
-                    hop = boundary(s - 1);
-                } else if (o.chunk > 0) {
-                    next = idx(o.chunk - 1, p - 1, o.microBatch);
-                    hop = boundary(p - 1);
-                } else {
-                    continue;
-                }
-                bReady[next] = end + hop;
-                times.push(bReady[next]);
-            } else {
-                ++nextW[s];
+                for (int k = 0; k < count; ++k)
+                    ops[k] = orders[s][position[s]++];
             }
+            const auto duration = [&](const OpRef &o) {
+                return o.op == PipelineOp::Forward    ? durF[size_t(s)]
+                       : o.op == PipelineOp::Backward ? durB[size_t(s)] - (o.inputOnly ? durW[size_t(s)] : 0.0)
+                                                      : durW[size_t(s)];
+            };
+            double pairEnd = now;
+            for (int k = 0; k < count; ++k)
+                pairEnd += duration(ops[k]);
+            double start = now;
+            for (int k = 0; k < count; ++k) {
+                const OpRef &o = ops[k];
+                const double end = start + duration(o);
+                const double sent = count > 1 ? pairEnd : end;   // when its output leaves
+                sim.events.push_back({s, o.microBatch, o.chunk, o.op, start, end});
+                start = end;
+                ++scheduled;
+                runDone(o, s, end, sent);
+            }
+            busyUntil[s] = pairEnd;
+            times.push(pairEnd);
         }
     }
     for (const PipelineEvent &e : sim.events)
@@ -382,12 +409,11 @@ double pipelineBubbleSeconds(Schedule schedule, int p, int v, const StageTimes &
     case Schedule::ZeroBubbleH1:
         return (p - 1) * std::max(B - W, F + (B - W) - W) + (m > 0 && m < p ? double(p - m) * std::min(F, W) : 0.0);
     case Schedule::DualPipeV:
-        // Per rank of the V (chunk = half a rank's layers: F/2, B/2, W/2), from the event
-        // simulation of DualPipe's own order: (p - 1) max(2 b - 3 w, f, 2 (f - w)), long by at most
-        // one chunk's forward (tst_pipeline). DeepSeek's table gives (p - 1)(F&B + B - 3W) for the
-        // same order, counting the overlapped pair F&B whole; here F and B of a pair run in turn
-        // and the simulation's wait is one f shorter.
-        return (p - 1) * std::max({B - 1.5 * W, F / 2, F - W});
+        // DeepSeek's (PP/2 - 1)(F&B + B - 3W) per chunk (arXiv:2412.19437 Table 2; PP = 2p stages,
+        // a chunk half a rank's layers: f = F/2, b = B/2, w = W/2, the overlapped pair F&B = f + b),
+        // and never below two chunk forwards a rank: (p - 1) max(F/2 + B - 1.5 W, F). The
+        // simulation of dualpipev.py's order, pairs whole, is within F/2 of it (tst_pipeline).
+        return (p - 1) * std::max(F / 2 + B - 1.5 * W, F);
     }
     return 0;
 }
@@ -525,11 +551,11 @@ double pipelineP2pExposedSeconds(Schedule schedule, int p, int v, long long m, c
         return std::min(2.0 * (vv * p - 1) * chain + double(m) * vv * wait, (2.0 * double(m) * vv + 2.0 * (p - 1)) * d);
     }
     case Schedule::DualPipeV:
-        // The steady state's pairs hide each transfer behind the other chunk; the fill and drain
-        // chains do not: about 2 (3p - 4) transfers, and a transfer longer than a chunk's forward
-        // (F/2) stalls every micro-batch by the rest (fit to the event simulation within 30% or 4
-        // transfers: its fill varies with F, B and W; tst_pipeline).
-        return 2.0 * (3 * p - 4) * chain + double(m) * std::max(0.0, d - t.forwardSeconds / 2);
+        // An overlapped pair sends its outputs only when both halves are done, so each steady
+        // cycle waits on its neighbours' transfers as 1F1B's does, (2 - 2/p) d a micro-batch, and
+        // the fill and drain cross about 4p - 8 boundaries (fit to the event simulation within
+        // 30% or 4 transfers, tst_pipeline).
+        return (2.0 - 2.0 / p) * double(m) * d + std::max(0, 4 * p - 8) * chain;
     case Schedule::OneFOneB:
     case Schedule::ZeroBubbleH1:
         // 1F1B alternates F and B, so each steady-state cycle waits on a round trip to the next
@@ -609,20 +635,26 @@ std::vector<int> stageLayerCounts(int layers, const Plan &plan)
     return out;
 }
 
+std::vector<int> dualPipeVStageLayers(const Workload &workload, const Plan &plan)
+{
+    // The V: 2p stages split as any pipeline's (first/last_stage_layers name stage 0 and 2p-1);
+    // the MTP layers go with the last stage.
+    Plan stages = plan;
+    stages.pp = 2 * std::max(1, plan.pp);
+    stages.schedule = Schedule::OneFOneB;
+    std::vector<int> layers = stageLayerCounts(workload.layers, stages);
+    layers.back() += std::max(0, workload.mtpLayers);
+    return layers;
+}
+
 std::vector<int> stageLayersOf(const Workload &workload, const Plan &plan)
 {
     if (plan.schedule == Schedule::DualPipeV && plan.pp > 1) {
-        // The V: 2p stages split as any pipeline's (first/last_stage_layers name stage 0 and 2p-1),
-        // rank i holding stage i and stage 2p-1-i; the MTP layers and the head go with the last
-        // stage, to rank 0.
-        Plan stages = plan;
-        stages.pp = 2 * plan.pp;
-        stages.schedule = Schedule::OneFOneB;
-        const std::vector<int> half = stageLayerCounts(workload.layers, stages);
+        // Rank i holds stage i and stage 2p-1-i: rank 0 both ends, with the head.
+        const std::vector<int> stages = dualPipeVStageLayers(workload, plan);
         std::vector<int> ranks(size_t(plan.pp));
         for (int i = 0; i < plan.pp; ++i)
-            ranks[size_t(i)] = half[size_t(i)] + half[size_t(2 * plan.pp - 1 - i)];
-        ranks.front() += std::max(0, workload.mtpLayers);
+            ranks[size_t(i)] = stages[size_t(i)] + stages[size_t(2 * plan.pp - 1 - i)];
         return ranks;
     }
     std::vector<int> layers = stageLayerCounts(workload.layers, plan);

@@ -84,8 +84,9 @@ PipelineSimulation simulatePipeline(Schedule schedule, int stages, int microBatc
 /// Closed-form idle time of one stage per step, without p2p:
 ///   GPipe, 1F1B: (p-1)(F+B)            (Huang et al. 2019; Narayanan et al. 2021 Sec. 2.2)
 ///   interleaved: (p-1)(F+B)/v          (Narayanan et al. 2021 Sec. 2.2.2)
-///   DualPipeV:   (p-1) max(B - 1.5 W, F/2, F - W) per rank of the V (DeepSeek-V3, arXiv:2412.19437
-///                Sec. 3.2.1 and deepseek-ai/DualPipe; fit to the simulation of its order);
+///   DualPipeV:   (p-1) max(F/2 + B - 1.5 W, F) per rank of the V: DeepSeek's (PP/2-1)(F&B + B - 3W)
+///                per chunk (arXiv:2412.19437 Table 2, deepseek-ai/DualPipe), within F/2 of the
+///                simulation of its order;
 ///   ZB-H1:       (p-1)(F+B_in-W), B_in = B - W (Qi et al. 2023, arXiv:2401.10241 Sec. 3),
 ///                and never below (p-1) B_in, the wait for the first input gradient; with fewer
 ///                micro-batches than stages (m < p) each missing one leaves a deferred W's slot
@@ -129,7 +130,8 @@ double pipelineP2pExposedSeconds(Schedule schedule, int stages, int virtualStage
                                  const StageTimes &times, const BoundaryMix &mix = {});
 
 /// Micro-batches whose activations stage `stage` (0-based) holds at its peak, in units of a whole
-/// stage's layers: GPipe m; 1F1B and ZB-H1 min(m, p - stage); interleaved (warm-up forwards + 1) / v
+/// stage's layers: GPipe m; 1F1B and ZB-H1 min(m, p - stage); DualPipeV (2p + 1) / 2 for even
+/// halves (rank i holds 2p - i chunks of its down stage and i + 1 of its up one); interleaved (warm-up forwards + 1) / v
 /// with warm-up 2 (p - stage - 1) + (v - 1) p (Megatron-LM schedules.py), which is
 /// p (1 + (p - 1)/(p v)) on the first stage (Korthikanti 2022, Sec. 4.2.3).
 double inFlightMicroBatches(Schedule schedule, int stages, int stage, long long microBatches, int virtualStages);
@@ -139,8 +141,10 @@ double inFlightMicroBatches(Schedule schedule, int stages, int stage, long long 
 /// says so). Layers that do not divide evenly go to the middle stages first, then the last, then
 /// the first (which carry the embedding and the LM head). Validate before trusting the counts.
 std::vector<int> stageLayerCounts(int layers, const Plan &plan);
+/// DualPipeV's 2 pp stages (stage i and 2 pp - 1 - i on rank i), the MTP layers on the last.
+std::vector<int> dualPipeVStageLayers(const Workload &workload, const Plan &plan);
 /// The layers each stage runs: stageLayerCounts, with the multi-token-prediction layers on the
-/// last stage (Megatron-Core places them there).
+/// last stage (Megatron-Core places them there); DualPipeV: each rank's two stages together.
 std::vector<int> stageLayersOf(const Workload &workload, const Plan &plan);
 
 /// Smallest m with pipeline efficiency m/(m + bubble) >= target (1F1B: m >= (p-1) e / (1-e)).

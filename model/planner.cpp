@@ -188,7 +188,9 @@ PlanSearchResult searchPlans(const Scenario &given, const PlanSearchOptions &opt
                 }
                 return experts > 0 && leastBytes > 0 ? leastBytes : bytes;
             };
-            const int v = s.plan.schedule == Schedule::Interleaved ? s.plan.virtualStages : 1;
+            const int v = s.plan.schedule == Schedule::Interleaved ? s.plan.virtualStages
+                          : s.plan.schedule == Schedule::DualPipeV && shape.pp > 1 ? 2   // the V's two chunks
+                                                                                  : 1;
             const double layersPerChunk = double(base.workload.layers) / (double(shape.pp) * v);
             s.training.offloadLayers = 0;
             for (int k = 0; k < (hybrid ? 2 : 1); ++k) {

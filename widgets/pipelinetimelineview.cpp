@@ -73,7 +73,9 @@ PipelineTimelineLayout layoutPipelineTimeline(QRectF area, int stages, double ma
 }
 
 namespace {
-// Hand-offs of `op` between neighbouring stages: forward runs down the stages, backward up.
+// Hand-offs of `op` between neighbouring stages: to the neighbour whose op on the same chunk of
+// the same micro-batch comes after this one (forward runs down the stages and backward up; in
+// DualPipeV's V, chunk 1 runs the other way).
 std::vector<Handoff> handoffs(const std::vector<PipelineEvent> &events, PipelineOp op)
 {
     std::map<std::tuple<int, int, int>, size_t> byKey;   // (stage, micro-batch, chunk) -> event
@@ -82,13 +84,16 @@ std::vector<Handoff> handoffs(const std::vector<PipelineEvent> &events, Pipeline
         if (e.op == op)
             byKey[{e.stage, e.microBatch, e.chunk}] = i;
     }
-    const int direction = op == PipelineOp::Forward ? 1 : -1;
     std::vector<Handoff> out;
     for (const auto &[key, from] : byKey) {
         const auto &[stage, microBatch, chunk] = key;
-        const auto next = byKey.find({stage + direction, microBatch, chunk});
-        if (next != byKey.end())
-            out.push_back({from, next->second, events[next->second].startSeconds - events[from].endSeconds});
+        for (int direction : {op == PipelineOp::Forward ? 1 : -1, op == PipelineOp::Forward ? -1 : 1}) {
+            const auto next = byKey.find({stage + direction, microBatch, chunk});
+            if (next != byKey.end() && events[next->second].startSeconds >= events[from].endSeconds - 1e-12) {
+                out.push_back({from, next->second, events[next->second].startSeconds - events[from].endSeconds});
+                break;
+            }
+        }
     }
     return out;
 }
