@@ -171,6 +171,7 @@ int runSweep(const Options &o, const LoadedScenario &loaded, QTextStream &out, Q
     }
     const ScalingMode mode = modeText == QLatin1String("strong") ? ScalingMode::Strong : ScalingMode::Weak;
     const auto points = scalingSweep(loaded.scenario, gpuCountsBetween(int(first), int(last)), mode);
+    const bool givenCompute = loaded.scenario.training.computeSecondsOverride > 0;
     // Gustafson (seed 001): eta = 1 - (P - 1)/P s, with s the communication share measured at that
     // point (the serial fraction of the scaled run) and P its GPUs relative to the sweep's first point.
     const auto gustafson = [&](const ScalingPoint &p) {
@@ -189,7 +190,8 @@ int runSweep(const Options &o, const LoadedScenario &loaded, QTextStream &out, Q
                 row.insert(QStringLiteral("efficiency"), p.efficiency);
                 row.insert(QStringLiteral("communication_fraction"), p.communicationFraction);
                 row.insert(QStringLiteral("gustafson_efficiency"), gustafson(p));
-                row.insert(QStringLiteral("mfu"), p.mfu);
+                // No FLOP rate where the compute time is given (as eval's null).
+                row.insert(QStringLiteral("mfu"), givenCompute ? QJsonValue() : QJsonValue(p.mfu));
                 row.insert(QStringLiteral("memory_per_gpu_bytes"), p.memoryPerGpuBytes);
                 row.insert(QStringLiteral("fits_in_memory"), p.fitsInMemory);
             }
@@ -200,7 +202,8 @@ int runSweep(const Options &o, const LoadedScenario &loaded, QTextStream &out, Q
         out << "gpus,dp,feasible,step_time_s,tokens_per_s,speedup,efficiency,communication_fraction,gustafson_efficiency,mfu,memory_per_gpu_bytes,fits_in_memory\n";
         for (const ScalingPoint &p : points)
             out << p.gpus << ',' << p.dp << ',' << (p.feasible ? 1 : 0) << ',' << p.stepSeconds << ',' << p.tokensPerSecond << ','
-                << p.speedup << ',' << p.efficiency << ',' << p.communicationFraction << ',' << gustafson(p) << ',' << p.mfu << ','
+                << p.speedup << ',' << p.efficiency << ',' << p.communicationFraction << ',' << gustafson(p) << ','
+                << (givenCompute ? QString() : QString::number(p.mfu)) << ','
                 << p.memoryPerGpuBytes << ',' << (p.fitsInMemory ? 1 : 0) << '\n';
     } else {
         out << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8\n")
@@ -277,6 +280,7 @@ int runCollectives(const Options &o, const LoadedScenario &loaded, QTextStream &
     const Fabric fabric = fabricOf(cl);
     const Group group = groupOf(ranks, 1, cl);
     QJsonArray rows;
+    int applicable = 0;
     if (format == QLatin1String("csv"))
         out << "collective,algorithm,protocol,ranks,size_bytes,time_s,algbw_bytes_per_s,busbw_bytes_per_s\n";
     for (Collective c : ops) {
@@ -291,6 +295,7 @@ int runCollectives(const Options &o, const LoadedScenario &loaded, QTextStream &
                                                   : collectiveTime(c, a, size, group, fabric);
                 if (!t.applicable)
                     continue;
+                ++applicable;
                 if (format == QLatin1String("json")) {
                     rows.append(QJsonObject{{QStringLiteral("collective"), QLatin1String(nameOf(c))},
                                             {QStringLiteral("algorithm"), QLatin1String(nameOf(t.algorithm))},
@@ -319,6 +324,16 @@ int runCollectives(const Options &o, const LoadedScenario &loaded, QTextStream &
         writeJson(out, QJsonObject{{QStringLiteral("ranks"), ranks},
                                    {QStringLiteral("ranks_per_node"), group.ranksPerNode},
                                    {QStringLiteral("results"), rows}});
+    if (applicable == 0) {
+        // Say why the table is empty rather than print nothing (NVLS needs an NVSwitch node of
+        // NVLink 4 or later and more than two ranks a node; in-network reduction needs SHARP and
+        // ranks on more than one node; the hierarchical ring needs several nodes).
+        err << QStringLiteral("--algorithm: no requested algorithm runs on %1 ranks (%2 a node) of this cluster; try "
+                              "--algorithm auto or all\n")
+                   .arg(ranks)
+                   .arg(group.ranksPerNode);
+        return kExitInfeasible;
+    }
     return kExitOk;
 }
 
@@ -338,14 +353,19 @@ QJsonObject planRowToJson(const PlanCandidate &c)
                                      : nameOf(GradReduce::Bf16)));
     const std::pair<const char *, QJsonValue> more[] = {
         {"micro_batch", c.scenario.training.microBatch},
+        // The software the figures assumed, resolved from the given plan's framework (the search
+        // keeps it): a row pasted back gives the same figures under another framework too.
+        {"kernels", QLatin1String(nameOf(c.scenario.training.kernels))},
+        {"cross_entropy", QLatin1String(nameOf(c.scenario.training.crossEntropy))},
         {"recompute", QLatin1String(nameOf(c.scenario.training.recompute))},
         {"recompute_layers", c.scenario.training.recomputeLayers},
         {"offload_layers", c.scenario.training.offloadLayers},
         {"step_time_s", b.stepSeconds},
         {"train_time_s", c.trainSeconds},
-        {"train_time_with_failures_s", c.trainSecondsWithFailures},
-        {"cost_usd", c.costUsd},
-        {"mfu", c.mfu},
+        // null where failures outpace checkpoints (no progress: economics() says so)
+        {"train_time_with_failures_s", c.trainSecondsWithFailures > 0 ? QJsonValue(c.trainSecondsWithFailures) : QJsonValue()},
+        {"cost_usd", c.trainSecondsWithFailures > 0 ? QJsonValue(c.costUsd) : QJsonValue()},
+        {"mfu", c.scenario.training.computeSecondsOverride > 0 ? QJsonValue() : QJsonValue(c.mfu)},   // none for a given compute time
         {"memory_per_gpu_bytes", c.memoryBytes},
         {"communication_fraction", c.communicationFraction},
         {"pipeline_efficiency", c.pipelineEfficiency},
@@ -423,7 +443,7 @@ int runPlan(const Options &o, const LoadedScenario &loaded, QTextStream &out, QT
                        .arg(fmt::seconds(c.breakdown.stepSeconds), 10)
                        // As the app's plan table: the calendar time, failures and checkpoints included.
                        .arg(fmt::duration(c.calendarTrainSeconds())
-                            + QStringLiteral(" / ") + fmt::percent(c.mfu) + QStringLiteral(" / ")
+                            + QStringLiteral(" / ") + fmt::mfu(c.mfu, c.scenario.training.computeSecondsOverride <= 0) + QStringLiteral(" / ")
                             + fmt::memory(c.memoryBytes));
         }
     }

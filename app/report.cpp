@@ -374,7 +374,7 @@ bool writeReport(const QString &path, const ReportInput &in, QString *error)
               [](const PinnedScenario &p) { return trainSeconds(p); });
         rowOf(tr("GPU-hours"), [](const PinnedScenario &p) { return fmt::count(gpuHours(p)); },
               [](const PinnedScenario &p) { return gpuHours(p); });
-        rowOf(tr("MFU"), [](const PinnedScenario &p) { return fmt::percent(p.evaluation.mfu); },
+        rowOf(tr("MFU"), [](const PinnedScenario &p) { return fmt::mfu(p.evaluation.mfu, p.evaluation.flopsApplicable); },
               [](const PinnedScenario &p) { return p.evaluation.mfu; }, false);
         rowOf(tr("Memory per GPU"), [](const PinnedScenario &p) { return fmt::memory(p.evaluation.memory.totalBytes); },
               [](const PinnedScenario &p) { return p.evaluation.memory.totalBytes; });

@@ -224,6 +224,11 @@ QJsonObject evaluationToJson(const Scenario &sc, const Evaluation &e, const QStr
                                                         {QStringLiteral("effective_fraction"), g.effectiveFraction},
                                                         {QStringLiteral("train_time_s"), g.trainSeconds},
                                                         {QStringLiteral("train_time_p90_s"), g.trainSecondsP90}});
+    } else {
+        // Cost, energy and goodput cannot be given (failures faster than checkpoints can save
+        // work): say so under the same keys' place rather than leave them out without a word.
+        o.insert(QStringLiteral("economics_error"), QJsonObject{{QStringLiteral("key"), QString::fromStdString(x2.problem.field)},
+                                                                {QStringLiteral("message"), QString::fromStdString(x2.problem.message)}});
     }
     o.insert(QStringLiteral("warnings"), warnings);
     return o;
@@ -293,6 +298,8 @@ QString evaluationText(const Scenario &sc, const Evaluation &e, const QString &n
         line(QStringLiteral("with failures and checkpoints"), fmt::duration(costs.goodput.trainSeconds) + QStringLiteral(", ")
                                                                   + fmt::count(costs.cost.gpuHours) + QStringLiteral(" GPU-hours (goodput ")
                                                                   + fmt::percent(costs.goodput.effectiveFraction) + QStringLiteral(")"));
+    else if (e.feasible)
+        line(QStringLiteral("with failures and checkpoints"), QString::fromStdString(costs.problem.field + ": " + costs.problem.message));
     out += QStringLiteral("Sizes\n");
     line(QStringLiteral("parameters"), fmt::count(e.parameters)
                                            + (sc.workload.experts > 0 ? QStringLiteral(" (%1 per token)").arg(fmt::count(e.activeParameters))

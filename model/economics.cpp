@@ -125,9 +125,12 @@ Economics economics(const Scenario &s, const Evaluation &e)
         if (g.effectiveFraction > 0) {
             g.trainSeconds = useful / g.effectiveFraction;
             g.interruptions = g.trainSeconds / g.jobMtbfSeconds;
-            // Pessimistic: the 90th percentile of a Poisson count, normal approximation.
-            const double p90 = g.interruptions + d.pessimisticZ * std::sqrt(g.interruptions);
-            g.trainSecondsP90 = useful * (1 + g.checkpointWriteSeconds / tau) + p90 * lostPerFailure;
+            // Pessimistic: the 90th percentile of the Poisson interruption count (normal
+            // approximation), z sqrt(N) more failures than the expected N, each losing its share,
+            // on top of the expected time (which already compounds checkpoints and failures during
+            // the extra time: a sum of U (1 + delta/tau) + N L left out that compounding and could
+            // fall below it).
+            g.trainSecondsP90 = g.trainSeconds + d.pessimisticZ * std::sqrt(g.interruptions) * lostPerFailure;
         } else {
             g.trainSeconds = g.trainSecondsP90 = std::numeric_limits<double>::infinity();
         }

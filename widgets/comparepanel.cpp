@@ -94,7 +94,7 @@ void ComparePanel::setScenarios(const QList<ComparedScenario> &pinned, const Com
          [](const ComparedScenario &p) { return trainSeconds(p); }, true},
         {QT_TR_NOOP("GPU-hours"), [](const ComparedScenario &p) { return fmt::count(gpuHours(p)); },
          [](const ComparedScenario &p) { return gpuHours(p); }, true},
-        {QT_TR_NOOP("MFU"), [](const ComparedScenario &p) { return fmt::percent(p.evaluation.mfu); },
+        {QT_TR_NOOP("MFU"), [](const ComparedScenario &p) { return fmt::mfu(p.evaluation.mfu, p.evaluation.flopsApplicable); },
          [](const ComparedScenario &p) { return p.evaluation.mfu; }, false},
         {QT_TR_NOOP("Tokens/s"), [](const ComparedScenario &p) { return fmt::count(p.evaluation.tokensPerSecond); },
          [](const ComparedScenario &p) { return p.evaluation.tokensPerSecond; }, false},

@@ -130,6 +130,11 @@ QString percent(double fraction, int decimals)
     return QString::number(100 * fraction, 'f', decimals) + QLatin1Char('%');
 }
 
+QString mfu(double fraction, bool applicable)
+{
+    return applicable ? percent(fraction) : QStringLiteral("n/a");
+}
+
 QString count(double v)
 {
     const double a = std::abs(v);

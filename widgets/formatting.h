@@ -16,6 +16,9 @@ QString memory(double bytes);                 // GPU memory in the cards' unit: 
 QString bandwidth(double bytesPerSecond);     // "50.0 GB/s (400 Gb/s)"
 QString flops(double flopsPerSecond);         // "989 TFLOP/s"
 QString percent(double fraction, int decimals = 1);
+/// MFU as a percentage, or "n/a" where the compute time is given rather than computed (no FLOP
+/// rate is defined then: a given time says nothing of the FLOPs it ran).
+QString mfu(double fraction, bool applicable);
 QString count(double value);                  // "7.00B", "1.3T", "512"
 QString duration(double seconds);             // long spans: "35.2 days"
 QString energy(double joules);                // "5.97 GWh", "820 MWh", "3.2 kWh"

@@ -102,7 +102,10 @@ QVariant PlanTableModel::data(const QModelIndex &index, int role) const
     case ColRecompute: return QString::fromStdString(recomputeText(c.scenario.training));
     case ColOverlap: return fmt::overlaps(p);
     case ColStep: return raw ? QVariant(c.breakdown.stepSeconds) : QVariant(fmt::seconds(c.breakdown.stepSeconds));
-    case ColMfu: return raw ? QVariant(c.mfu) : QVariant(fmt::percent(c.mfu));
+    case ColMfu: {
+        const bool applicable = c.scenario.training.computeSecondsOverride <= 0;
+        return raw ? QVariant(applicable ? c.mfu : -1.0) : QVariant(fmt::mfu(c.mfu, applicable));
+    }
     case ColMemory: return raw ? QVariant(c.memoryBytes) : QVariant(fmt::memory(c.memoryBytes));
     case ColComm: return raw ? QVariant(c.communicationFraction) : QVariant(fmt::percent(c.communicationFraction));
     case ColEqual: return raw ? QVariant(c.equivalentPlans) : QVariant(c.equivalentPlans > 0 ? QString::number(c.equivalentPlans) : QString());

@@ -128,6 +128,8 @@ private slots:
                     plan.insert(QLatin1String(key), row.value(QLatin1String(key)));
                 training.insert(QStringLiteral("micro_batch"), row.value(QLatin1String("micro_batch")));
                 training.insert(QStringLiteral("recompute"), row.value(QLatin1String("recompute")));
+                training.insert(QStringLiteral("kernels"), row.value(QLatin1String("kernels")));
+                training.insert(QStringLiteral("cross_entropy"), row.value(QLatin1String("cross_entropy")));
                 QJsonObject pasted = scenario;
                 pasted.insert(QStringLiteral("plan"), plan);
                 pasted.insert(QStringLiteral("training"), training);
@@ -201,6 +203,19 @@ private slots:
             QVERIFY(eff > 0 && eff <= 1.01);   // ZeRO-1 shards the optimizer step: slightly superlinear
         }
         QVERIFY(run({QStringLiteral("sweep"), kDefault}).code == 2);   // --gpus is required
+        // A given compute time defines no FLOP rate: MFU is null in sweep and plan rows, as in eval.
+        const QString given = QStringLiteral(":/scenarios/seed-gradient-sync.json");
+        for (const QStringList &args : {QStringList{QStringLiteral("sweep"), given, QStringLiteral("--gpus"), QStringLiteral("8..32")},
+                                        QStringList{QStringLiteral("plan"), given, QStringLiteral("--top"), QStringLiteral("3")}}) {
+            const Run g = run(args + QStringList{QStringLiteral("--format"), QStringLiteral("json")});
+            QCOMPARE(g.code, 0);
+            const QJsonObject root = QJsonDocument::fromJson(g.out.toUtf8()).object();
+            const QJsonArray rows = root.value(QLatin1String(args.first() == QLatin1String("sweep") ? "points" : "plans")).toArray();
+            QVERIFY2(!rows.isEmpty(), qPrintable(g.out.left(300)));
+            for (const QJsonValue &v : rows)
+                if (v.toObject().contains(QLatin1String("mfu")))
+                    QVERIFY2(v.toObject().value(QLatin1String("mfu")).isNull(), qPrintable(args.first()));
+        }
     }
 
     void collectives()
@@ -221,6 +236,11 @@ private slots:
                               QStringLiteral("--ranks"), QStringLiteral("8"), QStringLiteral("--op"), QStringLiteral("all_reduce"),
                               QStringLiteral("--algorithm"), QStringLiteral("all"), QStringLiteral("--format"), QStringLiteral("json")});
         QCOMPARE(nvls.code, 0);
+        // An algorithm that cannot run there: an explanation naming the option, not an empty table.
+        const Run none = run({QStringLiteral("collectives"), kDefault, QStringLiteral("--ranks"), QStringLiteral("3"),
+                              QStringLiteral("--algorithm"), QStringLiteral("nvls"), QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(none.code, 1);
+        QVERIFY2(none.err.contains(QLatin1String("--algorithm: no requested algorithm runs on 3 ranks")), qPrintable(none.err));
         int nvlsRows = 0;
         for (const QJsonValue &v : QJsonDocument::fromJson(nvls.out.toUtf8()).object().value(QLatin1String("results")).toArray()) {
             const QJsonObject row = v.toObject();
@@ -237,6 +257,24 @@ private slots:
         const Run text = run({QStringLiteral("collectives"), kDefault, QStringLiteral("--op"), QStringLiteral("all_reduce")});
         QCOMPARE(text.code, 0);
         QVERIFY(text.out.contains(QLatin1String("busbw (GB/s)")));
+    }
+
+    // Failures faster than checkpoints can save work: no cost, energy or goodput, and the reason
+    // under economics_error, not the keys left out without a word.
+    void noProgressIsSaid()
+    {
+        QTemporaryDir dir;
+        QFile defaults(kDefault);
+        QVERIFY(defaults.open(QIODevice::ReadOnly));
+        QJsonObject scenario = QJsonDocument::fromJson(defaults.readAll()).object();
+        scenario.insert(QStringLiteral("operations"), QJsonObject{{QStringLiteral("failure_rate"), 0.01}});
+        const Run r = run({QStringLiteral("eval"), writeFile(dir, QJsonDocument(scenario).toJson()), QStringLiteral("--format"),
+                           QStringLiteral("json")});
+        QCOMPARE(r.code, 0);
+        const QJsonObject out = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QVERIFY(!out.contains(QLatin1String("cost")) && !out.contains(QLatin1String("goodput")));
+        QCOMPARE(out.value(QLatin1String("economics_error")).toObject().value(QLatin1String("key")).toString(),
+                 QStringLiteral("operations.failure_rate"));
     }
 
     void errors()

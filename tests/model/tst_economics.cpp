@@ -54,6 +54,22 @@ private slots:
         QCOMPARE(x.goodput.checkpointIntervalSeconds,
                  youngDalyIntervalSeconds(x.goodput.checkpointWriteSeconds, x.goodput.jobMtbfSeconds));
         QVERIFY(x.goodput.trainSeconds > e.trainSeconds && x.goodput.trainSecondsP90 > x.goodput.trainSeconds);
+        // The 90th percentile stays above the expected time on a long run with slow checkpoints,
+        // where the expected time's compounding (checkpoints and failures during the extra time)
+        // outgrows the spread: U (1 + delta/tau) + (N + z sqrt(N)) L, the old figure, fell below it.
+        Scenario heavy = s;
+        heavy.operations.storageBytesPerSecond /= 10;
+        heavy.training.tokens *= 4;
+        const Economics h = economics(heavy, evaluate(heavy));
+        QVERIFY2(h.valid, h.problem.message.c_str());
+        const Goodput &g = h.goodput;
+        const double lost = g.checkpointIntervalSeconds / 2 + g.restartSeconds + g.restoreSeconds;
+        const double useful = evaluate(heavy).trainSeconds;
+        const double linear = useful * (1 + g.checkpointWriteSeconds / g.checkpointIntervalSeconds)
+                              + (g.interruptions + 1.2816 * std::sqrt(g.interruptions)) * lost;
+        QVERIFY2(linear < g.trainSeconds, qPrintable(QStringLiteral("%1 %2").arg(linear).arg(g.trainSeconds)));
+        QVERIFY(g.trainSecondsP90 > g.trainSeconds);
+        QCOMPARE(g.trainSecondsP90, g.trainSeconds + economicsDefaults().pessimisticZ * std::sqrt(g.interruptions) * lost);
     }
 
     void sumsAddUp()
