@@ -434,18 +434,24 @@ int runPlan(const Options &o, const LoadedScenario &loaded, QTextStream &out, QT
                    .arg(QStringLiteral("b"), 3).arg(QStringLiteral("schedule"), -16).arg(QStringLiteral("split"), -9)
                    .arg(QStringLiteral("overlap"), -8).arg(QStringLiteral("ZeRO"), 7).arg(QStringLiteral("recompute"), -10)
                    .arg(QStringLiteral("step"), 10).arg(QStringLiteral("train (with failures) / MFU / memory"), -30);
+        const PlanCandidate *withoutFailures = nullptr;   // a row whose economics failed: footnoted
         for (const PlanCandidate &c : r.best) {
             const Plan &p = c.scenario.plan;
+            if (!c.economicsProblem.field.empty() && !withoutFailures)
+                withoutFailures = &c;
             out << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9 %10 %11 %12 %13\n")
                        .arg(QLatin1String(nameOf(resolveFramework(p))), -9).arg(p.tp, 4).arg(p.pp, 4).arg(p.dp, 6).arg(cpText(p), cpWidth).arg(c.scenario.training.microBatch, 3)
                        .arg(fmt::schedule(p), -16).arg(fmt::pipelineSplit(p), -9).arg(fmt::overlaps(p), -8)
                        .arg(fmt::sharding(p), 7).arg(QString::fromStdString(recomputeText(c.scenario.training)), -10)
                        .arg(fmt::seconds(c.breakdown.stepSeconds), 10)
                        // As the app's plan table: the calendar time, failures and checkpoints included.
-                       .arg(fmt::duration(c.calendarTrainSeconds())
+                       .arg(fmt::duration(c.calendarTrainSeconds()) + (c.economicsProblem.field.empty() ? QString() : QStringLiteral("*"))
                             + QStringLiteral(" / ") + fmt::mfu(c.mfu, c.scenario.training.computeSecondsOverride <= 0) + QStringLiteral(" / ")
                             + fmt::memory(c.memoryBytes));
         }
+        if (withoutFailures)
+            out << "* without failures: " << QString::fromStdString(withoutFailures->economicsProblem.field) << ": "
+                << QString::fromStdString(withoutFailures->economicsProblem.message) << "\n";
     }
     if (r.best.empty()) {
         err << "trainscope: no plan fits in memory on this cluster\n";
@@ -622,9 +628,18 @@ int runCalibrate(const QStringList &args, QTextStream &out, QTextStream &err)
 
 } // namespace
 
+// A first argument that names no file and has neither a directory nor an extension in it is a
+// subcommand, even a mistyped one: `trainscope evl x.json` says so instead of opening a window that
+// cannot load "evl".
+bool looksLikeSubcommand(const QString &first)
+{
+    return !first.isEmpty() && !first.startsWith(QLatin1Char('-')) && !first.contains(QLatin1Char('/'))
+           && !first.contains(QLatin1Char('.')) && !QFileInfo::exists(first);
+}
+
 bool isCommandLineInvocation(const QStringList &arguments)
 {
-    return arguments.size() > 1 && kSubcommands.contains(arguments[1]);
+    return arguments.size() > 1 && (kSubcommands.contains(arguments[1]) || looksLikeSubcommand(arguments[1]));
 }
 
 int runCommandLine(const QStringList &args, QTextStream &out, QTextStream &err)
@@ -637,6 +652,11 @@ int runCommandLine(const QStringList &args, QTextStream &out, QTextStream &err)
     if (sub == QLatin1String("--version")) {
         out << "trainscope " << TRAINSCOPE_VERSION << "\n";
         return kExitOk;
+    }
+    if (!kSubcommands.contains(sub)) {
+        err << "trainscope: unknown subcommand \"" << sub << "\" (the subcommands are eval, sweep, plan, collectives, "
+            << "calibrate and report; a scenario file to open in the window is a path such as " << sub << ".json)\n";
+        return kExitUsage;
     }
     if (sub == QLatin1String("calibrate"))
         return runCalibrate(args, out, err);

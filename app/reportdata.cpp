@@ -34,7 +34,7 @@ Extras extrasOf(const Scenario &sc, const Evaluation &e)
 {
     Extras x;
     StageTimes st{e.stageForwardSeconds, e.stageBackwardSeconds, e.stageWeightGradSeconds, e.p2pSecondsPerTransfer};
-    const int v = sc.plan.schedule == Schedule::Interleaved ? sc.plan.virtualStages : 1;
+    const int v = chunksPerStage(sc.plan);
     if (sc.plan.pp > 1) {
         x.microBatchesFor80 = requiredMicroBatches(sc.plan.schedule, sc.plan.pp, v, kTargetPipelineEfficiency, st);
         x.maxStagesFor80 = maxStagesForEfficiency(sc.plan.schedule, e.microBatches, v, kTargetPipelineEfficiency, st);

@@ -1112,7 +1112,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const Plan &pl = sc.plan;
     const int t = pl.tp, p = pl.pp, d = pl.dp, c = pl.cp;
     // DualPipeV: two chunks a rank, the V's down and up stages.
-    const int v = pl.schedule == Schedule::Interleaved ? pl.virtualStages : pl.schedule == Schedule::DualPipeV && pl.pp > 1 ? 2 : 1;
+    const int v = chunksPerStage(pl);
     const bool vShape = pl.schedule == Schedule::DualPipeV && p > 1;
     const int N = cl.gpus;
     const int b = tr.microBatch;

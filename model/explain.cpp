@@ -63,7 +63,7 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
     const Plan &pl = sc.plan;
     const Workload &w = sc.workload;
     const int p = pl.pp, t = pl.tp, d = pl.dp, c = pl.cp;
-    const int v = pl.schedule == Schedule::Interleaved ? pl.virtualStages : 1;
+    const int v = chunksPerStage(pl);
     const int layersPerStage = e.criticalStageLayers;   // on the slowest stage
     const long long m = e.microBatches;
     const int N = sc.cluster.gpus;

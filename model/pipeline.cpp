@@ -647,6 +647,13 @@ std::vector<int> dualPipeVStageLayers(const Workload &workload, const Plan &plan
     return layers;
 }
 
+int chunksPerStage(const Plan &plan)
+{
+    if (plan.schedule == Schedule::Interleaved)
+        return plan.virtualStages;
+    return plan.schedule == Schedule::DualPipeV && plan.pp > 1 ? 2 : 1;
+}
+
 std::vector<int> stageLayersOf(const Workload &workload, const Plan &plan)
 {
     if (plan.schedule == Schedule::DualPipeV && plan.pp > 1) {

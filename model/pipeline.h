@@ -146,6 +146,9 @@ std::vector<int> dualPipeVStageLayers(const Workload &workload, const Plan &plan
 /// The layers each stage runs: stageLayerCounts, with the multi-token-prediction layers on the
 /// last stage (Megatron-Core places them there); DualPipeV: each rank's two stages together.
 std::vector<int> stageLayersOf(const Workload &workload, const Plan &plan);
+/// The model chunks each pipeline rank holds: v when interleaved, DualPipeV's 2 (the V's down and
+/// up stage) when pipelined, else 1.
+int chunksPerStage(const Plan &plan);
 
 /// Smallest m with pipeline efficiency m/(m + bubble) >= target (1F1B: m >= (p-1) e / (1-e)).
 long long requiredMicroBatches(Schedule schedule, int stages, int virtualStages, double targetEfficiency,

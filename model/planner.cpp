@@ -188,9 +188,7 @@ PlanSearchResult searchPlans(const Scenario &given, const PlanSearchOptions &opt
                 }
                 return experts > 0 && leastBytes > 0 ? leastBytes : bytes;
             };
-            const int v = s.plan.schedule == Schedule::Interleaved ? s.plan.virtualStages
-                          : s.plan.schedule == Schedule::DualPipeV && shape.pp > 1 ? 2   // the V's two chunks
-                                                                                  : 1;
+            const int v = chunksPerStage(s.plan);   // s.plan.pp is shape.pp here
             const double layersPerChunk = double(base.workload.layers) / (double(shape.pp) * v);
             s.training.offloadLayers = 0;
             for (int k = 0; k < (hybrid ? 2 : 1); ++k) {
@@ -354,11 +352,13 @@ PlanSearchResult searchPlans(const Scenario &given, const PlanSearchOptions &opt
         const Economics x = economics(c.scenario, evaluate(c.scenario));
         c.trainSecondsWithFailures = x.valid ? x.goodput.trainSeconds : 0.0;
         c.costUsd = x.valid ? x.cost.totalUsd : 0.0;
+        c.economicsProblem = x.valid ? Problem{} : x.problem;
     }
     if (result.currentFeasible) {
         const Economics x = economics(base, evaluate(base));
         result.current.trainSecondsWithFailures = x.valid ? x.goodput.trainSeconds : 0.0;
         result.current.costUsd = x.valid ? x.cost.totalUsd : 0.0;
+        result.current.economicsProblem = x.valid ? Problem{} : x.problem;
     }
     result.best = std::move(best);
     result.cancelled = cancelled;

@@ -28,6 +28,7 @@ struct PlanCandidate
     /// when they are known, else failure-free. The search's GPU count is fixed, so this keeps its order.
     double calendarTrainSeconds() const { return trainSecondsWithFailures > 0 ? trainSecondsWithFailures : trainSeconds; }
     double costUsd = 0;                    // of the token budget, with failures
+    Problem economicsProblem;              // why the two above are 0 (failures outpace checkpoints), if they are
     int equivalentPlans = 0;       // other plans with the same time and memory, folded into this row
 };
 

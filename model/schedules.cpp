@@ -280,7 +280,7 @@ StepTimeline stepTimeline(const Scenario &sc, const Evaluation &e)
     const Plan &pl = sc.plan;
     const Breakdown &b = e.breakdown;
     const int p = pl.pp;
-    const int v = pl.schedule == Schedule::Interleaved ? pl.virtualStages : pl.schedule == Schedule::DualPipeV && p > 1 ? 2 : 1;
+    const int v = chunksPerStage(pl);
     const long long m = e.microBatches;
     if (m * v > kMaxTimelineMicroBatches) {
         out.error = "too many micro-batches to draw (" + std::to_string(m) + ")";

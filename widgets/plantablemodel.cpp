@@ -72,6 +72,9 @@ QVariant PlanTableModel::data(const QModelIndex &index, int role) const
         bold.setBold(true);
         return bold;
     }
+    const bool withoutFailures = !c.economicsProblem.field.empty();
+    if (role == Qt::ToolTipRole && withoutFailures && (index.column() == ColTrain || index.column() == ColCost))
+        return tr("Without failures: %1: %2").arg(QString::fromStdString(c.economicsProblem.field), QString::fromStdString(c.economicsProblem.message));
     if (role == Qt::ToolTipRole && current)
         return c.fits ? tr("Your current plan") : tr("Your current plan: it does not fit in HBM with the plan margin");
     if (role != Qt::DisplayRole && !raw)
@@ -80,7 +83,11 @@ QVariant PlanTableModel::data(const QModelIndex &index, int role) const
     const double delta = m_currentSeconds > 0 ? seconds / m_currentSeconds - 1 : 0.0;
     switch (index.column()) {
     case ColTrain:
-        return raw ? QVariant(seconds) : QVariant(current ? tr("%1 (current)").arg(fmt::duration(seconds)) : fmt::duration(seconds));
+        if (raw)
+            return seconds;
+        // Failures that outpace checkpoints leave only the failure-free time, and the cell says so.
+        return (current ? tr("%1 (current)").arg(fmt::duration(seconds)) : fmt::duration(seconds))
+               + (withoutFailures ? tr(" without failures") : QString());
     case ColDelta:
         if (raw)
             return delta;

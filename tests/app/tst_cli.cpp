@@ -55,6 +55,14 @@ private slots:
         QVERIFY(isCommandLineInvocation({QStringLiteral("trainscope"), QStringLiteral("eval"), QStringLiteral("x.json")}));
         QVERIFY(!isCommandLineInvocation({QStringLiteral("trainscope"), QStringLiteral("x.json")}));
         QVERIFY(!isCommandLineInvocation({QStringLiteral("trainscope")}));
+        QVERIFY(!isCommandLineInvocation({QStringLiteral("trainscope"), QStringLiteral("dir/scenario")}));
+        QVERIFY(!isCommandLineInvocation({QStringLiteral("trainscope"), QStringLiteral("--screenshot"), QStringLiteral("a.png")}));
+        // A mistyped subcommand is said, not opened in the window as a file.
+        const QStringList typo{QStringLiteral("trainscope"), QStringLiteral("evl"), QStringLiteral("x.json")};
+        QVERIFY(isCommandLineInvocation(typo));
+        const Run r = run({QStringLiteral("evl"), QStringLiteral("x.json")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(QLatin1String("unknown subcommand \"evl\"")), qPrintable(r.err));
     }
 
     void evalJsonKeys()
@@ -275,6 +283,11 @@ private slots:
         QVERIFY(!out.contains(QLatin1String("cost")) && !out.contains(QLatin1String("goodput")));
         QCOMPARE(out.value(QLatin1String("economics_error")).toObject().value(QLatin1String("key")).toString(),
                  QStringLiteral("operations.failure_rate"));
+        // The plan table's time column is "with failures": a row without them is marked and footnoted.
+        const Run plan = run({QStringLiteral("plan"), writeFile(dir, QJsonDocument(scenario).toJson()), QStringLiteral("--top"),
+                              QStringLiteral("2")});
+        QCOMPARE(plan.code, 0);
+        QVERIFY2(plan.out.contains(QLatin1String("* without failures: operations.failure_rate: failures come faster")), qPrintable(plan.out));
     }
 
     void errors()
