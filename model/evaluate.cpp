@@ -39,8 +39,11 @@
 #include "units.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
+#include <initializer_list>
+#include <limits>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -135,17 +138,43 @@ Problem problem(std::string field, const char *format, double a = 0, double b = 
     return {std::move(field), text};
 }
 
-void addWarning(Evaluation &e, WarningCode code, double value, double threshold, Change first = {},
-                Change second = {})
+/// A warning's candidate fixes (at most 8, each a change and an optional second one), kept on the
+/// stack: the default plans fire warnings on every evaluation.
+struct FixCandidates
+{
+    using Fix = std::pair<Change, Change>;
+    std::array<Fix, 8> items{};
+    int count = 0;
+    FixCandidates() = default;
+    FixCandidates(std::initializer_list<Fix> fixes)
+    {
+        for (const Fix &f : fixes)
+            push_back(f);
+    }
+    void push_back(const Fix &f)
+    {
+        if (count < int(items.size()))
+            items[size_t(count++)] = f;
+    }
+    bool empty() const { return count == 0; }
+    const Fix &back() const { return items[size_t(count - 1)]; }
+    const Fix *begin() const { return items.data(); }
+    const Fix *end() const { return items.data() + count; }
+};
+
+/// The warning's index, or -1 when the list is full.
+int addWarning(Evaluation &e, WarningCode code, double value, double threshold, Change first = {},
+               Change second = {})
 {
     if (e.warningCount >= kMaxWarnings)
-        return;
+        return -1;
     Warning &w = e.warnings[size_t(e.warningCount++)];
     w.code = code;
     w.value = value;
     w.threshold = threshold;
     w.changes = {first, second};
     w.changeCount = (first.field != Field::None) + (second.field != Field::None);
+    return e.warningCount - 1;
 }
 
 constexpr double kCommunicationWarnFraction = 0.5;
@@ -2040,14 +2069,27 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     e.feasible = true;
 
     // ---- Warnings, each with the change that fixes it ----
+    const auto applyFix = [&](const std::pair<Change, Change> &fix) -> Scenario {
+        if (fix.second.field == Field::None)
+            return applyChange(sc, fix.first);
+        return applyChange(applyChange(sc, fix.first), fix.second);
+    };
+    // Warnings whose change was chosen among candidates that validate (bit i: warning i); the rest
+    // are checked once at the end.
+    unsigned fixValidated = 0;
+    const auto markValidated = [&](int index) {
+        if (index >= 0)
+            fixValidated |= 1u << index;
+    };
+    static_assert(kMaxWarnings <= 32);
     // Of candidate changes (each evaluated), the one with the shortest step per token, so that a
     // larger batch is judged by the same work; `fallback` when none beats the plan.
-    const auto fastestFix = [&](const std::vector<std::pair<Change, Change>> &candidates,
+    const auto fastestFix = [&](const FixCandidates &candidates,
                                 std::pair<Change, Change> fallback) {
         double bestPerToken = step / e.tokensPerStep;
         std::optional<std::pair<Change, Change>> best;
         for (const std::pair<Change, Change> &candidate : candidates) {
-            const Evaluation trial = evaluateImpl(applyChange(applyChange(sc, candidate.first), candidate.second), false);
+            const Evaluation trial = evaluateImpl(applyFix(candidate), false);
             // A change that makes a fitting plan overflow its GPUs fixes nothing, nor as the fallback.
             const bool runs = trial.feasible && (trial.memory.fits || !e.memory.fits);
             if (!runs && candidate == fallback)
@@ -2059,9 +2101,40 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         }
         return best.value_or(fallback);
     };
+    // The fastest of candidate changes that run (valid, and fitting when the plan fits), else the
+    // first that runs, else none: for warnings whose fix is a layout to move to whether or not the
+    // model finds it faster, as long as it is a plan the tool can evaluate.
+    const auto fastestRunningFix = [&](const FixCandidates &candidates) {
+        double bestPerToken = std::numeric_limits<double>::infinity();
+        std::optional<std::pair<Change, Change>> best;
+        for (const std::pair<Change, Change> &candidate : candidates) {
+            const Evaluation trial = evaluateImpl(applyFix(candidate), false);
+            if (!trial.feasible || (!trial.memory.fits && e.memory.fits))
+                continue;
+            if (trial.breakdown.stepSeconds / trial.tokensPerStep < bestPerToken) {
+                bestPerToken = trial.breakdown.stepSeconds / trial.tokensPerStep;
+                best = candidate;
+            }
+        }
+        return best.value_or(std::pair<Change, Change>{});
+    };
+    // The first candidate that runs, else none: it validates, and where the plan fits it still
+    // fits (evaluated then only: a plan that overflows already is told how to fit first).
+    const auto firstRunningFix = [&](const FixCandidates &candidates) {
+        for (const std::pair<Change, Change> &candidate : candidates) {
+            const Scenario fixed = applyFix(candidate);
+            if (validate(fixed))
+                continue;
+            if (!e.memory.fits)
+                return candidate;
+            if (const Evaluation trial = evaluateImpl(fixed, false); trial.feasible && trial.memory.fits)
+                return candidate;
+        }
+        return std::pair<Change, Change>{};
+    };
     // [MoE] Fewer expert-dispatch copies (the flex dispatcher, when EP leaves the node) or the
     // dispatch behind another micro-batch's layer (ep_overlap, where Megatron-Core allows it).
-    const auto addEpCandidates = [&](std::vector<std::pair<Change, Change>> &candidates) {
+    const auto addEpCandidates = [&](FixCandidates &candidates) {
         if (!moe || pl.ep <= 1)
             return;
         if (pl.epDispatcher == EpDispatcher::AllToAll && groupOf(pl.ep, 1, cl).nodes() > 1)
@@ -2072,7 +2145,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     };
     if (e.communicationFraction > kCommunicationWarnFraction && withWarnings) {
         // Recommend the candidate change that gives the shortest step (each evaluated).
-        std::vector<std::pair<Change, Change>> candidates;
+        FixCandidates candidates;
         addEpCandidates(candidates);
         if (!pl.overlapDp)
             candidates.push_back({{Field::OverlapDp, 1}, pl.bucketBytes == 0 ? Change{Field::Bucket, kFrameworkBucket} : Change{}});
@@ -2090,40 +2163,59 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         if (tr.computeSecondsOverride <= 0 || candidates.empty())
             candidates.push_back({{Field::GlobalBatch, double(tr.globalBatch) * 4}, {}});
         const std::pair<Change, Change> best = fastestFix(candidates, candidates.back());
-        addWarning(e, WarningCode::CommunicationDominates, e.communicationFraction, kCommunicationWarnFraction, best.first,
-                   best.second);
+        markValidated(addWarning(e, WarningCode::CommunicationDominates, e.communicationFraction, kCommunicationWarnFraction, best.first,
+                   best.second));
     }
     if (!withWarnings)
         return e;
+    // More micro-batches keep more of them in flight where m < p (and under GPipe): the larger
+    // batch is offered only if the plan still fits.
     if (p > 1 && m < p) {
-        addWarning(e, WarningCode::FewMicroBatches, double(m), double(p),
-                   {Field::GlobalBatch, double(p) * b * d});
+        const std::pair<Change, Change> fix = firstRunningFix({{{Field::GlobalBatch, double(p) * b * d}, {}}});
+        markValidated(addWarning(e, WarningCode::FewMicroBatches, double(m), double(p), fix.first, fix.second));
     } else if (p > 1 && e.pipelineEfficiency < kPipelineEfficiencyWarn) {
         const long long need = requiredMicroBatches(pl.schedule, p, v, kPipelineEfficiencyWarn, st);
-        addWarning(e, WarningCode::LowPipelineEfficiency, e.pipelineEfficiency, kPipelineEfficiencyWarn,
-                   {Field::GlobalBatch, double(need) * b * d});
+        const std::pair<Change, Change> fix = firstRunningFix({{{Field::GlobalBatch, double(need) * b * d}, {}}});
+        markValidated(addWarning(e, WarningCode::LowPipelineEfficiency, e.pipelineEfficiency, kPipelineEfficiencyWarn,
+                                 fix.first, fix.second));
     }
-    if (t > cl.gpusPerNode)
-        addWarning(e, WarningCode::TpSpansNodes, t, cl.gpusPerNode, {Field::Tp, double(cl.gpusPerNode)},
-                   {Field::Pp, double(p) * t / cl.gpusPerNode});
-    else if (tpGroup.straddles || (t > 1 && tpGroup.nodes() > 1)) {
+    // TP cut to what the node holds, the rest of the GPUs to PP, DP or CP: the fastest of those
+    // that run (each evaluated; a TP across nodes or over PCIe is rare, so the trials cost the
+    // default plan nothing). None runs (a batch DP does not divide, more stages than layers, an
+    // overflow): the warning names the problem without a change that would break the plan.
+    const auto tpCutCandidates = [&](int tpTo) {
+        const int factor = t / tpTo;
+        FixCandidates candidates;
+        if (w.layers >= p * factor)
+            candidates.push_back({{Field::Tp, double(tpTo)}, {Field::Pp, double(p) * factor}});
+        candidates.push_back({{Field::Tp, double(tpTo)}, {}});   // DP takes the GPUs
+        candidates.push_back({{Field::Tp, double(tpTo)}, {Field::Cp, double(c) * factor}});
+        return candidates;
+    };
+    if (t > cl.gpusPerNode && t % cl.gpusPerNode == 0) {
+        const std::pair<Change, Change> best = fastestRunningFix(tpCutCandidates(cl.gpusPerNode));
+        markValidated(addWarning(e, WarningCode::TpSpansNodes, t, cl.gpusPerNode, best.first, best.second));
+    } else if (t > cl.gpusPerNode || tpGroup.straddles || (t > 1 && tpGroup.nodes() > 1)) {
         // TP=4 with 6 GPUs per node, or a rank order that puts TP outside the node.
         int fit = 1;
-        while (fit * 2 <= t && cl.gpusPerNode % (fit * 2) == 0)
+        while (fit * 2 <= t && cl.gpusPerNode % (fit * 2) == 0 && t % (fit * 2) == 0)
             fit *= 2;
-        addWarning(e, WarningCode::TpStraddlesNodes, t, cl.gpusPerNode, {Field::Tp, double(fit)},
-                   {Field::Dp, double(d) * t / fit});
+        const std::pair<Change, Change> best = fastestRunningFix(tpCutCandidates(fit));
+        markValidated(addWarning(e, t > cl.gpusPerNode ? WarningCode::TpSpansNodes : WarningCode::TpStraddlesNodes, t, cl.gpusPerNode,
+                   best.first, best.second));
     }
-    else if (t > 1 && cl.intraNode.bytesPerSecond < kSlowTpLinkBytesPerSecond)
-        addWarning(e, WarningCode::TpOverSlowLink, cl.intraNode.bytesPerSecond, kSlowTpLinkBytesPerSecond,
-                   {Field::Tp, 1}, {Field::Dp, double(d) * t});
+    else if (t > 1 && cl.intraNode.bytesPerSecond < kSlowTpLinkBytesPerSecond) {
+        const std::pair<Change, Change> best = fastestRunningFix(tpCutCandidates(1));
+        markValidated(addWarning(e, WarningCode::TpOverSlowLink, cl.intraNode.bytesPerSecond, kSlowTpLinkBytesPerSecond, best.first,
+                   best.second));
+    }
     // The K/V exchange left the node and a tenth of the step waits for it (the share the TP warning
     // uses): recommend the in-node split that runs fastest per token, each evaluated, so a plan
     // whose CP must span nodes to fit (Llama 3.1 405B at TP 8, CP 2 on 8-GPU nodes, as NVIDIA runs
     // it) is not told to drop it.
     if (c > 1 && double(t) * c > cl.gpusPerNode && bd.cpCommExposedSeconds > kExposedCpWarnFraction * step
         && e.communicationFraction <= kCommunicationWarnFraction) {
-        std::vector<std::pair<Change, Change>> candidates;
+        FixCandidates candidates;
         const int cpInNode = std::max(1, cl.gpusPerNode / t);
         if (cpInNode < c)
             candidates.push_back({{Field::Cp, double(cpInNode)}, {Field::Dp, double(d) * c / cpInNode}});
@@ -2136,8 +2228,8 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             if (other != pl.cpComm && frameworkRunsCpComm(pl.framework, other, c))
                 candidates.push_back({{Field::CpComm, double(int(other))}, {}});
         const std::pair<Change, Change> best = fastestFix(candidates, {});
-        addWarning(e, WarningCode::CpSpansNodes, bd.cpCommExposedSeconds / step, kExposedCpWarnFraction, best.first,
-                   best.second);
+        markValidated(addWarning(e, WarningCode::CpSpansNodes, bd.cpCommExposedSeconds / step, kExposedCpWarnFraction, best.first,
+                   best.second));
     }
     const bool hostOverflow = e.memory.offloadedBytes > e.memory.hostCapacityBytes;
     if (hostOverflow) {
@@ -2148,21 +2240,20 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
                    {Field::OffloadLayers, double(std::max(0, hostLayers))});
     }
     if (!e.memory.fits && e.memory.totalBytes > e.memory.capacityBytes) {
-        Change fix;
-        // The next ZeRO stage the plan's framework runs (validate() knows which), else recompute, else PP.
-        for (int zero = pl.zeroStage + 1; zero <= 3 && d * c > 1 && fix.field == Field::None; ++zero)
-            if (!validate(applyChange(sc, {Field::Zero, double(zero)})))
-                fix = {Field::Zero, double(zero)};
-        if (fix.field == Field::None && tr.recompute != Recompute::Full)
-            fix = {Field::Recompute, double(int(Recompute::Full))};
-        else if (fix.field == Field::None && e.recomputedLayerShare < 1)
-            fix = {Field::RecomputeLayers, 0.0};   // recompute every layer, not the first few
-        else if (fix.field == Field::None && d % 2 == 0 && w.layers >= 2 * p)
-            fix = {Field::Pp, double(p) * 2};
-        Change second;
-        if (fix.field == Field::Pp)
-            second = {Field::Dp, double(d / 2)};
-        addWarning(e, WarningCode::DoesNotFitMemory, e.memory.totalBytes, e.memory.capacityBytes, fix, second);
+        // The next ZeRO stage the plan's framework runs, else full recompute (without the expert
+        // overlap, which Megatron-Core runs only without it), else PP doubled: the first that validates.
+        FixCandidates candidates;
+        for (int zero = pl.zeroStage + 1; zero <= 3 && d * c > 1; ++zero)
+            candidates.push_back({{Field::Zero, double(zero)}, {}});
+        if (tr.recompute != Recompute::Full)
+            candidates.push_back({{Field::Recompute, double(int(Recompute::Full))},
+                                  pl.epOverlap ? Change{Field::EpOverlap, 0} : Change{}});
+        else if (e.recomputedLayerShare < 1)
+            candidates.push_back({{Field::RecomputeLayers, 0.0}, {}});   // recompute every layer, not the first few
+        if (d % 2 == 0 && w.layers >= 2 * p)
+            candidates.push_back({{Field::Pp, double(p) * 2}, {Field::Dp, double(d / 2)}});
+        const std::pair<Change, Change> fix = firstRunningFix(candidates);
+        markValidated(addWarning(e, WarningCode::DoesNotFitMemory, e.memory.totalBytes, e.memory.capacityBytes, fix.first, fix.second));
     }
     if (cl.transport == Transport::Tcp && N > cl.gpusPerNode)
         addWarning(e, WarningCode::TcpTransport, 0, 0, {Field::Transport, 1});
@@ -2176,7 +2267,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     // sync, fewer parameters per GPU (TP inside the node, or PP), switches that reduce in flight.
     if (pl.overlapDp && dpExposedComm > kExposedSyncWarnFraction * step
         && e.communicationFraction <= kCommunicationWarnFraction) {
-        std::vector<std::pair<Change, Change>> candidates;
+        FixCandidates candidates;
         if (gradCommBytes > 2 && tr.precision != Precision::Fp32)
             candidates.push_back({{Field::GradReduce, double(int(GradReduce::Bf16))}, {}});
         if (!cl.inNetworkReduction && N > cl.gpusPerNode && cl.transport == Transport::Rdma)
@@ -2188,8 +2279,8 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         if (tr.computeSecondsOverride <= 0)
             candidates.push_back({{Field::GlobalBatch, double(tr.globalBatch) * 2}, {}});
         const std::pair<Change, Change> best = fastestFix(candidates, {});
-        addWarning(e, WarningCode::GradientSyncExposed, dpExposedComm / step, kExposedSyncWarnFraction, best.first,
-                   best.second);
+        markValidated(addWarning(e, WarningCode::GradientSyncExposed, dpExposedComm / step, kExposedSyncWarnFraction, best.first,
+                   best.second));
     }
     // TP collectives in the open for a large share of the step: hide them behind the GEMMs
     // (plan.tp_overlap: Transformer Engine's userbuffers, torchtitan's AsyncTP), which needs the TP
@@ -2198,6 +2289,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     // evaluation of it would pay for those trials (eval_per_second). Not for latent attention under
     // Megatron-Core, which runs no TP overlap with it (validate()).
     if (t > 1 && !pl.tpOverlap && tpGroup.nodes() <= 1 && !tpGroup.straddles && !(isMla(w) && fw != Framework::Fsdp)
+        && !(tr.precision == Precision::Fp8 && tr.fp8Recipe == Fp8Recipe::Nvfp4)   // no TP overlap with NVFP4 (validate())
         && bd.tpCommExposedSeconds > kExposedTpWarnFraction * step && e.communicationFraction <= kCommunicationWarnFraction)
         addWarning(e, WarningCode::TpCommExposed, bd.tpCommExposedSeconds / step, kExposedTpWarnFraction,
                    {Field::TpOverlap, 1});
@@ -2208,24 +2300,24 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     if (t > 1 && t % 2 == 0 && pl.tpOverlap && tpGroup.nodes() <= 1 && !tpGroup.straddles
         && cl.intraNode.bytesPerSecond >= kSlowTpLinkBytesPerSecond   // below it tp_over_slow_link says TP 1
         && bd.tpCommExposedSeconds > kExposedTpWarnFraction * step && e.communicationFraction <= kCommunicationWarnFraction) {
-        std::vector<std::pair<Change, Change>> candidates;
+        FixCandidates candidates;
         if (w.layers >= 2 * p)
             candidates.push_back({{Field::Tp, double(t / 2)}, {Field::Pp, double(2 * p)}});
         candidates.push_back({{Field::Tp, double(t / 2)}, {Field::Dp, double(2 * d)}});
         const std::pair<Change, Change> best = fastestFix(candidates, {});
-        addWarning(e, WarningCode::TpCommExposed, bd.tpCommExposedSeconds / step, kExposedTpWarnFraction, best.first,
-                   best.second);
+        markValidated(addWarning(e, WarningCode::TpCommExposed, bd.tpCommExposedSeconds / step, kExposedTpWarnFraction, best.first,
+                   best.second));
     }
     // [MoE] Expert dispatch and combine in the open for a large share of the step: send each token
     // once per node (the flex dispatcher) when EP leaves the node, or run them behind another
     // micro-batch's layer (ep_overlap, where Megatron-Core allows it); the evaluated faster.
     if (moe && pl.ep > 1 && bd.epCommExposedSeconds > kExposedEpWarnFraction * step
         && e.communicationFraction <= kCommunicationWarnFraction) {
-        std::vector<std::pair<Change, Change>> candidates;
+        FixCandidates candidates;
         addEpCandidates(candidates);
         const std::pair<Change, Change> best = fastestFix(candidates, {});
-        addWarning(e, WarningCode::EpCommExposed, bd.epCommExposedSeconds / step, kExposedEpWarnFraction, best.first,
-                   best.second);
+        markValidated(addWarning(e, WarningCode::EpCommExposed, bd.epCommExposedSeconds / step, kExposedEpWarnFraction, best.first,
+                   best.second));
     }
     if (dpRanks > 1 && e.dpBuckets > 1 && e.dpBucketSeconds > 0) {
         const Group group = groupOf(dpRanks, dpStride, cl);
@@ -2239,9 +2331,13 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     if (cl.oversubscription > 1 && dpRanks > 1 && d * double(t) * c > cl.gpusPerNode && dpExposedComm > 0.1 * step)
         addWarning(e, WarningCode::OversubscribedFabric, cl.oversubscription, 1, {Field::Oversubscription, 1});
     if (pl.zeroStage == 3 && N > cl.gpusPerNode && fabric.inter.bytesPerSecond < kSlowZero3LinkBytesPerSecond
-        && dpExposedComm > 0.1 * step)
-        addWarning(e, WarningCode::ZeroThreeOnSlowFabric, fabric.inter.bytesPerSecond, kSlowZero3LinkBytesPerSecond,
-                   {Field::Zero, 1});
+        && dpExposedComm > 0.1 * step) {
+        // ZeRO-1 where the framework runs it; FSDP shards gradients with the optimizer, so its
+        // answer is SHARD_GRAD_OP (zero 2), which gathers the parameters once a step.
+        const std::pair<Change, Change> fix = firstRunningFix({{{Field::Zero, 1}, {}}, {{Field::Zero, 2}, {}}});
+        markValidated(addWarning(e, WarningCode::ZeroThreeOnSlowFabric, fabric.inter.bytesPerSecond, kSlowZero3LinkBytesPerSecond,
+                   fix.first, fix.second));
+    }
     if (tr.computeSecondsOverride > 0) {
         // The given compute time against the FLOPs it must hold: above peak is impossible.
         const double implied = e.hardwareFlopsPerStep / (N * tr.computeSecondsOverride * peakMatrix);
@@ -2254,16 +2350,29 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
                    {Field::Schedule, double(int(Schedule::OneFOneB))});
     if (pl.framework != Framework::Auto && !frameworkRunsCpComm(pl.framework, pl.cpComm, c)) {
         // The framework's exchange, or no context parallelism where that cannot split the heads.
-        const Change own{Field::CpComm, double(int(frameworkCpComm(pl.framework)))};
-        if (!validate(applyChange(sc, own)))
-            addWarning(e, WarningCode::CpCommNotInFramework, double(int(pl.cpComm)), double(int(pl.framework)), own);
-        else
-            addWarning(e, WarningCode::CpCommNotInFramework, double(int(pl.cpComm)), double(int(pl.framework)),
-                       {Field::Cp, 1}, {Field::Dp, double(d) * c});
+        // CP 1 gives its ranks to DP, or to TP where the node and heads allow (DP changes the
+        // micro-batches, which an interleaved schedule needs a multiple of pp).
+        FixCandidates candidates{{{Field::CpComm, double(int(frameworkCpComm(pl.framework)))}, {}},
+                                                          {{Field::Cp, 1}, {Field::Dp, double(d) * c}}};
+        if (t * c <= cl.gpusPerNode && w.heads % (t * c) == 0)
+            candidates.push_back({{Field::Cp, 1}, {Field::Tp, double(t) * c}});
+        const std::pair<Change, Change> fix = firstRunningFix(candidates);
+        markValidated(addWarning(e, WarningCode::CpCommNotInFramework, double(int(pl.cpComm)), double(int(pl.framework)), fix.first,
+                   fix.second));
     }
     if (stragglerSeconds > kStragglerWarnFraction * step)
         addWarning(e, WarningCode::Stragglers, (e.stepP99Seconds - e.stepMedianSeconds) / e.stepMedianSeconds,
                    kStragglerWarnFraction);
+    // No warning offers a change that gives a plan the tool rejects: the ones above pick among valid
+    // candidates; this catches a fix whose validity another input decides (the fix is dropped and
+    // the text says what to do instead).
+    for (int i = 0; i < e.warningCount; ++i) {
+        Warning &warning = e.warnings[size_t(i)];
+        if (warning.changeCount > 0 && !(fixValidated & (1u << i)) && validate(applyWarning(sc, warning))) {
+            warning.changes = {};
+            warning.changeCount = 0;
+        }
+    }
     return e;
 }
 

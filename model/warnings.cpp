@@ -64,32 +64,42 @@ WarningText describe(const Warning &w, const Scenario &sc)
 {
     WarningText t;
     const std::string fix = changesText(w);
+    // "Lead: the change." or, where no change runs here (a fix another input rules out), "Lead."
+    const auto withFix = [&](const std::string &lead) { return w.changeCount ? lead + ": " + fix + "." : lead + "."; };
     switch (w.code) {
     case WarningCode::CommunicationDominates:
         t.code = "communication_dominates";
         t.message = format("Communication is %.1f%% of the step (over %.0f%%): GPUs wait on the network.",
                            100 * w.value, 100 * w.threshold);
-        t.recommendation = "Hide or shrink it: " + fix + ".";
+        t.recommendation = withFix("Hide or shrink it");
         break;
     case WarningCode::LowPipelineEfficiency:
         t.code = "low_pipeline_efficiency";
         t.message = format("Pipeline efficiency is %.1f%% (under %.0f%%): the fill and drain bubble idles every stage.",
                            100 * w.value, 100 * w.threshold);
-        t.recommendation = "Use more micro-batches per step: " + fix
-                           + " (or fewer stages, or the interleaved / zero-bubble schedule).";
+        t.recommendation = w.changeCount ? "Use more micro-batches per step: " + fix
+                                               + " (or fewer stages, or the interleaved / zero-bubble schedule)."
+                                         : "Use more micro-batches per step, fewer stages, or the interleaved / zero-bubble "
+                                           "schedule.";
         break;
     case WarningCode::FewMicroBatches:
         t.code = "few_micro_batches";
         t.message = format("Only %.0f micro-batches for %.0f pipeline stages (m < p): most stages idle most of the step.",
                            w.value, w.threshold);
-        t.recommendation = "Give every stage work: " + fix + ".";
+        t.recommendation = w.changeCount ? "Give every stage work: " + fix + "."
+                                         : "Give every stage work: more micro-batches per step (a larger batch does not fit "
+                                           "as the plan stands: recompute or shard to make room), or fewer stages.";
         break;
     case WarningCode::TpSpansNodes:
         t.code = "tp_spans_nodes";
         t.message = format("Tensor parallelism of %.0f spans nodes of %.0f GPUs: its per-layer all-reduces run over "
                            "the inter-node network instead of NVLink.",
                            w.value, w.threshold);
-        t.recommendation = "Keep TP inside a node and pipeline across nodes: " + fix + ".";
+        t.recommendation = w.changeCount ? "Keep TP inside a node, the other GPUs to pipeline, data or context parallelism: "
+                                               + fix + "."
+                                         : "Keep TP inside a node; no such plan runs here as it stands (the batch, the layers "
+                                           "or the memory rule out the in-node TP with PP, DP or CP taking the rest): change "
+                                           "the global batch or the GPU count so one does.";
         break;
     case WarningCode::TpStraddlesNodes:
         t.code = "tp_straddles_nodes";
@@ -97,13 +107,17 @@ WarningText describe(const Warning &w, const Scenario &sc)
                            "across nodes): some groups are split over two nodes, and their all-reduces are charged at "
                            "the network's rate.",
                            w.value, w.threshold);
-        t.recommendation = "Use a TP degree that divides the GPUs per node: " + fix + ".";
+        t.recommendation = w.changeCount ? "Use a TP degree that divides the GPUs per node: " + fix + "."
+                                         : "Use a TP degree that divides the GPUs per node (none runs here as the plan stands: "
+                                           "change the global batch or the GPU count so DP, PP or CP can take the rest).";
         break;
     case WarningCode::TpOverSlowLink:
         t.code = "tp_over_slow_link";
         t.message = format("Tensor parallelism runs over a %.0f GB/s intra-node link (below %.0f GB/s, PCIe class).",
                            w.value / units::kBytesPerGB, w.threshold / units::kBytesPerGB);
-        t.recommendation = "Use data parallelism instead: " + fix + ".";
+        t.recommendation = w.changeCount ? "Use data or pipeline parallelism instead: " + fix + "."
+                                         : "Use data or pipeline parallelism instead of TP (TP 1 runs here with neither as the "
+                                           "plan stands: change the global batch or the layer split so one does).";
         break;
     case WarningCode::CpSpansNodes:
         t.code = "cp_spans_nodes";
@@ -126,17 +140,17 @@ WarningText describe(const Warning &w, const Scenario &sc)
         t.code = "host_memory_exceeded";
         t.message = format("Activation offloading keeps %.1f GiB per GPU in host memory, which has %.1f GiB per GPU.",
                            w.value / units::kBytesPerGiB, w.threshold / units::kBytesPerGiB);
-        t.recommendation = "Offload what host memory holds (and recompute or shard the rest): " + fix + ".";
+        t.recommendation = withFix("Offload what host memory holds (and recompute or shard the rest)");
         break;
     case WarningCode::TcpTransport:
         t.code = "tcp_transport";
         t.message = "Inter-node traffic uses TCP: the kernel stack halves achievable bandwidth and adds latency.";
-        t.recommendation = "Use RDMA (InfiniBand or RoCEv2 with GPUDirect): " + fix + ".";
+        t.recommendation = withFix("Use RDMA (InfiniBand or RoCEv2 with GPUDirect)");
         break;
     case WarningCode::DpNotOverlapped:
         t.code = "dp_not_overlapped";
         t.message = format("Gradient sync (%.1f%% of the step) waits for the whole backward pass.", 100 * w.value);
-        t.recommendation = "Overlap bucketed all-reduce with backward: " + fix + ".";
+        t.recommendation = withFix("Overlap bucketed all-reduce with backward");
         break;
     case WarningCode::GradientSyncExposed:
         t.code = "gradient_sync_exposed";
@@ -150,11 +164,11 @@ WarningText describe(const Warning &w, const Scenario &sc)
         break;
     case WarningCode::TpCommExposed:
         t.code = "tp_comm_exposed";
-        if (w.changeCount == 1 && w.changes[0].field == Field::TpOverlap) {
+        if (!sc.plan.tpOverlap) {   // the fix is TP overlap (or none where it cannot run)
             t.message = format("Tensor-parallel collectives run in the open for %.1f%% of the step (over %.0f%%): each "
                                "layer's GEMMs wait for them.",
                                100 * w.value, 100 * w.threshold);
-            t.recommendation = "Hide them behind the GEMMs: " + fix + " (or lower TP).";
+            t.recommendation = w.changeCount ? "Hide them behind the GEMMs: " + fix + " (or lower TP)." : "Lower TP.";
         } else {
             t.message = format("Tensor-parallel collectives still run in the open for %.1f%% of the step (over %.0f%%) "
                                "with TP overlap on: the node's links are too slow for this TP for the GEMMs to hide them.",
@@ -177,18 +191,18 @@ WarningText describe(const Warning &w, const Scenario &sc)
         t.code = "latency_bound_buckets";
         t.message = format("Per-message latency is %.0f%% of each gradient bucket's all-reduce: buckets are too small.",
                            100 * w.value);
-        t.recommendation = "Send fewer, larger buckets: " + fix + ".";
+        t.recommendation = withFix("Send fewer, larger buckets");
         break;
     case WarningCode::OversubscribedFabric:
         t.code = "oversubscribed_fabric";
         t.message = format("Gradient sync crosses a %.0f:1 oversubscribed fabric and is exposed.", w.value);
-        t.recommendation = "Keep DP rings on rails or buy bisection: " + fix + ".";
+        t.recommendation = withFix("Keep DP rings on rails or buy bisection");
         break;
     case WarningCode::ZeroThreeOnSlowFabric:
         t.code = "zero3_on_slow_fabric";
         t.message = format("ZeRO-3 gathers parameters every micro-batch over a %.1f GB/s per-GPU inter-node link.",
                            w.value / units::kBytesPerGB);
-        t.recommendation = "Shard only optimizer states and gradients: " + fix + ".";
+        t.recommendation = withFix("Gather the parameters once a step: shard only optimizer states and gradients");
         break;
     case WarningCode::Stragglers:
         t.code = "stragglers";
@@ -202,7 +216,7 @@ WarningText describe(const Warning &w, const Scenario &sc)
         t.message = format("The given compute time implies %.1fx the GPUs' peak FLOP/s for this shape: it cannot be "
                            "right for this model, so MFU and time-to-train are not meaningful.",
                            w.value);
-        t.recommendation = "Check training.compute_time or the model shape: " + fix + ".";
+        t.recommendation = withFix("Check training.compute_time or the model shape");
         break;
     case WarningCode::Count: break;
     case WarningCode::CpCommNotInFramework: {
@@ -210,7 +224,7 @@ WarningText describe(const Warning &w, const Scenario &sc)
         t.message = format("%s does not move K and V by %s under context parallelism, so this plan cannot run as described.",
                            frameworkName(w.threshold), nameOf(CpComm(int(w.value))));
         t.recommendation = "Use the exchange the framework runs (Megatron-LM: p2p, allgather or a2a; DeepSpeed: a2a, "
-                           "Ulysses; PyTorch FSDP: p2p, ring attention, whichever torchtitan rotate method): " + fix + ".";
+                           "Ulysses; PyTorch FSDP: p2p, ring attention, whichever torchtitan rotate method)" + (w.changeCount ? ": " + fix + "." : std::string("; none runs this plan as it stands: change the batch or the split so CP 1 does."));
         break;
     }
     case WarningCode::ScheduleNotInFramework: {
@@ -218,7 +232,7 @@ WarningText describe(const Warning &w, const Scenario &sc)
         t.message = format("%s has no %s pipeline schedule, so this plan cannot run as described.",
                            frameworkName(w.threshold), nameOf(Schedule(int(w.value))));
         t.recommendation = "Use a schedule the framework runs (Megatron-LM: 1F1B or interleaved; DeepSpeed: 1F1B; "
-                           "torchtitan with FSDP: all), or name framework fsdp: " + fix + ".";
+                           "torchtitan with FSDP: all), or name framework fsdp" + (w.changeCount ? ": " + fix + "." : std::string("."));
         break;
     }
     }

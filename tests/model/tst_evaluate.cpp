@@ -1448,6 +1448,43 @@ private slots:
             QVERIFY(!hasWarning(after, WarningCode(code)));
     }
 
+    // A warning's change is a plan the tool accepts: where DP cannot take the GPUs a TP cut frees
+    // (the batch does not divide), PP or CP does; FSDP's answer to ZeRO-3 on a slow fabric is
+    // SHARD_GRAD_OP, not ZeRO 1, which it does not run.
+    void warningFixesThatRun()
+    {
+        Scenario s = base();
+        s.cluster.intraNode = {"pcie4", 32e9, 5e-6, 0.8};
+        s.training.globalBatch = 36;   // 9 micro-batches at DP 4; TP 1 with DP 32 would not divide it
+        Evaluation e = evaluate(s);
+        QVERIFY2(e.feasible, e.problem.message.c_str());
+        const Warning *w = findWarning(e, WarningCode::TpOverSlowLink);
+        QVERIFY(w && w->changeCount == 2);
+        QVERIFY(w->changes[0].field == Field::Tp && w->changes[0].value == 1);
+        QVERIFY(w->changes[1].field == Field::Pp || w->changes[1].field == Field::Cp);
+        QVERIFY(!validate(applyWarning(s, *w)));
+        QVERIFY(validate(applyChange(s, {Field::Tp, 1})));   // the old fix: DP 32
+        QVERIFY2(QString::fromStdString(describe(*w, s).recommendation).contains(QLatin1String("Set TP to 1")) ||
+                     QString::fromStdString(describe(*w, s).recommendation).contains(QLatin1String("set TP to 1")),
+                 describe(*w, s).recommendation.c_str());
+
+        Scenario f = dataParallelOnly(64);
+        f.plan.framework = Framework::Fsdp;
+        f.plan.zeroStage = 3;
+        f.training.globalBatch = 64;
+        f.cluster.interNode = {"eth-100", 12.5e9, 10e-6, 0.8};
+        e = evaluate(f);
+        QVERIFY2(e.feasible, e.problem.message.c_str());
+        w = findWarning(e, WarningCode::ZeroThreeOnSlowFabric);
+        QVERIFY(w && w->changeCount == 1);
+        QVERIFY(w->changes[0].field == Field::Zero && w->changes[0].value == 2);
+        QVERIFY(!validate(applyWarning(f, *w)));
+        f.plan.framework = Framework::DeepSpeed;   // which runs ZeRO-1
+        e = evaluate(f);
+        w = findWarning(e, WarningCode::ZeroThreeOnSlowFabric);
+        QVERIFY(w && w->changes[0].field == Field::Zero && w->changes[0].value == 1);
+    }
+
     // TP 2 x PP 8 on two 8-GPU nodes puts four stages in each node: one boundary of seven crosses
     // the network; fill and drain pass every boundary once. Before, every boundary was taken as
     // NVLink.

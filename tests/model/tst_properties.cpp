@@ -218,6 +218,33 @@ private slots:
             QVERIFY(e.pipelineEfficiency > 0 && e.pipelineEfficiency <= 1);
             QVERIFY(e.communicationFraction <= 1 + 1e-12);
             QVERIFY(e.stepMedianSeconds <= e.stepP99Seconds);
+            // Every warning's change, applied as the app's Apply does, gives a plan the tool accepts
+            // (a TP cut whose DP the batch does not divide, ZeRO 1 under FSDP, full recompute with the
+            // expert overlap were offered before), and its text reads without one.
+            for (int k = 0; k < e.warningCount; ++k) {
+                const Warning &warning = e.warnings[size_t(k)];
+                const WarningText text = describe(warning, s);
+                QVERIFY2(!text.recommendation.empty() && text.recommendation.find(":  ") == std::string::npos
+                             && text.recommendation.find(": .") == std::string::npos,
+                         qPrintable(QStringLiteral("plan %1: %2: %3").arg(i).arg(QString::fromStdString(text.code),
+                                                                               QString::fromStdString(text.recommendation))));
+                if (warning.changeCount == 0)
+                    continue;
+                const std::optional<Problem> broken = validate(applyWarning(s, warning));
+                QVERIFY2(!broken, qPrintable(QStringLiteral("plan %1: the fix of %2 gives %3: %4")
+                                                 .arg(i)
+                                                 .arg(QString::fromStdString(text.code),
+                                                      QString::fromStdString(broken ? broken->field : std::string()),
+                                                      QString::fromStdString(broken ? broken->message : std::string()))));
+                // A new layout, batch or sharding keeps a fitting plan fitting.
+                const WarningCode code = warning.code;
+                if (e.memory.fits
+                    && (code == WarningCode::TpSpansNodes || code == WarningCode::TpStraddlesNodes || code == WarningCode::TpOverSlowLink
+                        || code == WarningCode::FewMicroBatches || code == WarningCode::LowPipelineEfficiency
+                        || code == WarningCode::ZeroThreeOnSlowFabric || code == WarningCode::CpCommNotInFramework))
+                    QVERIFY2(evaluate(applyWarning(s, warning)).memory.fits,
+                             qPrintable(QStringLiteral("plan %1: the fix of %2 overflows a plan that fits").arg(i).arg(QString::fromStdString(text.code))));
+            }
             if (s.training.computeSecondsOverride == 0)
                 QVERIFY2(e.hfu <= 1 + 1e-9,
                          qPrintable(QStringLiteral("plan %1: hfu %2 (computed compute time cannot beat the peak): framework %3 "
