@@ -138,12 +138,12 @@ Problem problem(std::string field, const char *format, double a = 0, double b = 
     return {std::move(field), text};
 }
 
-/// A warning's candidate fixes (at most 8, each a change and an optional second one), kept on the
+/// A warning's candidate fixes (at most 12, each a change and an optional second one), kept on the
 /// stack: the default plans fire warnings on every evaluation.
 struct FixCandidates
 {
     using Fix = std::pair<Change, Change>;
-    std::array<Fix, 8> items{};
+    std::array<Fix, 12> items{};
     int count = 0;
     FixCandidates() = default;
     FixCandidates(std::initializer_list<Fix> fixes)
@@ -2143,6 +2143,19 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             && (p == 1 || pl.schedule == Schedule::Interleaved || pl.schedule == Schedule::DualPipeV))
             candidates.push_back({{Field::EpOverlap, 1}, {}});
     };
+    // TP cut to tpTo, the GPUs it frees to PP, DP or CP: the TP warnings below take the fastest of
+    // those that run (each evaluated; a TP across nodes or over PCIe is rare, so the trials cost the
+    // default plan nothing). None runs (a batch DP does not divide, more stages than layers, an
+    // overflow): the warning names the problem without a change that would break the plan.
+    const auto tpCutCandidates = [&](int tpTo) {
+        const int factor = t / tpTo;
+        FixCandidates candidates;
+        if (w.layers >= p * factor)
+            candidates.push_back({{Field::Tp, double(tpTo)}, {Field::Pp, double(p) * factor}});
+        candidates.push_back({{Field::Tp, double(tpTo)}, {}});   // DP takes the GPUs
+        candidates.push_back({{Field::Tp, double(tpTo)}, {Field::Cp, double(c) * factor}});
+        return candidates;
+    };
     if (e.communicationFraction > kCommunicationWarnFraction && withWarnings) {
         // Recommend the candidate change that gives the shortest step (each evaluated).
         FixCandidates candidates;
@@ -2155,8 +2168,9 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             candidates.push_back({{Field::InNetworkReduction, 1}, {}});
         if (cl.transport == Transport::Tcp)
             candidates.push_back({{Field::Transport, 1}, {}});
-        if (t > 1 && t % 2 == 0)
-            candidates.push_back({{Field::Tp, double(t / 2)}, {Field::Dp, double(d) * 2}});
+        if (t > 1 && t % 2 == 0)   // half the TP, the freed GPUs to PP, DP or CP (whichever runs fastest)
+            for (const std::pair<Change, Change> &cut : tpCutCandidates(t / 2))
+                candidates.push_back(cut);
         if (pl.zeroStage == 3)
             candidates.push_back({{Field::Zero, 1}, {}});
         // More compute per sync; not judged when compute_time is given (it would not grow with the batch).
@@ -2179,19 +2193,6 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         markValidated(addWarning(e, WarningCode::LowPipelineEfficiency, e.pipelineEfficiency, kPipelineEfficiencyWarn,
                                  fix.first, fix.second));
     }
-    // TP cut to what the node holds, the rest of the GPUs to PP, DP or CP: the fastest of those
-    // that run (each evaluated; a TP across nodes or over PCIe is rare, so the trials cost the
-    // default plan nothing). None runs (a batch DP does not divide, more stages than layers, an
-    // overflow): the warning names the problem without a change that would break the plan.
-    const auto tpCutCandidates = [&](int tpTo) {
-        const int factor = t / tpTo;
-        FixCandidates candidates;
-        if (w.layers >= p * factor)
-            candidates.push_back({{Field::Tp, double(tpTo)}, {Field::Pp, double(p) * factor}});
-        candidates.push_back({{Field::Tp, double(tpTo)}, {}});   // DP takes the GPUs
-        candidates.push_back({{Field::Tp, double(tpTo)}, {Field::Cp, double(c) * factor}});
-        return candidates;
-    };
     if (t > cl.gpusPerNode && t % cl.gpusPerNode == 0) {
         const std::pair<Change, Change> best = fastestRunningFix(tpCutCandidates(cl.gpusPerNode));
         markValidated(addWarning(e, WarningCode::TpSpansNodes, t, cl.gpusPerNode, best.first, best.second));
