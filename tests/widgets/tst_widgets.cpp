@@ -238,6 +238,13 @@ private slots:
         QVERIFY(plans.isCurrent(2));
         QCOMPARE(plans.data(plans.index(0, PlanTableModel::ColDelta), Qt::UserRole).toDouble(), 10.0 / 25 - 1);
         QCOMPARE(plans.data(plans.index(3, PlanTableModel::ColDelta), Qt::DisplayRole).toString(), QStringLiteral("+20.0%"));
+        // A row whose failures outpace its checkpoints shows the failure-free time, and says so.
+        candidates[0].economicsProblem = {"operations.failure_rate", "failures come faster than checkpoints can save work"};
+        plans.setPlans(candidates);
+        QVERIFY2(plans.data(plans.index(0, PlanTableModel::ColTrain), Qt::DisplayRole).toString().endsWith(QLatin1String(" without failures")),
+                 qPrintable(plans.data(plans.index(0, PlanTableModel::ColTrain), Qt::DisplayRole).toString()));
+        QVERIFY(plans.data(plans.index(0, PlanTableModel::ColTrain), Qt::ToolTipRole).toString().contains(QLatin1String("operations.failure_rate")));
+        QVERIFY(!plans.data(plans.index(1, PlanTableModel::ColTrain), Qt::DisplayRole).toString().contains(QLatin1String("without")));
         plans.setPlans({});
         QCOMPARE(plans.rowCount(), 0);
         QCOMPARE(plans.currentRow(), -1);
