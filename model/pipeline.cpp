@@ -184,8 +184,9 @@ PipelineSimulation simulatePipeline(Schedule schedule, int p, int m, int vIn, co
     for (int s = 0; s < p; ++s) {
         const StageTimes &t = perStage[size_t(s)];
         if (!(t.forwardSeconds >= 0) || !(t.backwardSeconds >= 0) || !(t.weightGradSeconds >= 0)
-            || !(t.p2pSeconds >= 0) || t.weightGradSeconds > t.backwardSeconds || !std::isfinite(t.forwardSeconds + t.backwardSeconds + t.p2pSeconds)) {
-            sim.error = "stage times must be finite, non-negative, and W no longer than B";
+            || !(t.p2pSeconds >= 0) || t.weightGradSeconds > t.backwardSeconds || !std::isfinite(t.forwardSeconds + t.backwardSeconds + t.p2pSeconds)
+            || !(t.firstChunkShare >= 0 && t.firstChunkShare < 1)) {
+            sim.error = "stage times must be finite, non-negative, and W no longer than B (a first-chunk share in [0, 1))";
             return sim;
         }
         durF[size_t(s)] = t.forwardSeconds / v;
@@ -366,10 +367,13 @@ PipelineSimulation simulatePipeline(Schedule schedule, int p, int m, int vIn, co
                 for (int k = 0; k < count; ++k)
                     ops[k] = orders[s][position[s]++];
             }
+            // DualPipeV's two chunks of a rank need not be equal (rank 0's up chunk runs the head).
+            const double share = perStage[size_t(s)].firstChunkShare;
             const auto duration = [&](const OpRef &o) {
-                return o.op == PipelineOp::Forward    ? durF[size_t(s)]
-                       : o.op == PipelineOp::Backward ? durB[size_t(s)] - (o.inputOnly ? durW[size_t(s)] : 0.0)
-                                                      : durW[size_t(s)];
+                const double scale = vShape && share > 0 ? v * (o.chunk == 0 ? share : 1 - share) : 1.0;
+                return scale * (o.op == PipelineOp::Forward    ? durF[size_t(s)]
+                                : o.op == PipelineOp::Backward ? durB[size_t(s)] - (o.inputOnly ? durW[size_t(s)] : 0.0)
+                                                               : durW[size_t(s)]);
             };
             double pairEnd = now;
             for (int k = 0; k < count; ++k)
@@ -645,6 +649,26 @@ std::vector<int> dualPipeVStageLayers(const Workload &workload, const Plan &plan
     std::vector<int> layers = stageLayerCounts(workload.layers, stages);
     layers.back() += std::max(0, workload.mtpLayers);
     return layers;
+}
+
+std::vector<double> dualPipeVFirstChunkShares(const Workload &workload, const Plan &plan, const LayerTimesPerStage &l)
+{
+    if (plan.schedule != Schedule::DualPipeV || plan.pp <= 1)
+        return {};
+    const std::vector<int> stages = dualPipeVStageLayers(workload, plan);
+    const int p = plan.pp;
+    std::vector<double> out(size_t(p), 0.0);
+    if (int(stages.size()) != 2 * p)
+        return out;
+    const double perLayer = l.forwardSeconds + l.forwardCommSeconds + l.backwardSeconds + l.backwardCommSeconds;
+    for (int i = 0; i < p; ++i) {
+        // Rank i: stage i going down (rank 0's with the embedding's gradient), stage 2p - 1 - i
+        // coming back (rank 0's with the LM head and loss), as stageTimeAt charges the rank.
+        const double down = stages[size_t(i)] * perLayer + (i == 0 ? l.embeddingGradSeconds : 0.0);
+        const double up = stages[size_t(2 * p - 1 - i)] * perLayer + (i == 0 ? l.headForwardSeconds + l.headBackwardSeconds : 0.0);
+        out[size_t(i)] = down + up > 0 && down / (down + up) < 1 ? down / (down + up) : 0.0;
+    }
+    return out;
 }
 
 int chunksPerStage(const Plan &plan)

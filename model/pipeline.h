@@ -26,6 +26,9 @@ struct StageTimes
     // The mean transfer along the fill and drain chain when the boundaries differ (a pipeline whose
     // stages fill part of a node crosses the network only between nodes); < 0: p2pSeconds.
     double p2pChainSeconds = -1;
+    // DualPipeV: the share of this rank's F, B and W that its down chunk (stage i) runs, the rest
+    // its up chunk (stage 2p - 1 - i: on rank 0 the LM head and loss); 0: the chunks run 1/v each.
+    double firstChunkShare = 0;
 };
 
 /// Per layer and for the last stage's head (LM head + loss), per micro-batch: compute, then the
@@ -149,6 +152,9 @@ std::vector<int> stageLayersOf(const Workload &workload, const Plan &plan);
 /// The model chunks each pipeline rank holds: v when interleaved, DualPipeV's 2 (the V's down and
 /// up stage) when pipelined, else 1.
 int chunksPerStage(const Plan &plan);
+/// Each DualPipeV rank's share of its work in its down chunk (StageTimes::firstChunkShare), from
+/// the V's stage layers and the head and embedding on rank 0; empty for other schedules.
+std::vector<double> dualPipeVFirstChunkShares(const Workload &workload, const Plan &plan, const LayerTimesPerStage &perLayer);
 
 /// Smallest m with pipeline efficiency m/(m + bubble) >= target (1F1B: m >= (p-1) e / (1-e)).
 long long requiredMicroBatches(Schedule schedule, int stages, int virtualStages, double targetEfficiency,

@@ -261,6 +261,9 @@ std::vector<InFlightPoint> inFlightProfile(const PipelineSimulation &sim, int st
 std::vector<StageTimes> pipelineStageTimes(const Scenario &sc, const Evaluation &e)
 {
     std::vector<StageTimes> stages = stageTimesOf(stageLayersOf(sc.workload, sc.plan), e.perLayer);
+    const std::vector<double> shares = dualPipeVFirstChunkShares(sc.workload, sc.plan, e.perLayer);
+    for (size_t s = 0; s < shares.size() && s < stages.size(); ++s)
+        stages[s].firstChunkShare = shares[s];
     // Each stage's own boundary: NVLink inside a node, the network where the next stage (or, for
     // the last, the first) sits on another node.
     const int p = int(stages.size());

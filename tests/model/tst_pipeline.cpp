@@ -337,6 +337,48 @@ private slots:
         QCOMPARE(stageLayersOf(w, plan).front(), 11);
     }
 
+    // A DualPipeV rank's two chunks run their own shares of its time: rank 0's up chunk carries
+    // the LM head, so its ops last longer than its down chunk's; the other ranks split evenly here.
+    void dualPipeVChunkShares()
+    {
+        Workload w;
+        w.layers = 16;
+        Plan plan;
+        plan.pp = 4;
+        plan.schedule = Schedule::DualPipeV;
+        LayerTimesPerStage l;
+        l.forwardSeconds = 1;
+        l.backwardSeconds = 2;
+        l.weightGradSeconds = 1;
+        l.headForwardSeconds = 2;   // a large vocabulary: two layers' worth
+        l.headBackwardSeconds = 4;
+        l.headOnFirstStage = true;
+        const std::vector<double> shares = dualPipeVFirstChunkShares(w, plan, l);
+        QCOMPARE(int(shares.size()), 4);
+        QCOMPARE(shares[0], 2.0 * 3 / (2 * 3 + 2 * 3 + 6));   // stages of 2 layers each way, the head up
+        for (int i = 1; i < 4; ++i)
+            QCOMPARE(shares[size_t(i)], 0.5);
+        plan.schedule = Schedule::OneFOneB;
+        QVERIFY(dualPipeVFirstChunkShares(w, plan, l).empty());
+
+        std::vector<StageTimes> ranks(4, StageTimes{2.0, 4.0, 2.0, 0.0});
+        ranks[0] = StageTimes{4.0, 8.0, 4.0, 0.0};
+        ranks[0].firstChunkShare = 0.25;
+        const PipelineSimulation sim = simulatePipeline(Schedule::DualPipeV, 4, 8, 2, ranks);
+        QVERIFY2(sim.ok, sim.error.c_str());
+        int checked = 0;
+        for (const PipelineEvent &e : sim.events)
+            if (e.op == PipelineOp::Forward) {
+                const double expected = e.stage == 0 ? (e.chunk == 0 ? 1.0 : 3.0) : 1.0;
+                QVERIFY2(std::abs(e.endSeconds - e.startSeconds - expected) < 1e-12,
+                         qPrintable(QStringLiteral("stage %1 chunk %2: %3 s").arg(e.stage).arg(e.chunk).arg(e.endSeconds - e.startSeconds)));
+                ++checked;
+            }
+        QCOMPARE(checked, 4 * 8 * 2);
+        ranks[0].firstChunkShare = 1.0;
+        QVERIFY(!simulatePipeline(Schedule::DualPipeV, 4, 8, 2, ranks).ok);
+    }
+
     void p2pExposure_data()
     {
         QTest::addColumn<Schedule>("schedule");
