@@ -133,6 +133,24 @@ private slots:
         QVERIFY2(inter.error.empty(), inter.error.c_str());
         QCOMPARE(inter.virtualStages, 2);
         QVERIFY(inter.simulation.makespanSeconds < d.simulation.makespanSeconds);
+        // Comparing against DualPipeV draws the V's split: rank 0's up chunk runs the LM head (a 13B's head is
+        // about 0.8 of a layer, over the 10 layers of each chunk).
+        const PipelineDemo vee = pipelineDemo(s, e, Schedule::DualPipeV);
+        QVERIFY2(vee.error.empty(), vee.error.c_str());
+        double down = 0, up = 0;
+        for (const PipelineEvent &ev : vee.simulation.events)
+            if (ev.stage == 0 && ev.op == PipelineOp::Forward)
+                (ev.chunk == 0 ? down : up) = ev.endSeconds - ev.startSeconds;
+        QVERIFY2(up > 1.03 * down, qPrintable(QStringLiteral("rank 0 chunk forwards: down %1 s, up %2 s").arg(down).arg(up)));
+        // A DualPipeV plan compared as 1F1B has its head back on the last stage.
+        Scenario v = s;
+        v.plan.schedule = Schedule::DualPipeV;
+        const Evaluation ve = evaluate(v);
+        QVERIFY2(ve.feasible, ve.problem.message.c_str());
+        QCOMPARE(pipelineDemo(v, ve, std::nullopt).slowestStage, 0);
+        const PipelineDemo back = pipelineDemo(v, ve, Schedule::OneFOneB);
+        QVERIFY2(back.error.empty(), back.error.c_str());
+        QCOMPARE(back.slowestStage, 1);
         // No pipeline, nothing to draw, and a message that says what to change.
         s.plan.pp = 1;
         s.plan.dp = 8;
