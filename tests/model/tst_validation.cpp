@@ -38,7 +38,7 @@ struct Bound
 // Per source: median and worst |relative error| the model must stay within.
 const std::map<QString, Bound> kBounds = {
     {QStringLiteral("megatron"), {0.05, 0.10}},       // SC21 Table 1, hardware TFLOP/s (A100): 3.8% / 8.9% (the 5% / 10% met)
-    {QStringLiteral("mlm"), {0.115, 0.315}},          // Megatron-LM H100 table, model TFLOP/s: 10.3% / 30.0% (32B: README "Validation")
+    {QStringLiteral("mlm"), {0.08, 0.315}},           // Megatron-LM H100 table, model TFLOP/s: 7.8% / 30.0% (32B: README "Validation"); 10.3% as 1F1B
     // NeMo 24.07 FP8 (delayed scaling), tokens/s: 4.5% / 11.2% (the 5% / 15% met; 4.0% before
     // the 16-bit LM head took the BF16 GEMM ceiling instead of the FP8 one, which is right and faster).
     {QStringLiteral("nemo2407"), {0.05, 0.115}},
