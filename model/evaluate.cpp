@@ -40,6 +40,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cassert>
 #include <cmath>
 #include <cstdio>
 #include <initializer_list>
@@ -153,6 +154,7 @@ struct FixCandidates
     }
     void push_back(const Fix &f)
     {
+        assert(count < int(items.size()));   // the longest list (communication_dominates) holds 10
         if (count < int(items.size()))
             items[size_t(count++)] = f;
     }
@@ -2101,9 +2103,9 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         }
         return best.value_or(fallback);
     };
-    // The fastest of candidate changes that run (valid, and fitting when the plan fits), else the
-    // first that runs, else none: for warnings whose fix is a layout to move to whether or not the
-    // model finds it faster, as long as it is a plan the tool can evaluate.
+    // The fastest per token of candidate changes that run (valid, and fitting when the plan fits),
+    // faster than the plan or not, else none: for warnings whose fix is a layout to move to, as long
+    // as it is a plan the tool can evaluate.
     const auto fastestRunningFix = [&](const FixCandidates &candidates) {
         double bestPerToken = std::numeric_limits<double>::infinity();
         std::optional<std::pair<Change, Change>> best;
@@ -2152,7 +2154,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         FixCandidates candidates;
         if (w.layers >= p * factor)
             candidates.push_back({{Field::Tp, double(tpTo)}, {Field::Pp, double(p) * factor}});
-        candidates.push_back({{Field::Tp, double(tpTo)}, {}});   // DP takes the GPUs
+        candidates.push_back({{Field::Tp, double(tpTo)}, {Field::Dp, double(d) * factor}});
         candidates.push_back({{Field::Tp, double(tpTo)}, {Field::Cp, double(c) * factor}});
         return candidates;
     };
@@ -2176,7 +2178,11 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         // More compute per sync; not judged when compute_time is given (it would not grow with the batch).
         if (tr.computeSecondsOverride <= 0 || candidates.empty())
             candidates.push_back({{Field::GlobalBatch, double(tr.globalBatch) * 4}, {}});
-        const std::pair<Change, Change> best = fastestFix(candidates, candidates.back());
+        // Four times the batch is the fallback when no candidate is faster (as before the TP cuts
+        // joined the list); with compute_time given there is none.
+        const std::pair<Change, Change> fallback = tr.computeSecondsOverride <= 0 || candidates.count == 1 ? candidates.back()
+                                                                                                          : std::pair<Change, Change>{};
+        const std::pair<Change, Change> best = fastestFix(candidates, fallback);
         markValidated(addWarning(e, WarningCode::CommunicationDominates, e.communicationFraction, kCommunicationWarnFraction, best.first,
                    best.second));
     }
@@ -2188,8 +2194,11 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         const std::pair<Change, Change> fix = firstRunningFix({{{Field::GlobalBatch, double(p) * b * d}, {}}});
         markValidated(addWarning(e, WarningCode::FewMicroBatches, double(m), double(p), fix.first, fix.second));
     } else if (p > 1 && e.pipelineEfficiency < kPipelineEfficiencyWarn) {
+        // The closed form's m for 80%; none where it asks for no more than the plan has (the
+        // shortfall is then the uneven stages' or the transfers', which more micro-batches do not fix).
         const long long need = requiredMicroBatches(pl.schedule, p, v, kPipelineEfficiencyWarn, st);
-        const std::pair<Change, Change> fix = firstRunningFix({{{Field::GlobalBatch, double(need) * b * d}, {}}});
+        const std::pair<Change, Change> fix = need > m ? firstRunningFix({{{Field::GlobalBatch, double(need) * b * d}, {}}})
+                                                       : std::pair<Change, Change>{};
         markValidated(addWarning(e, WarningCode::LowPipelineEfficiency, e.pipelineEfficiency, kPipelineEfficiencyWarn,
                                  fix.first, fix.second));
     }
@@ -2201,7 +2210,9 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         int fit = 1;
         while (fit * 2 <= t && cl.gpusPerNode % (fit * 2) == 0 && t % (fit * 2) == 0)
             fit *= 2;
-        const std::pair<Change, Change> best = fastestRunningFix(tpCutCandidates(fit));
+        // A TP that fits the node but sits across nodes by the rank order: no TP to cut to (the
+        // text points at plan.rank_order).
+        const std::pair<Change, Change> best = fit == t ? std::pair<Change, Change>{} : fastestRunningFix(tpCutCandidates(fit));
         markValidated(addWarning(e, t > cl.gpusPerNode ? WarningCode::TpSpansNodes : WarningCode::TpStraddlesNodes, t, cl.gpusPerNode,
                    best.first, best.second));
     }
@@ -2289,11 +2300,14 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     // weighed against other fixes by evaluating them: the default plan fires it, and every
     // evaluation of it would pay for those trials (eval_per_second). Not for latent attention under
     // Megatron-Core, which runs no TP overlap with it (validate()).
-    if (t > 1 && !pl.tpOverlap && tpGroup.nodes() <= 1 && !tpGroup.straddles && !(isMla(w) && fw != Framework::Fsdp)
-        && !(tr.precision == Precision::Fp8 && tr.fp8Recipe == Fp8Recipe::Nvfp4)   // no TP overlap with NVFP4 (validate())
-        && bd.tpCommExposedSeconds > kExposedTpWarnFraction * step && e.communicationFraction <= kCommunicationWarnFraction)
+    // Where TP overlap cannot run (latent attention under Megatron-Core, NVFP4: validate()) the
+    // warning stands without a change, and its text says to lower TP.
+    if (t > 1 && !pl.tpOverlap && tpGroup.nodes() <= 1 && !tpGroup.straddles
+        && bd.tpCommExposedSeconds > kExposedTpWarnFraction * step && e.communicationFraction <= kCommunicationWarnFraction) {
+        const bool overlapRuns = !(isMla(w) && fw != Framework::Fsdp) && !(tr.precision == Precision::Fp8 && tr.fp8Recipe == Fp8Recipe::Nvfp4);
         addWarning(e, WarningCode::TpCommExposed, bd.tpCommExposedSeconds / step, kExposedTpWarnFraction,
-                   {Field::TpOverlap, 1});
+                   overlapRuns ? Change{Field::TpOverlap, 1} : Change{});
+    }
     // Overlapped, and still in the open for that share: the node's links are too slow for this TP
     // (an H800's 8 NVLinks), so the GEMMs cannot hide them. The evaluated faster of
     // half the TP with twice the PP or twice the DP, that still fits; none when neither is faster.

@@ -87,8 +87,8 @@ WarningText describe(const Warning &w, const Scenario &sc)
         t.message = format("Only %.0f micro-batches for %.0f pipeline stages (m < p): most stages idle most of the step.",
                            w.value, w.threshold);
         t.recommendation = w.changeCount ? "Give every stage work: " + fix + "."
-                                         : "Give every stage work: more micro-batches per step (a larger batch does not fit "
-                                           "as the plan stands: recompute or shard to make room), or fewer stages.";
+                                         : "Give every stage work: more micro-batches per step (a larger batch does not run "
+                                           "or does not fit as the plan stands: recompute or shard to make room), or fewer stages.";
         break;
     case WarningCode::TpSpansNodes:
         t.code = "tp_spans_nodes";
@@ -107,9 +107,13 @@ WarningText describe(const Warning &w, const Scenario &sc)
                            "across nodes): some groups are split over two nodes, and their all-reduces are charged at "
                            "the network's rate.",
                            w.value, w.threshold);
-        t.recommendation = w.changeCount ? "Use a TP degree that divides the GPUs per node: " + fix + "."
-                                         : "Use a TP degree that divides the GPUs per node (none runs here as the plan stands: "
-                                           "change the global batch or the GPU count so DP, PP or CP can take the rest).";
+        if (w.changeCount)
+            t.recommendation = "Use a TP degree that divides the GPUs per node: " + fix + ".";
+        else if (w.threshold > 0 && std::fmod(w.threshold, w.value) == 0)   // TP divides the node: the order splits it
+            t.recommendation = "Keep each TP group on one node: put tp first in plan.rank_order (tp-cp-dp-pp, Megatron's order).";
+        else
+            t.recommendation = "Use a TP degree that divides the GPUs per node (none runs here as the plan stands: change the "
+                               "global batch or the GPU count so DP, PP or CP can take the rest).";
         break;
     case WarningCode::TpOverSlowLink:
         t.code = "tp_over_slow_link";
@@ -168,7 +172,9 @@ WarningText describe(const Warning &w, const Scenario &sc)
             t.message = format("Tensor-parallel collectives run in the open for %.1f%% of the step (over %.0f%%): each "
                                "layer's GEMMs wait for them.",
                                100 * w.value, 100 * w.threshold);
-            t.recommendation = w.changeCount ? "Hide them behind the GEMMs: " + fix + " (or lower TP)." : "Lower TP.";
+            t.recommendation = w.changeCount ? "Hide them behind the GEMMs: " + fix + " (or lower TP)."
+                                             : "Lower TP: TP communication overlap does not run with this plan (NVFP4, or latent "
+                                               "attention under Megatron-Core).";
         } else {
             t.message = format("Tensor-parallel collectives still run in the open for %.1f%% of the step (over %.0f%%) "
                                "with TP overlap on: the node's links are too slow for this TP for the GEMMs to hide them.",
@@ -202,7 +208,9 @@ WarningText describe(const Warning &w, const Scenario &sc)
         t.code = "zero3_on_slow_fabric";
         t.message = format("ZeRO-3 gathers parameters every micro-batch over a %.1f GB/s per-GPU inter-node link.",
                            w.value / units::kBytesPerGB);
-        t.recommendation = withFix("Gather the parameters once a step: shard only optimizer states and gradients");
+        t.recommendation = w.changeCount ? "Gather the parameters once a step instead of every micro-batch: " + fix + "."
+                                         : "Gather the parameters once a step instead of every micro-batch (ZeRO 1 or 2); "
+                                           "neither fits this plan as it stands: recompute or add GPUs to make room.";
         break;
     case WarningCode::Stragglers:
         t.code = "stragglers";

@@ -1483,6 +1483,45 @@ private slots:
         e = evaluate(f);
         w = findWarning(e, WarningCode::ZeroThreeOnSlowFabric);
         QVERIFY(w && w->changes[0].field == Field::Zero && w->changes[0].value == 1);
+
+        // A TP cut lists the DP that takes the freed GPUs, so changes[] applied key by key runs.
+        Scenario wide = base();
+        wide.workload.heads = 80;
+        wide.workload.kvHeads = 80;
+        wide.plan.tp = 16;
+        wide.plan.pp = 1;
+        wide.plan.dp = 4;
+        e = evaluate(wide);
+        w = findWarning(e, WarningCode::TpSpansNodes);
+        QVERIFY(w && w->changeCount == 2 && w->changes[0].field == Field::Tp && w->changes[0].value == 8);
+        QVERIFY(w->changes[1].field != Field::Dp || w->changes[1].value == 8);
+
+        // TP 8 on 8-GPU nodes split across nodes by the rank order: nothing to cut, the text points
+        // at plan.rank_order (before, "set TP to 8 and set PP to 2", the plan's own values).
+        Scenario order = base();
+        order.plan.rankOrder = {ParallelDim::Dp, ParallelDim::Tp, ParallelDim::Cp, ParallelDim::Pp};
+        e = evaluate(order);
+        w = findWarning(e, WarningCode::TpStraddlesNodes);
+        QVERIFY(w && w->changeCount == 0);
+        QVERIFY2(describe(*w, order).recommendation.find("plan.rank_order") != std::string::npos, describe(*w, order).recommendation.c_str());
+
+        // NVFP4 runs no TP overlap: the exposed TP collectives still warn, with no change offered.
+        Scenario fp4 = base();
+        fp4.cluster.gpu.peakFlops4 = 9000e12;
+        fp4.training.precision = Precision::Fp8;
+        fp4.training.fp8Recipe = Fp8Recipe::Nvfp4;
+        fp4.plan.framework = Framework::Megatron;
+        fp4.plan.zeroStage = 1;
+        fp4.plan.tp = 8;
+        fp4.plan.pp = 1;
+        fp4.plan.dp = 8;
+        fp4.plan.sequenceParallel = true;
+        fp4.training.globalBatch = 1024;   // the gradient sync well hidden, so the TP share shows
+        e = evaluate(fp4);
+        QVERIFY2(e.feasible, e.problem.message.c_str());
+        w = findWarning(e, WarningCode::TpCommExposed);
+        QVERIFY(w && w->changeCount == 0);
+        QVERIFY(describe(*w, fp4).recommendation.find("Lower TP") != std::string::npos);
     }
 
     // TP 2 x PP 8 on two 8-GPU nodes puts four stages in each node: one boundary of seven crosses
