@@ -23,6 +23,15 @@ double idleOfStage(const PipelineSimulation &sim, int stage)
             busy += e.endSeconds - e.startSeconds;
     return sim.makespanSeconds - busy;
 }
+
+// A plan of pp ranks under DualPipeV, the rest at its defaults.
+Plan dualPipeVPlan(int pp)
+{
+    Plan plan;
+    plan.pp = pp;
+    plan.schedule = Schedule::DualPipeV;
+    return plan;
+}
 } // namespace
 
 class TestPipeline : public QObject
@@ -324,9 +333,7 @@ private slots:
     {
         Workload w;
         w.layers = 80;
-        Plan plan;
-        plan.pp = 4;
-        plan.schedule = Schedule::DualPipeV;
+        Plan plan = dualPipeVPlan(4);
         QCOMPARE(stageLayersOf(w, plan), (std::vector<int>{20, 20, 20, 20}));
         plan.firstStageLayers = 6;   // stage 0, on rank 0
         plan.lastStageLayers = 4;    // stage 7, on rank 0 too: stages 1-6 share the other 70
@@ -343,9 +350,7 @@ private slots:
     {
         Workload w;
         w.layers = 16;
-        Plan plan;
-        plan.pp = 4;
-        plan.schedule = Schedule::DualPipeV;
+        Plan plan = dualPipeVPlan(4);
         LayerTimesPerStage l;
         l.forwardSeconds = 1;
         l.backwardSeconds = 2;
