@@ -2253,7 +2253,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     }
     if (!e.memory.fits && e.memory.totalBytes > e.memory.capacityBytes) {
         // The next ZeRO stage the plan's framework runs, else full recompute (without the expert
-        // overlap, which Megatron-Core runs only without it), else PP doubled: the first that validates.
+        // overlap, which Megatron-Core runs only without it), else PP doubled: the first that runs.
         FixCandidates candidates;
         for (int zero = pl.zeroStage + 1; zero <= 3 && d * c > 1; ++zero)
             candidates.push_back({{Field::Zero, double(zero)}, {}});
@@ -2298,8 +2298,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     // (plan.tp_overlap: Transformer Engine's userbuffers, torchtitan's AsyncTP), which needs the TP
     // group inside one node's NVLink (a group that leaves the node has its own warning above). Not
     // weighed against other fixes by evaluating them: the default plan fires it, and every
-    // evaluation of it would pay for those trials (eval_per_second). Not for latent attention under
-    // Megatron-Core, which runs no TP overlap with it (validate()).
+    // evaluation of it would pay for those trials (eval_per_second).
     // Where TP overlap cannot run (latent attention under Megatron-Core, NVFP4: validate()) the
     // warning stands without a change, and its text says to lower TP.
     if (t > 1 && !pl.tpOverlap && tpGroup.nodes() <= 1 && !tpGroup.straddles

@@ -260,8 +260,12 @@ std::vector<InFlightPoint> inFlightProfile(const PipelineSimulation &sim, int st
 
 std::vector<StageTimes> pipelineStageTimes(const Scenario &sc, const Evaluation &e)
 {
-    std::vector<StageTimes> stages = stageTimesOf(stageLayersOf(sc.workload, sc.plan), e.perLayer);
-    const std::vector<double> shares = dualPipeVFirstChunkShares(sc.workload, sc.plan, e.perLayer);
+    // The head where this plan's schedule runs it (DualPipeV: rank 0), so a schedule drawn for
+    // comparison on another plan's evaluation places it right too.
+    LayerTimesPerStage perLayer = e.perLayer;
+    perLayer.headOnFirstStage = sc.plan.schedule == Schedule::DualPipeV && sc.plan.pp > 1;
+    std::vector<StageTimes> stages = stageTimesOf(stageLayersOf(sc.workload, sc.plan), perLayer);
+    const std::vector<double> shares = dualPipeVFirstChunkShares(sc.workload, sc.plan, perLayer);
     for (size_t s = 0; s < shares.size() && s < stages.size(); ++s)
         stages[s].firstChunkShare = shares[s];
     // Each stage's own boundary: NVLink inside a node, the network where the next stage (or, for

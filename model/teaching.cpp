@@ -67,7 +67,6 @@ PipelineDemo pipelineDemo(const Scenario &sc, const Evaluation &e, std::optional
     // takes the plan's split where that schedule accepts it, else an even one, and puts the LM head
     // where that schedule runs it (DualPipeV: on rank 0).
     Scenario drawn = sc;
-    Evaluation drawnTimes = e;
     if (out.schedule != pl.schedule) {
         drawn.plan.schedule = out.schedule;
         drawn.plan.virtualStages = out.schedule == Schedule::Interleaved ? v : 1;
@@ -75,9 +74,8 @@ PipelineDemo pipelineDemo(const Scenario &sc, const Evaluation &e, std::optional
             drawn.plan.firstStageLayers = drawn.plan.lastStageLayers = 0;
             drawn.plan.embeddingInSplit = drawn.plan.lossInSplit = false;
         }
-        drawnTimes.perLayer.headOnFirstStage = out.schedule == Schedule::DualPipeV;
     }
-    const std::vector<StageTimes> stages = pipelineStageTimes(drawn, drawnTimes);
+    const std::vector<StageTimes> stages = pipelineStageTimes(drawn, e);
     out.simulation = simulatePipeline(out.schedule, p, int(m), v, stages);
     if (!out.simulation.ok) {
         out.error = out.simulation.error;
