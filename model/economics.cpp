@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <cstdio>
 #include <limits>
 
@@ -53,34 +54,34 @@ std::optional<Problem> outOfRange(const char *field, double value, double lo, do
 
 std::optional<Problem> validateOperations(const Scenario &s)
 {
-    // One table for the whole program: building it per call was a tenth of a slider step's validation.
+    // One table for the whole program (building it per call was a tenth of a slider step's
+    // validation); the values read straight into an array, in the table's order.
     static constexpr struct
     {
         const char *field;
-        double (*value)(const Scenario &);
         double lo, hi;
         const char *what;
     } checks[] = {
-        {"operations.average_power", [](const Scenario &x) { return x.operations.averagePowerFraction; }, 0.05, 1,
-         "average_power (a GPU's draw as a fraction of its TDP)"},
-        {"operations.host_power", [](const Scenario &x) { return x.operations.hostWattsPerGpu; }, 0, 5000, "host_power (W per GPU)"},
-        {"operations.network_power", [](const Scenario &x) { return x.operations.networkPowerFraction; }, 0, 1,
-         "network_power (a fraction of the nodes' power)"},
-        {"operations.pue", [](const Scenario &x) { return x.operations.pue; }, 1, 3, "pue"},
-        {"operations.grid_intensity", [](const Scenario &x) { return x.operations.gridKgCo2PerKwh; }, 0, 2,
-         "grid_intensity (kg CO2 per kWh)"},
-        {"operations.failure_rate", [](const Scenario &x) { return x.operations.failuresPerGpuHour; }, 0, 0.01,
-         "failure_rate (interruptions per GPU-hour)"},
-        {"operations.storage_bandwidth", [](const Scenario &x) { return x.operations.storageBytesPerSecond; }, 1e6, 1e15,
-         "storage_bandwidth (bytes/s)"},
-        {"operations.restart_time", [](const Scenario &x) { return x.operations.restartSeconds; }, 0, 7 * 86400, "restart_time (s)"},
-        {"cluster.price_per_gpu_hour", [](const Scenario &x) { return x.cluster.pricePerGpuHour; }, 0, 1000, "price_per_gpu_hour (USD)"},
-        {"cluster.gpu.price_per_hour", [](const Scenario &x) { return x.cluster.gpu.pricePerHour; }, 0, 1000, "price_per_hour (USD)"},
-        {"cluster.gpu.tdp", [](const Scenario &x) { return x.cluster.gpu.tdpWatts; }, 0, 5000, "tdp (W)"},
+        {"operations.average_power", 0.05, 1, "average_power (a GPU's draw as a fraction of its TDP)"},
+        {"operations.host_power", 0, 5000, "host_power (W per GPU)"},
+        {"operations.network_power", 0, 1, "network_power (a fraction of the nodes' power)"},
+        {"operations.pue", 1, 3, "pue"},
+        {"operations.grid_intensity", 0, 2, "grid_intensity (kg CO2 per kWh)"},
+        {"operations.failure_rate", 0, 0.01, "failure_rate (interruptions per GPU-hour)"},
+        {"operations.storage_bandwidth", 1e6, 1e15, "storage_bandwidth (bytes/s)"},
+        {"operations.restart_time", 0, 7 * 86400, "restart_time (s)"},
+        {"cluster.price_per_gpu_hour", 0, 1000, "price_per_gpu_hour (USD)"},
+        {"cluster.gpu.price_per_hour", 0, 1000, "price_per_hour (USD)"},
+        {"cluster.gpu.tdp", 0, 5000, "tdp (W)"},
     };
-    for (const auto &c : checks)
-        if (const double value = c.value(s); !(std::isfinite(value) && value >= c.lo && value <= c.hi))
-            return outOfRange(c.field, value, c.lo, c.hi, c.what);
+    const Operations &o = s.operations;
+    const double values[] = {o.averagePowerFraction, o.hostWattsPerGpu, o.networkPowerFraction, o.pue, o.gridKgCo2PerKwh,
+                             o.failuresPerGpuHour, o.storageBytesPerSecond, o.restartSeconds, s.cluster.pricePerGpuHour,
+                             s.cluster.gpu.pricePerHour, s.cluster.gpu.tdpWatts};
+    static_assert(std::size(values) == std::size(checks));
+    for (std::size_t i = 0; i < std::size(checks); ++i)
+        if (!(values[i] >= checks[i].lo && values[i] <= checks[i].hi))   // false for NaN; the bounds are finite
+            return outOfRange(checks[i].field, values[i], checks[i].lo, checks[i].hi, checks[i].what);
     return std::nullopt;
 }
 

@@ -494,11 +494,23 @@ int degreeOf(const Plan &pl, ParallelDim d)
     return 1;
 }
 
+// Every dimension's rankStride() in one pass over the order, indexed by ParallelDim.
+std::array<int, 4> rankStrides(const Plan &plan)
+{
+    std::array<int, 4> out{};
+    long long stride = 1;
+    for (ParallelDim d : plan.rankOrder) {
+        out[size_t(d)] = int(std::min<long long>(stride, 1 << 30));
+        stride *= std::max(1, degreeOf(plan, d));
+    }
+    return out;
+}
+
 // The gradient group is dp x cp (both hold replicas of the same weights): contiguous when the two
 // are neighbours in the rank order, at the stride of the inner one.
-int dataParallelStride(const Plan &pl)
+int dataParallelStride(const Plan &pl, const std::array<int, 4> &strides)
 {
-    const int dp = rankStride(pl, ParallelDim::Dp), cp = rankStride(pl, ParallelDim::Cp);
+    const int dp = strides[size_t(ParallelDim::Dp)], cp = strides[size_t(ParallelDim::Cp)];
     if (pl.cp <= 1)
         return dp;
     if (cp * pl.cp == dp)
@@ -554,6 +566,41 @@ bool parseRankOrder(const std::string &text, std::array<ParallelDim, 4> *order)
 }
 
 namespace {
+// The rules plan.tp_overlap meets, checked as if it were on: validate() applies them when it is,
+// and the tp_comm_exposed warning offers it as the fix only where they hold (a valid scenario with
+// the overlap switched on fails no other rule: nothing else reads it).
+std::optional<Problem> tpOverlapProblem(const Scenario &sc)
+{
+    const Workload &w = sc.workload;
+    const Training &tr = sc.training;
+    const Cluster &cl = sc.cluster;
+    const Plan &pl = sc.plan;
+    if (pl.tp <= 1)
+        return std::nullopt;
+    // [MLA] Megatron-Core turns TP comm overlap off for the whole model when a TE linear has a
+    // buffer other than qkv, proj, fc1, fc2 (transformer_engine.py TELinear: MLA's q_down_proj,
+    // kv_up_proj, ... set config.tp_comm_overlap = False, a config every layer shares).
+    if (isMla(w) && resolveFramework(pl) != Framework::Fsdp)
+        return problem("plan.tp_overlap", "Megatron-Core runs no TP communication overlap with latent attention "
+                                          "(Transformer Engine has no userbuffers for MLA's projections and the layer turns "
+                                          "the overlap off for the whole model): turn tp_overlap off");
+    // Transformer Engine's TP overlap (userbuffers) exchanges through NVLink peer memory: the TP
+    // group must sit in one node (TE pytorch/module/base.py initialize_ub: intra-node only).
+    if (cl.gpusPerNode > 0
+        && groupOf(pl.tp, rankStride(pl, ParallelDim::Tp), cl).nodes() > 1)
+        return problem("plan.tp_overlap",
+                       "TP overlap runs inside one node's NVLink; TP %g spans nodes of %g GPUs: turn tp_overlap off or "
+                       "keep tp within a node", pl.tp, cl.gpusPerNode);
+    // NVIDIA's NVFP4 recipes run without TE's userbuffers TP overlap: MLPerf Training v5.1
+    // (NVIDIA llama31_405b config_common_fp4.sh: "TP overlap not supported yet") and
+    // Megatron-Bridge's perf recipes (tp_comm_overlap = False in every *_nvfp4_config).
+    if (tr.precision == Precision::Fp8 && tr.fp8Recipe == Fp8Recipe::Nvfp4)
+        return problem("plan.tp_overlap",
+                       "TP communication overlap does not run with NVFP4 (NVIDIA's MLPerf and Megatron-Bridge NVFP4 "
+                       "recipes turn it off: TE's userbuffers overlap has no NVFP4 path yet); turn tp_overlap off");
+    return std::nullopt;
+}
+
 // validate(), handing back the shape it counted so evaluate() does not count it again.
 std::optional<Problem> validateCounting(const Scenario &sc, ShapeCounts &counts)
 {
@@ -833,20 +880,9 @@ std::optional<Problem> validateCounting(const Scenario &sc, ShapeCounts &counts)
                            "with pp = 2 the first and last stage layers must add up to the %g layers (got %g)", w.layers,
                            double(sum));
     }
-    // [MLA] Megatron-Core turns TP comm overlap off for the whole model when a TE linear has a
-    // buffer other than qkv, proj, fc1, fc2 (transformer_engine.py TELinear: MLA's q_down_proj,
-    // kv_up_proj, ... set config.tp_comm_overlap = False, a config every layer shares).
-    if (pl.tpOverlap && pl.tp > 1 && isMla(w) && resolveFramework(pl) != Framework::Fsdp)
-        return problem("plan.tp_overlap", "Megatron-Core runs no TP communication overlap with latent attention "
-                                          "(Transformer Engine has no userbuffers for MLA's projections and the layer turns "
-                                          "the overlap off for the whole model): turn tp_overlap off");
-    // Transformer Engine's TP overlap (userbuffers) exchanges through NVLink peer memory: the TP
-    // group must sit in one node (TE pytorch/module/base.py initialize_ub: intra-node only).
-    if (pl.tpOverlap && pl.tp > 1 && cl.gpusPerNode > 0
-        && groupOf(pl.tp, rankStride(pl, ParallelDim::Tp), cl).nodes() > 1)
-        return problem("plan.tp_overlap",
-                       "TP overlap runs inside one node's NVLink; TP %g spans nodes of %g GPUs: turn tp_overlap off or "
-                       "keep tp within a node", pl.tp, cl.gpusPerNode);
+    if (pl.tpOverlap)
+        if (auto p = tpOverlapProblem(sc))
+            return p;
     if (tr.precision == Precision::Fp8 && tr.fp8Recipe == Fp8Recipe::Nvfp4 && !(cl.gpu.peakFlops4 > 0))
         return problem("training.fp8_recipe",
                        "nvfp4 needs FP4 tensor cores (Blackwell: B200, GB200, B300, GB300; cluster.gpu.peak_flops_fp4), "
@@ -855,13 +891,6 @@ std::optional<Problem> validateCounting(const Scenario &sc, ShapeCounts &counts)
         return problem("training.precision",
                        "fp8 needs a GPU with FP8 tensor cores; this GPU has no FP8 peak (cluster.gpu.peak_flops_fp8); "
                        "use bf16, or an H100, H200, B200 or MI300X");
-    // NVIDIA's NVFP4 recipes run without TE's userbuffers TP overlap: MLPerf Training v5.1
-    // (NVIDIA llama31_405b config_common_fp4.sh: "TP overlap not supported yet") and
-    // Megatron-Bridge's perf recipes (tp_comm_overlap = False in every *_nvfp4_config).
-    if (pl.tpOverlap && pl.tp > 1 && tr.precision == Precision::Fp8 && tr.fp8Recipe == Fp8Recipe::Nvfp4)
-        return problem("plan.tp_overlap",
-                       "TP communication overlap does not run with NVFP4 (NVIDIA's MLPerf and Megatron-Bridge NVFP4 "
-                       "recipes turn it off: TE's userbuffers overlap has no NVFP4 path yet); turn tp_overlap off");
     if (tr.precision == Precision::Fp8 && tr.fp8Recipe == Fp8Recipe::Mxfp8 && !cl.gpu.mxfp8)
         return problem("training.fp8_recipe",
                        "mxfp8 needs block-scaled FP8 tensor cores (Blackwell: B200, GB200; cluster.gpu.mxfp8), which "
@@ -1153,11 +1182,12 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const Fabric fabric = fabricOf(cl);
     // Groups placed by plan.rank_order (Megatron's tp-cp-dp-pp by default): a group's neighbours
     // are rankStride() global ranks apart, so each group knows how many of its ranks share a node.
-    const Group tpGroup = groupOf(t, rankStride(pl, ParallelDim::Tp), cl);
-    const Group cpGroup = groupOf(c, rankStride(pl, ParallelDim::Cp), cl);
-    const int dpStride = dataParallelStride(pl);
+    const std::array<int, 4> strides = rankStrides(pl);
+    const Group tpGroup = groupOf(t, strides[size_t(ParallelDim::Tp)], cl);
+    const Group cpGroup = groupOf(c, strides[size_t(ParallelDim::Cp)], cl);
+    const int dpStride = dataParallelStride(pl, strides);
     // The pipeline's stages, rankStride(Pp) ranks apart: which of its boundaries leave the node.
-    const Group ppGroup = groupOf(p, rankStride(pl, ParallelDim::Pp), cl);
+    const Group ppGroup = groupOf(p, strides[size_t(ParallelDim::Pp)], cl);
     e.microBatches = m;
     e.parameters = counts.totalParams;
     e.activeParameters = counts.activeParams;
@@ -1504,12 +1534,13 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
                                                    tr.optimizerStates);
     const ActivationLayout layout = activationLayout(fw, tr.precision, t, sp, e.kernels == Kernels::Eager,
                                                      quantizedElementBytes(spec), spec.fp8Attention, tr.fp8Recipe);
-    const double actPerTokenLayer = layerActivationBytesPerToken(w, fw, tr.recompute, layout, recomputeModules)
-                                    * activationElementBytes(tr.precision) / 2;
+    const LayerActivationBytes layerBytes = layerActivationBytes(w, fw, tr.recompute, layout, recomputeModules);
+    const double elementScale = activationElementBytes(tr.precision) / 2;   // counted in 16-bit elements
+    const double actPerTokenLayer = layerBytes.keptPerToken * elementScale;
     // A layer that keeps its activations keeps them all (layerActivationBytesPerToken, Recompute::None).
-    const double actFullPerTokenLayer = layerFullActivationBytesPerToken(w, layout) * activationElementBytes(tr.precision) / 2;
+    const double actFullPerTokenLayer = layerBytes.fullPerToken * elementScale;
     const double actKeptPerTokenLayer = actFullPerTokenLayer;
-    const double backwardWorkingPerToken = layerBackwardWorkingBytesPerToken(w, layout) * activationElementBytes(tr.precision) / 2;
+    const double backwardWorkingPerToken = layerBytes.backwardWorkingPerToken * elementScale;
     const double layerParams = counts.layerMatrixParams + counts.layerOtherParams;
     // One layer's parameters on a TP rank: 1/t of the split ones, all of the replicated ones (the
     // latter's (1 - 1/t) on top of their 1/t share).
@@ -2303,9 +2334,10 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     // warning stands without a change, and its text says to lower TP.
     if (t > 1 && !pl.tpOverlap && tpGroup.nodes() <= 1 && !tpGroup.straddles
         && bd.tpCommExposedSeconds > kExposedTpWarnFraction * step && e.communicationFraction <= kCommunicationWarnFraction) {
-        const bool overlapRuns = !(isMla(w) && fw != Framework::Fsdp) && !(tr.precision == Precision::Fp8 && tr.fp8Recipe == Fp8Recipe::Nvfp4);
-        addWarning(e, WarningCode::TpCommExposed, bd.tpCommExposedSeconds / step, kExposedTpWarnFraction,
-                   overlapRuns ? Change{Field::TpOverlap, 1} : Change{});
+        // Validated here by validate()'s own TP-overlap rules (the only ones that read it).
+        const bool overlapRuns = !tpOverlapProblem(sc);
+        markValidated(addWarning(e, WarningCode::TpCommExposed, bd.tpCommExposedSeconds / step, kExposedTpWarnFraction,
+                                 overlapRuns ? Change{Field::TpOverlap, 1} : Change{}));
     }
     // Overlapped, and still in the open for that share: the node's links are too slow for this TP
     // (an H800's 8 NVLinks), so the GEMMs cannot hide them. The evaluated faster of

@@ -171,10 +171,35 @@ double fp8AttentionSavedBytes(const Widths &x, const ActivationLayout &l)
 }
 
 namespace {
+// One layer's full activations per token from its widths (layerFullActivationBytesPerToken).
+double fullBytes(const Workload &w, const Widths &x, const ActivationLayout &l)
+{
+    double bytes = keptBytes(x, l.quantizedInputBytes);
+    if (l.eager) {
+        // Hugging Face LlamaRMSNorm / torchtitan RMSNorm as written: x.float() (4 B) and the
+        // normalized type_as(x) (2 B) are kept for the backward where a fused kernel keeps the
+        // 16-bit input (2 B): +4 B per element, two norms a layer. SwiGLU as
+        // w2(silu(w1 x) * w3 x): the SiLU output is kept for the product, +2 B per FFN element.
+        // LayerNorm (F.layer_norm) and GELU are native kernels and keep what fused ones do.
+        if (resolveNorm(w) == NormKind::RmsNorm)
+            bytes += 2 * l.eagerNormExtraBytes * x.r;
+        if (w.mlp == MlpKind::SwiGlu)
+            bytes += 2 * x.f;
+    }
+    bytes += qkNormKeptBytes(w, x, l);
+    if (w.attention == Attention::Materialized) {
+        // [K22]: scores 2, dropout mask 1, dropout output 2 per head and key; two 1-byte dropout masks.
+        bytes += 5.0 * std::max(1.0, double(w.heads) / l.tp) * w.seqLen + 2 * x.r;
+    }
+    bytes -= fp8AttentionSavedBytes(x, l);
+    return bytes;
+}
+
+
 // Megatron-Core's selective recompute (recompute_modules) drops what each module would keep.
 double megatronSelectiveBytes(const Workload &w, const Widths &x, const ActivationLayout &l, unsigned modules)
 {
-    double bytes = layerFullActivationBytesPerToken(w, l);
+    double bytes = fullBytes(w, x, l);
     // core_attn: with flash nothing s x s is stored to drop, but the 16-bit Q, K, V the attention
     // is replayed from are kept where FP8 attention kept FP8; materialized, the scores go.
     if (modules & kRecomputeCoreAttn) {
@@ -228,34 +253,13 @@ double layerFullActivationBytesPerToken(const Workload &w, const ActivationLayou
 {
     if (isMoe(w) && moeLayersOf(w) < w.layers)
         return meanOverLayerKinds(w, [&l](const Workload &x) { return layerFullActivationBytesPerToken(x, l); });
-    const Widths x = widthsOf(w, l);
-    double bytes = keptBytes(x, l.quantizedInputBytes);
-    if (l.eager) {
-        // Hugging Face LlamaRMSNorm / torchtitan RMSNorm as written: x.float() (4 B) and the
-        // normalized type_as(x) (2 B) are kept for the backward where a fused kernel keeps the
-        // 16-bit input (2 B): +4 B per element, two norms a layer. SwiGLU as
-        // w2(silu(w1 x) * w3 x): the SiLU output is kept for the product, +2 B per FFN element.
-        // LayerNorm (F.layer_norm) and GELU are native kernels and keep what fused ones do.
-        if (resolveNorm(w) == NormKind::RmsNorm)
-            bytes += 2 * l.eagerNormExtraBytes * x.r;
-        if (w.mlp == MlpKind::SwiGlu)
-            bytes += 2 * x.f;
-    }
-    bytes += qkNormKeptBytes(w, x, l);
-    if (w.attention == Attention::Materialized) {
-        // [K22]: scores 2, dropout mask 1, dropout output 2 per head and key; two 1-byte dropout masks.
-        bytes += 5.0 * std::max(1.0, double(w.heads) / l.tp) * w.seqLen + 2 * x.r;
-    }
-    bytes -= fp8AttentionSavedBytes(x, l);
-    return bytes;
+    return fullBytes(w, widthsOf(w, l), l);
 }
 
-double layerActivationBytesPerToken(const Workload &w, Framework framework, Recompute recompute, const ActivationLayout &l,
-                                    unsigned modules)
+namespace {
+double keptBytesFor(const Workload &w, const Widths &x, Framework framework, Recompute recompute, const ActivationLayout &l,
+                    unsigned modules)
 {
-    if (isMoe(w) && moeLayersOf(w) < w.layers)
-        return meanOverLayerKinds(w, [&](const Workload &x) { return layerActivationBytesPerToken(x, framework, recompute, l, modules); });
-    const Widths x = widthsOf(w, l);
     switch (recompute) {
     case Recompute::Full:
         return 2 * x.r;   // the layer input only [K22 Sec. 5]
@@ -268,7 +272,22 @@ double layerActivationBytesPerToken(const Workload &w, Framework framework, Reco
     case Recompute::None:
         break;
     }
-    return layerFullActivationBytesPerToken(w, l);
+    return fullBytes(w, x, l);
+}
+
+double backwardWorkingBytes(const Workload &w, const Widths &x)
+{
+    const double h = w.hidden;
+    return 2 * std::max({h + x.f, x.f + x.gates * x.f, x.gates * x.f + h});
+}
+} // namespace
+
+double layerActivationBytesPerToken(const Workload &w, Framework framework, Recompute recompute, const ActivationLayout &l,
+                                    unsigned modules)
+{
+    if (isMoe(w) && moeLayersOf(w) < w.layers)
+        return meanOverLayerKinds(w, [&](const Workload &x) { return layerActivationBytesPerToken(x, framework, recompute, l, modules); });
+    return keptBytesFor(w, widthsOf(w, l), framework, recompute, l, modules);
 }
 
 double layerBackwardWorkingBytesPerToken(const Workload &w, const ActivationLayout &l)
@@ -279,9 +298,17 @@ double layerBackwardWorkingBytesPerToken(const Workload &w, const ActivationLayo
             moeOnly.firstDenseLayers = 0;
             return layerBackwardWorkingBytesPerToken(moeOnly, l);
         }());
-    const Widths x = widthsOf(w, l);
-    const double h = w.hidden;
-    return 2 * std::max({h + x.f, x.f + x.gates * x.f, x.gates * x.f + h});
+    return backwardWorkingBytes(w, widthsOf(w, l));
+}
+
+LayerActivationBytes layerActivationBytes(const Workload &w, Framework framework, Recompute recompute,
+                                          const ActivationLayout &l, unsigned modules)
+{
+    if (isMoe(w) && moeLayersOf(w) < w.layers)
+        return {layerActivationBytesPerToken(w, framework, recompute, l, modules), layerFullActivationBytesPerToken(w, l),
+                layerBackwardWorkingBytesPerToken(w, l)};
+    const Widths x = widthsOf(w, l);   // once: the three share it
+    return {keptBytesFor(w, x, framework, recompute, l, modules), fullBytes(w, x, l), backwardWorkingBytes(w, x)};
 }
 
 double lossBytesPerLogit(CrossEntropy crossEntropy)

@@ -110,6 +110,16 @@ double layerFullActivationBytesPerToken(const Workload &w, const ActivationLayou
 /// gradient before its reduce-scatter (gates f + h); the largest of the three, in 16-bit.
 double layerBackwardWorkingBytesPerToken(const Workload &w, const ActivationLayout &layout);
 
+/// The three above from one count of the layer's widths, as an evaluation asks for them together:
+/// kept (layerActivationBytesPerToken), full (layerFullActivationBytesPerToken) and backward working
+/// (layerBackwardWorkingBytesPerToken) bytes per token, 16-bit.
+struct LayerActivationBytes
+{
+    double keptPerToken = 0, fullPerToken = 0, backwardWorkingPerToken = 0;
+};
+LayerActivationBytes layerActivationBytes(const Workload &w, Framework framework, Recompute recompute,
+                                          const ActivationLayout &layout, unsigned recomputeModules);
+
 /// Peak bytes per logit element on the last stage while the loss and its gradient are live.
 double lossBytesPerLogit(CrossEntropy crossEntropy);
 
