@@ -1570,6 +1570,11 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     best.totalBytes = -1;
     const std::vector<int> vStages = vShape ? dualPipeVStageLayers(w, pl) : std::vector<int>{};
     for (int i = 0; i < p; ++i) {
+        // A middle stage with the layers of the middle stage before it runs as long, holds as many
+        // parameters and no more micro-batches in flight (inFlightMicroBatches falls with the
+        // stage outside DualPipeV): it is neither the slowest, the fullest nor the largest first.
+        if (!vShape && i > 1 && i < p - 1 && stageLayers[size_t(i)] == stageLayers[size_t(i - 1)])
+            continue;
         const double L = stageLayers[size_t(i)];
         // The V's rank 0 holds both ends: the embedding and the LM head with the loss.
         const bool first = i == 0, last = vShape ? i == 0 : i == p - 1;

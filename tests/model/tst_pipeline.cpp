@@ -453,6 +453,15 @@ private slots:
         QCOMPARE(inFlightMicroBatches(Schedule::OneFOneB, 4, 3, 8, 1), 1.0);   // the last stage holds one
         QCOMPARE(inFlightMicroBatches(Schedule::GPipe, 4, 0, 8, 1), 8.0);
         QCOMPARE(inFlightMicroBatches(Schedule::Interleaved, 4, 0, 8, 2), 4 * (1 + 3.0 / 8));   // p (1 + (p-1)/(p v))
+        // evaluate() skips a middle stage with the layers of the one before it: it must hold no
+        // more in flight than that one, for every schedule but DualPipeV (whose ranks differ).
+        for (Schedule schedule : {Schedule::GPipe, Schedule::OneFOneB, Schedule::Interleaved, Schedule::ZeroBubbleH1})
+            for (int p : {2, 3, 4, 7, 16, 64})
+                for (long long m : {1LL, 2LL, 5LL, 16LL, 100LL})
+                    for (int v : {1, 2, 5})
+                        for (int stage = 1; stage < p; ++stage)
+                            QVERIFY2(inFlightMicroBatches(schedule, p, stage, m, v) <= inFlightMicroBatches(schedule, p, stage - 1, m, v),
+                                     qPrintable(QStringLiteral("schedule %1 p %2 m %3 v %4 stage %5").arg(int(schedule)).arg(p).arg(m).arg(v).arg(stage)));
     }
 
     void requirements()
