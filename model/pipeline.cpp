@@ -445,7 +445,7 @@ double unevenBubble(Schedule schedule, int p, int v, long long m, StageAt at)
 {
     if (p <= 1)
         return 0;
-    int slowest = 0;
+    StageTimes slowest{};
     double total = 0, slowFB = -1, maxF = 0, maxB = 0;
     for (int i = 0; i < p; ++i) {
         const StageTimes t = at(i);
@@ -455,11 +455,11 @@ double unevenBubble(Schedule schedule, int p, int v, long long m, StageAt at)
         maxB = std::max(maxB, t.backwardSeconds);
         if (fb > slowFB) {
             slowFB = fb;
-            slowest = i;
+            slowest = t;
         }
     }
     const double share = slowFB > 0 ? std::min(1.0, (total - slowFB) / ((p - 1) * slowFB)) : 1.0;
-    const double scaled = pipelineBubbleSeconds(schedule, p, v, at(slowest), m) * share;
+    const double scaled = pipelineBubbleSeconds(schedule, p, v, slowest, m) * share;
     if (schedule != Schedule::GPipe)
         return scaled;
     // GPipe runs every forward, then every backward: each phase is a flow shop of m identical jobs
@@ -500,7 +500,14 @@ double pipelineBubbleSeconds(Schedule schedule, int v, const std::vector<StageTi
 double pipelineBubbleSeconds(Schedule schedule, int v, const std::vector<int> &stageLayers, const LayerTimesPerStage &l,
                              long long m)
 {
-    return unevenBubble(schedule, int(stageLayers.size()), v, m, [&](int i) { return stageTimeAt(stageLayers, size_t(i), l); });
+    // A middle stage with the layers of the middle stage before it has its times (no head, no embedding).
+    StageTimes previous{};
+    return unevenBubble(schedule, int(stageLayers.size()), v, m, [&](int i) {
+        const size_t k = size_t(i);
+        if (!(i > 1 && k + 1 < stageLayers.size() && stageLayers[k] == stageLayers[k - 1]))
+            previous = stageTimeAt(stageLayers, k, l);
+        return previous;
+    });
 }
 
 bool stageBoundaryLeavesNode(int stage, int p, int stagesPerNode)

@@ -56,7 +56,7 @@ void insertRanked(std::vector<PlanCandidate> &list, const PlanCandidate &c, int 
 
 PlanCandidate candidateOf(const Scenario &s, const Evaluation &e, bool fits)
 {
-    return {s, e.breakdown, e.trainSeconds, e.mfu, e.memory.totalBytes, e.communicationFraction, e.pipelineEfficiency, fits, 0};
+    return {s, e.breakdown, e.trainSeconds, e.mfu, e.memory.totalBytes, e.communicationFraction, e.pipelineEfficiency, fits, 0, 0, {}, 0};
 }
 
 // What a plan may use of the HBM: a margin stays free for allocator spikes and what the model leaves out.
