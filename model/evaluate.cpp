@@ -1507,10 +1507,18 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
                                                                                                                        : 0.0;
         epLayerBwd = 2 * e.epA2aSeconds * moeShare + moeRecomputed * epLayerFwd;
         if (pl.epOverlap) {
-            // The first micro-batch's forward and the last one's backward have no other micro-batch
-            // to run beside: (m - 1) / m of the traffic can hide.
+            // Megatron-Core's combined 1F1B pairs a chunk's forward with another micro-batch's
+            // backward in the steady phase only. Without pipeline stages the first forward and the
+            // last backward run alone: (m - 1) / m of the traffic can hide. Interleaved, the first
+            // rank's warm-up forwards, 2 (p - 1) + (v - 1) p + 1 of its m v chunks (schedules.py
+            // get_pp_rank_microbatches: microbatch_group_size_per_vp_stage p, one more with
+            // overlap_moe_expert_parallel_comm), and as many cool-down backwards run alone. (DualPipeV
+            // pairs its chunks from its own schedule: counted as without stages.)
             const double comm = epLayerFwd + epLayerBwd, window = layerForward + layerBackward;
-            const double hideable = comm * double(m - 1) / double(m);
+            const bool interleavedPairs = p > 1 && pl.schedule == Schedule::Interleaved;
+            const double chunks = interleavedPairs ? double(m) * v : double(m);
+            const double unpaired = interleavedPairs ? std::min(chunks, 2.0 * (p - 1) + (v - 1.0) * p + 1) : 1.0;
+            const double hideable = comm * (chunks - unpaired) / chunks;
             const double exposed = comm - hideable + std::max(0.0, hideable - window)
                                    + std::min(hideable, window) * ncclComputeShare(spec);
             epLayerFwdExposed = exposed * epLayerFwd / comm;

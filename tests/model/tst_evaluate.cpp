@@ -2636,6 +2636,27 @@ private slots:
         s.plan.epOverlap = true;
         const Evaluation hidden = evaluate(s);
         QVERIFY(hidden.breakdown.epCommExposedSeconds < e.breakdown.epCommExposedSeconds);
+        // Behind a layer longer than the exchanges: the first forward and the last backward in the
+        // open (1 of m), the rest at the SMs NCCL takes from the layer running beside it.
+        const double share = ncclComputeShare(spec);
+        const double m = double(hidden.microBatches);
+        QVERIFY(std::abs(hidden.breakdown.epCommExposedSeconds / hidden.breakdown.epCommSeconds - (1 / m + (m - 1) / m * share)) < 1e-9);
+        {
+            // Interleaved (pp 2, v 2): Megatron's combined 1F1B pairs chunks in the steady phase only;
+            // the first rank's 2 (p - 1) + (v - 1) p + 1 = 5 warm-up forwards of its m v chunks run
+            // alone, and as many cool-down backwards.
+            Scenario piped = s;
+            piped.plan.pp = 2;
+            piped.plan.dp = 8;
+            piped.plan.schedule = Schedule::Interleaved;
+            piped.plan.virtualStages = 2;
+            const Evaluation interleaved = evaluate(piped);
+            QVERIFY2(interleaved.feasible, interleaved.problem.message.c_str());
+            const double chunks = 2.0 * double(interleaved.microBatches), unpaired = 5;
+            QVERIFY(std::abs(interleaved.breakdown.epCommExposedSeconds / interleaved.breakdown.epCommSeconds
+                             - (unpaired / chunks + (1 - unpaired / chunks) * share))
+                    < 1e-9);
+        }
         s.plan.epOverlap = false;
         s.plan.ep = 16;
         const Evaluation acrossNodes = evaluate(s);
