@@ -34,7 +34,7 @@ public:
         const std::size_t set = setOf(key);
         for (std::size_t way = 0; way < 2; ++way) {
             Slot &slot = slots_[set + way];
-            if (slot.generation == generation_ && std::memcmp(&slot.key, &key, sizeof key) == 0) {
+            if (slot.generation == generation_ && sameKey(slot.key, key)) {
                 slot.used = ++clock_;
                 return &slot.value;
             }
@@ -53,6 +53,18 @@ public:
     void clear() { ++generation_; }
 
 private:
+    // Bit for bit, word by word, inline (a call to memcmp cost a fifth of a hit).
+    static bool sameKey(const Key &a, const Key &b)
+    {
+        std::array<std::uint64_t, kWords> x, y;
+        std::memcpy(x.data(), &a, sizeof a);
+        std::memcpy(y.data(), &b, sizeof b);
+        std::uint64_t diff = 0;
+#pragma GCC unroll 16
+        for (std::size_t i = 0; i < kWords; ++i)
+            diff |= x[i] ^ y[i];
+        return diff == 0;
+    }
     // Each word times its own odd constant, summed, then folded: a few instructions a word.
     static std::size_t setOf(const Key &key)
     {
