@@ -1532,7 +1532,9 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     // ---- Stages: layers per stage (uneven splits allowed), time and memory of each ----
     // [MTP] The multi-token-prediction layers run on the last stage (Megatron-Core's layout 'm'),
     // after its own layers: counted there as layers; their head passes are in `head`.
-    const std::vector<int> stageLayers = stageLayersOf(w, pl);
+    std::array<int, 64> stageLayersBuffer;
+    std::vector<int> stageLayersHeap;
+    const std::span<const int> stageLayers = stageLayersOf(w, pl, stageLayersBuffer, stageLayersHeap);
     const MemoryDefaults &md = memoryDefaults();
     const int shardRanks = pl.shardGroup > 0 ? pl.shardGroup : d * c;
     // Megatron-FSDP (zero 3) shards what Megatron otherwise keeps whole on every rank.

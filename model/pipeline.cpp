@@ -424,7 +424,7 @@ double pipelineBubbleSeconds(Schedule schedule, int p, int v, const StageTimes &
 
 namespace {
 
-StageTimes stageTimeAt(const std::vector<int> &stageLayers, size_t i, const LayerTimesPerStage &l)
+StageTimes stageTimeAt(std::span<const int> stageLayers, size_t i, const LayerTimesPerStage &l)
 {
     // The V's first rank holds the last stage too: the LM head and the loss run there.
     const bool first = i == 0, last = l.headOnFirstStage ? i == 0 : i + 1 == stageLayers.size();
@@ -474,7 +474,7 @@ double unevenBubble(Schedule schedule, int p, int v, long long m, StageAt at)
 
 } // namespace
 
-std::vector<StageTimes> stageTimesOf(const std::vector<int> &stageLayers, const LayerTimesPerStage &l)
+std::vector<StageTimes> stageTimesOf(std::span<const int> stageLayers, const LayerTimesPerStage &l)
 {
     std::vector<StageTimes> out(stageLayers.size());
     for (size_t i = 0; i < stageLayers.size(); ++i)
@@ -497,7 +497,7 @@ double pipelineBubbleSeconds(Schedule schedule, int v, const std::vector<StageTi
     return unevenBubble(schedule, int(perStage.size()), v, m, [&](int i) { return perStage[size_t(i)]; });
 }
 
-double pipelineBubbleSeconds(Schedule schedule, int v, const std::vector<int> &stageLayers, const LayerTimesPerStage &l,
+double pipelineBubbleSeconds(Schedule schedule, int v, std::span<const int> stageLayers, const LayerTimesPerStage &l,
                              long long m)
 {
     // A middle stage with the layers of the middle stage before it has its times (no head, no embedding).
@@ -601,13 +601,14 @@ double inFlightMicroBatches(Schedule schedule, int p, int stage, long long m, in
     return 1;
 }
 
-std::vector<int> stageLayerCounts(int layers, const Plan &plan)
+namespace {
+// stageLayerCounts into `out`, which holds max(1, pp) zeros.
+void fillStageLayerCounts(int layers, const Plan &plan, std::span<int> out)
 {
-    const int p = std::max(1, plan.pp);
-    std::vector<int> out(size_t(p), 0);
+    const int p = int(out.size());
     if (p == 1) {
         out[0] = layers;
-        return out;
+        return;
     }
     // Which stages share the rest evenly, and how many slots that rest has.
     int first = plan.firstStageLayers, last = plan.lastStageLayers;
@@ -625,7 +626,7 @@ std::vector<int> stageLayerCounts(int layers, const Plan &plan)
     }
     const int count = hi - lo + 1;
     if (count <= 0)
-        return out;
+        return;
     const int base = rest / count;
     int extra = rest % count;
     for (int i = lo; i <= hi; ++i)
@@ -643,6 +644,13 @@ std::vector<int> stageLayerCounts(int layers, const Plan &plan)
         --out[0];
     if (last == 0 && plan.lossInSplit)
         --out[size_t(p - 1)];
+}
+} // namespace
+
+std::vector<int> stageLayerCounts(int layers, const Plan &plan)
+{
+    std::vector<int> out(size_t(std::max(1, plan.pp)), 0);
+    fillStageLayerCounts(layers, plan, out);
     return out;
 }
 
@@ -698,6 +706,20 @@ std::vector<int> stageLayersOf(const Workload &workload, const Plan &plan)
     std::vector<int> layers = stageLayerCounts(workload.layers, plan);
     layers.back() += std::max(0, workload.mtpLayers);
     return layers;
+}
+
+std::span<const int> stageLayersOf(const Workload &workload, const Plan &plan, std::span<int> buffer, std::vector<int> &heap)
+{
+    const size_t p = size_t(std::max(1, plan.pp));
+    if ((plan.schedule == Schedule::DualPipeV && plan.pp > 1) || p > buffer.size()) {
+        heap = stageLayersOf(workload, plan);
+        return heap;
+    }
+    const std::span<int> out = buffer.first(p);
+    std::fill(out.begin(), out.end(), 0);
+    fillStageLayerCounts(workload.layers, plan, out);
+    out.back() += std::max(0, workload.mtpLayers);
+    return out;
 }
 
 long long requiredMicroBatches(Schedule schedule, int p, int v, double e, const StageTimes &t)

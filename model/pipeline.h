@@ -6,6 +6,7 @@
 
 #include "inputs.h"
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -50,7 +51,7 @@ struct LayerTimesPerStage
     bool operator==(const LayerTimesPerStage &) const = default;
 };
 /// Each stage's StageTimes: layers x per-layer times, plus the head on the last stage.
-std::vector<StageTimes> stageTimesOf(const std::vector<int> &stageLayers, const LayerTimesPerStage &perLayer);
+std::vector<StageTimes> stageTimesOf(std::span<const int> stageLayers, const LayerTimesPerStage &perLayer);
 
 struct PipelineEvent
 {
@@ -106,7 +107,7 @@ double pipelineBubbleSeconds(Schedule schedule, int stages, int virtualStages, c
 double pipelineBubbleSeconds(Schedule schedule, int virtualStages, const std::vector<StageTimes> &perStage,
                              long long microBatches = 0);
 /// The same from the stages' layer counts, without building the stage list (evaluate()'s path).
-double pipelineBubbleSeconds(Schedule schedule, int virtualStages, const std::vector<int> &stageLayers,
+double pipelineBubbleSeconds(Schedule schedule, int virtualStages, std::span<const int> stageLayers,
                              const LayerTimesPerStage &perLayer, long long microBatches = 0);
 /// Index of the stage with the largest F + B (the first of equals).
 int slowestStage(const std::vector<StageTimes> &perStage);
@@ -149,6 +150,8 @@ std::vector<int> dualPipeVStageLayers(const Workload &workload, const Plan &plan
 /// The layers each stage runs: stageLayerCounts, with the multi-token-prediction layers on the
 /// last stage (Megatron-Core places them there); DualPipeV: each rank's two stages together.
 std::vector<int> stageLayersOf(const Workload &workload, const Plan &plan);
+/// The same in `buffer` when it holds the stages (no allocation), else in `heap` (DualPipeV, deeper pipelines).
+std::span<const int> stageLayersOf(const Workload &workload, const Plan &plan, std::span<int> buffer, std::vector<int> &heap);
 /// The model chunks each pipeline rank holds: v when interleaved, DualPipeV's 2 (the V's down and
 /// up stage) when pipelined, else 1.
 int chunksPerStage(const Plan &plan);

@@ -5,6 +5,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <numeric>
 
@@ -342,6 +343,34 @@ private slots:
         QCOMPARE(std::accumulate(ranks.begin(), ranks.end(), 0), 80);
         w.mtpLayers = 1;
         QCOMPARE(stageLayersOf(w, plan).front(), 11);
+    }
+
+    // evaluate()'s allocation-free stageLayersOf gives the vector one's split for every plan:
+    // the buffer when it holds the stages, the heap for DualPipeV and deeper pipelines.
+    void stageLayersInBuffer()
+    {
+        std::array<int, 8> buffer{};
+        std::vector<int> heap;
+        for (int layers : {1, 7, 61, 126})
+            for (int pp : {1, 2, 3, 8, 9, 16})
+                for (int first : {0, 1, 3})
+                    for (int last : {0, 2})
+                        for (bool inSplit : {false, true})
+                            for (Schedule schedule : {Schedule::OneFOneB, Schedule::DualPipeV}) {
+                                Workload w;
+                                w.layers = layers;
+                                w.mtpLayers = first == 1 ? 1 : 0;
+                                Plan plan;
+                                plan.pp = pp;
+                                plan.schedule = schedule;
+                                plan.firstStageLayers = pp > 1 ? first : 0;
+                                plan.lastStageLayers = pp > 1 ? last : 0;
+                                plan.embeddingInSplit = plan.lossInSplit = inSplit && pp > 1;
+                                const std::vector<int> expected = stageLayersOf(w, plan);
+                                const std::span<const int> got = stageLayersOf(w, plan, buffer, heap);
+                                QCOMPARE(std::vector<int>(got.begin(), got.end()), expected);
+                                QCOMPARE(got.data() == buffer.data(), pp <= 8 && !(schedule == Schedule::DualPipeV && pp > 1));
+                            }
     }
 
     // A DualPipeV rank's two chunks run their own shares of its time: rank 0's up chunk carries
