@@ -1512,12 +1512,16 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             // last backward run alone: (m - 1) / m of the traffic can hide. Interleaved, the first
             // rank's warm-up forwards, 2 (p - 1) + (v - 1) p + 1 of its m v chunks (schedules.py
             // get_pp_rank_microbatches: microbatch_group_size_per_vp_stage p, one more with
-            // overlap_moe_expert_parallel_comm), and as many cool-down backwards run alone. (DualPipeV
-            // pairs its chunks from its own schedule: counted as without stages.)
+            // overlap_moe_expert_parallel_comm), and as many cool-down backwards run alone.
+            // DualPipeV pairs a forward with a backward in its steps 4 and 5 only (deepseek-ai/DualPipe
+            // dualpipev.py): 2 (m - 2p + r + 1) + (p - r - 1) of rank r's 2m chunks, so rank 0 runs
+            // 3p - 1 forwards, and as many backwards, alone.
             const double comm = epLayerFwd + epLayerBwd, window = layerForward + layerBackward;
-            const bool interleavedPairs = p > 1 && pl.schedule == Schedule::Interleaved;
-            const double chunks = interleavedPairs ? double(m) * v : double(m);
-            const double unpaired = interleavedPairs ? std::min(chunks, 2.0 * (p - 1) + (v - 1.0) * p + 1) : 1.0;
+            const bool piped = p > 1 && (pl.schedule == Schedule::Interleaved || pl.schedule == Schedule::DualPipeV);
+            const double chunks = piped ? double(m) * v : double(m);
+            const double unpaired = !piped ? 1.0
+                                    : std::min(chunks, pl.schedule == Schedule::DualPipeV ? 3.0 * p - 1
+                                                                                         : 2.0 * (p - 1) + (v - 1.0) * p + 1);
             const double hideable = comm * (chunks - unpaired) / chunks;
             const double exposed = comm - hideable + std::max(0.0, hideable - window)
                                    + std::min(hideable, window) * ncclComputeShare(spec);

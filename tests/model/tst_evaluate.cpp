@@ -2656,6 +2656,18 @@ private slots:
             QVERIFY(std::abs(interleaved.breakdown.epCommExposedSeconds / interleaved.breakdown.epCommSeconds
                              - (unpaired / chunks + (1 - unpaired / chunks) * share))
                     < 1e-9);
+            // DualPipeV (pp 4, EP 4 of a stage's 4 ranks): rank 0 runs 3p - 1 = 11 of its 2m chunks'
+            // forwards unpaired (dualpipev.py steps 1-3), and as many backwards (steps 6-7).
+            piped.plan.pp = 4;
+            piped.plan.dp = 4;
+            piped.plan.ep = 4;
+            piped.plan.schedule = Schedule::DualPipeV;
+            const Evaluation dualPipeV = evaluate(piped);
+            QVERIFY2(dualPipeV.feasible, dualPipeV.problem.message.c_str());
+            const double vChunks = 2.0 * double(dualPipeV.microBatches);
+            QVERIFY(std::abs(dualPipeV.breakdown.epCommExposedSeconds / dualPipeV.breakdown.epCommSeconds
+                             - (11 / vChunks + (1 - 11 / vChunks) * share))
+                    < 1e-9);
         }
         s.plan.epOverlap = false;
         s.plan.ep = 16;
