@@ -1088,6 +1088,16 @@ struct KernelTimesReuse::Cache
     Gpu gpu;
     std::vector<std::pair<Key, std::pair<LayerTimes, HeadTimes>>> entries;
     size_t last = 0;   // the entry met last: a search tries the variants of one shape in a row
+    // The GPU's kernel spec for the last precision, recipe, framework and FP8 attention asked.
+    struct SpecKey
+    {
+        Precision precision;
+        Fp8Recipe recipe;
+        Framework framework;
+        bool fp8Attention;
+        bool operator==(const SpecKey &) const = default;
+    };
+    std::optional<std::pair<SpecKey, KernelSpec>> spec;
 };
 
 namespace {
@@ -1109,9 +1119,37 @@ KernelTimesReuse::~KernelTimesReuse()
 }
 
 namespace {
-std::pair<LayerTimes, HeadTimes> kernelTimesOf(const Scenario &sc, Framework fw, CrossEntropy crossEntropy, double tokens,
-                                               const KernelSpec &spec, double wgradOutputBytes, bool eager,
-                                               const LossTraffic &loss)
+// This thread's kernel-times cache, emptied when the scenario's workload or GPU is not the one it
+// holds (checked once an evaluation); null outside a KernelTimesReuse scope.
+KernelTimesReuse::Cache *kernelCacheFor(const Scenario &sc)
+{
+    KernelTimesReuse::Cache *cache = tKernelTimes;
+    if (cache && (!(cache->workload == sc.workload) || !(cache->gpu == sc.cluster.gpu))) {
+        cache->workload = sc.workload;
+        cache->gpu = sc.cluster.gpu;
+        cache->entries.clear();
+        cache->spec.reset();
+    }
+    return cache;
+}
+
+// kernelSpec(), from the cache when it holds the GPU's spec for these settings.
+KernelSpec kernelSpecOf(KernelTimesReuse::Cache *cache, const Scenario &sc, Framework fw)
+{
+    const Training &tr = sc.training;
+    if (!cache)
+        return kernelSpec(sc.cluster.gpu, tr.precision, tr.fp8Recipe, fw, tr.fp8Attention);
+    const KernelTimesReuse::Cache::SpecKey key{tr.precision, tr.fp8Recipe, fw, tr.fp8Attention};
+    if (!cache->spec || !(cache->spec->first == key))
+        cache->spec.emplace(key, kernelSpec(sc.cluster.gpu, tr.precision, tr.fp8Recipe, fw, tr.fp8Attention));
+    return cache->spec->second;
+}
+
+// The layer's and the LM head's kernel times, from the cache when it holds them (a copy: an
+// evaluation's fix candidates may grow the cache while it runs).
+std::pair<LayerTimes, HeadTimes> kernelTimesOf(KernelTimesReuse::Cache *cache, const Scenario &sc, Framework fw,
+                                               CrossEntropy crossEntropy, double tokens, const KernelSpec &spec,
+                                               double wgradOutputBytes, bool eager, const LossTraffic &loss)
 {
     const Workload &w = sc.workload;
     const Training &tr = sc.training;
@@ -1122,14 +1160,8 @@ std::pair<LayerTimes, HeadTimes> kernelTimesOf(const Scenario &sc, Framework fw,
                                     fw != Framework::Fsdp),
                          headTimes(w, tokens, t, spec, loss, wgradOutputBytes)};
     };
-    KernelTimesReuse::Cache *cache = tKernelTimes;
     if (!cache)
         return compute();
-    if (!(cache->workload == w) || !(cache->gpu == sc.cluster.gpu)) {
-        cache->workload = w;
-        cache->gpu = sc.cluster.gpu;
-        cache->entries.clear();
-    }
     const KernelTimesReuse::Cache::Key key{tokens, t, c, sc.plan.cpComm, sp, eager, wgradOutputBytes, tr.precision, tr.fp8Recipe, fw, crossEntropy, sc.plan.ep,
                                            spec.fp8Attention};
     if (cache->last < cache->entries.size() && cache->entries[cache->last].first == key)
@@ -1199,7 +1231,8 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     // ---- Compute: every GEMM, the attention kernel and the memory-bound kernels of a layer on
     // one GPU for one micro-batch (kernels.cpp) ----
     const double tokensPerGpu = double(b) * s / c;               // tokens of one micro-batch on one GPU
-    const KernelSpec spec = kernelSpec(cl.gpu, tr.precision, tr.fp8Recipe, fw, tr.fp8Attention);
+    KernelTimesReuse::Cache *const kernelCache = kernelCacheFor(sc);
+    const KernelSpec spec = kernelSpecOf(kernelCache, sc, fw);
     const double peakMatrix = spec.peakFlops;
     e.peakFlopsPerGpu = peakMatrix;
     // Megatron-LM accumulates weight gradients into fp32 main gradients inside the GEMM.
@@ -1210,8 +1243,8 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const unsigned recomputeModules = fw == Framework::Megatron ? tr.recomputeModules : unsigned(kRecomputeCoreAttn);
     const CrossEntropy crossEntropy = resolveCrossEntropy(tr.crossEntropy, fw);
     const LossTraffic lossTraffic = lossTrafficOf(crossEntropy);
-    const auto [lt, head] = kernelTimesOf(sc, fw, crossEntropy, tokensPerGpu, spec, wgradOutputBytes, e.kernels == Kernels::Eager,
-                                          lossTraffic);
+    const auto [lt, head] = kernelTimesOf(kernelCache, sc, fw, crossEntropy, tokensPerGpu, spec, wgradOutputBytes,
+                                          e.kernels == Kernels::Eager, lossTraffic);
     e.kernelEfficiency = counts.layerMatrixFlopsPerToken * tokensPerGpu / t / (lt.gemmForward * peakMatrix);
     e.layerGemmSeconds = lt.gemmForward + lt.gemmBackwardData + lt.gemmBackwardWeight;
     e.layerAttentionSeconds = lt.attentionForward + lt.attentionBackward;

@@ -14,6 +14,7 @@
 #include <QFile>
 #include <QTest>
 
+#include <cmath>
 #include <map>
 
 #include <functional>
@@ -2642,32 +2643,33 @@ private slots:
         const double m = double(hidden.microBatches);
         QVERIFY(std::abs(hidden.breakdown.epCommExposedSeconds / hidden.breakdown.epCommSeconds - (1 / m + (m - 1) / m * share)) < 1e-9);
         {
+            // The plan on `pp` stages of `schedule` (v chunks each), the rest DP, EP `ep`: the share
+            // of its all-to-all time in the open.
+            const auto exposedShare = [&](int pp, int ep, Schedule schedule, int v, double *chunks) {
+                Scenario piped = s;
+                piped.plan.pp = pp;
+                piped.plan.dp = 16 / pp;
+                piped.plan.ep = ep;
+                piped.plan.schedule = schedule;
+                piped.plan.virtualStages = v;
+                const Evaluation x = evaluate(piped);
+                if (!x.feasible) {   // fails the comparison below
+                    qWarning("%s", x.problem.message.c_str());
+                    return std::nan("");
+                }
+                *chunks = 2.0 * double(x.microBatches);
+                return x.breakdown.epCommExposedSeconds / x.breakdown.epCommSeconds;
+            };
+            double chunks = 0;
             // Interleaved (pp 2, v 2): Megatron's combined 1F1B pairs chunks in the steady phase only;
             // the first rank's 2 (p - 1) + (v - 1) p + 1 = 5 warm-up forwards of its m v chunks run
             // alone, and as many cool-down backwards.
-            Scenario piped = s;
-            piped.plan.pp = 2;
-            piped.plan.dp = 8;
-            piped.plan.schedule = Schedule::Interleaved;
-            piped.plan.virtualStages = 2;
-            const Evaluation interleaved = evaluate(piped);
-            QVERIFY2(interleaved.feasible, interleaved.problem.message.c_str());
-            const double chunks = 2.0 * double(interleaved.microBatches), unpaired = 5;
-            QVERIFY(std::abs(interleaved.breakdown.epCommExposedSeconds / interleaved.breakdown.epCommSeconds
-                             - (unpaired / chunks + (1 - unpaired / chunks) * share))
-                    < 1e-9);
+            const double interleaved = exposedShare(2, 8, Schedule::Interleaved, 2, &chunks);
+            QVERIFY(std::abs(interleaved - (5 / chunks + (1 - 5 / chunks) * share)) < 1e-9);
             // DualPipeV (pp 4, EP 4 of a stage's 4 ranks): rank 0 runs 3p - 1 = 11 of its 2m chunks'
             // forwards unpaired (dualpipev.py steps 1-3), and as many backwards (steps 6-7).
-            piped.plan.pp = 4;
-            piped.plan.dp = 4;
-            piped.plan.ep = 4;
-            piped.plan.schedule = Schedule::DualPipeV;
-            const Evaluation dualPipeV = evaluate(piped);
-            QVERIFY2(dualPipeV.feasible, dualPipeV.problem.message.c_str());
-            const double vChunks = 2.0 * double(dualPipeV.microBatches);
-            QVERIFY(std::abs(dualPipeV.breakdown.epCommExposedSeconds / dualPipeV.breakdown.epCommSeconds
-                             - (11 / vChunks + (1 - 11 / vChunks) * share))
-                    < 1e-9);
+            const double dualPipeV = exposedShare(4, 4, Schedule::DualPipeV, 1, &chunks);
+            QVERIFY(std::abs(dualPipeV - (11 / chunks + (1 - 11 / chunks) * share)) < 1e-9);
         }
         s.plan.epOverlap = false;
         s.plan.ep = 16;
