@@ -880,9 +880,6 @@ std::optional<Problem> validateCounting(const Scenario &sc, ShapeCounts &counts)
                            "with pp = 2 the first and last stage layers must add up to the %g layers (got %g)", w.layers,
                            double(sum));
     }
-    if (pl.tpOverlap)
-        if (auto p = tpOverlapProblem(sc))
-            return p;
     if (tr.precision == Precision::Fp8 && tr.fp8Recipe == Fp8Recipe::Nvfp4 && !(cl.gpu.peakFlops4 > 0))
         return problem("training.fp8_recipe",
                        "nvfp4 needs FP4 tensor cores (Blackwell: B200, GB200, B300, GB300; cluster.gpu.peak_flops_fp4), "
@@ -891,6 +888,10 @@ std::optional<Problem> validateCounting(const Scenario &sc, ShapeCounts &counts)
         return problem("training.precision",
                        "fp8 needs a GPU with FP8 tensor cores; this GPU has no FP8 peak (cluster.gpu.peak_flops_fp8); "
                        "use bf16, or an H100, H200, B200 or MI300X");
+    // After the GPU's own FP8/FP4 checks: a recipe the GPU cannot run is the first thing to fix.
+    if (pl.tpOverlap)
+        if (auto p = tpOverlapProblem(sc))
+            return p;
     if (tr.precision == Precision::Fp8 && tr.fp8Recipe == Fp8Recipe::Mxfp8 && !cl.gpu.mxfp8)
         return problem("training.fp8_recipe",
                        "mxfp8 needs block-scaled FP8 tensor cores (Blackwell: B200, GB200; cluster.gpu.mxfp8), which "

@@ -304,6 +304,8 @@ private slots:
         QTest::newRow("fp8 attention efficiency") << Edit([](Scenario &s) { s.cluster.gpu.attentionEfficiencyFp8 = 1.5; }) << "cluster.gpu.attention_efficiency_fp8" << "(0, 1]";
         QTest::newRow("mxfp8 on hopper") << Edit([](Scenario &s) { s.training.precision = Precision::Fp8; s.training.fp8Recipe = Fp8Recipe::Mxfp8; }) << "training.fp8_recipe" << "Blackwell";
         QTest::newRow("nvfp4 on hopper") << Edit([](Scenario &s) { s.training.precision = Precision::Fp8; s.training.fp8Recipe = Fp8Recipe::Nvfp4; }) << "training.fp8_recipe" << "FP4 tensor cores";
+        // The recipe the GPU cannot run is named before the overlap that does not run with it.
+        QTest::newRow("nvfp4 on hopper with tp overlap") << Edit([](Scenario &s) { s.plan.tp = 8; s.plan.tpOverlap = true; s.training.precision = Precision::Fp8; s.training.fp8Recipe = Fp8Recipe::Nvfp4; }) << "training.fp8_recipe" << "FP4 tensor cores";
         QTest::newRow("nvfp4 weights") << Edit([](Scenario &s) { s.cluster.gpu.peakFlops4 = 9000e12; s.training.precision = Precision::Fp8; s.training.fp8Recipe = Fp8Recipe::Nvfp4; s.training.fp8Params = true; }) << "training.fp8_params" << "not modelled";
         QTest::newRow("nvfp4 under fsdp") << Edit([](Scenario &s) { s.cluster.gpu.peakFlops4 = 9000e12; s.training.precision = Precision::Fp8; s.training.fp8Recipe = Fp8Recipe::Nvfp4; s.plan.framework = Framework::Fsdp; s.plan.zeroStage = 3; }) << "plan.framework" << "not PyTorch FSDP";
         QTest::newRow("nvfp4 without fp8 peak") << Edit([](Scenario &s) { s.cluster.gpu.peakFlops8 = 0; s.training.precision = Precision::Fp8; s.training.fp8Recipe = Fp8Recipe::Nvfp4; }) << "training.fp8_recipe" << "FP4 tensor cores";
