@@ -497,12 +497,17 @@ int degreeOf(const Plan &pl, ParallelDim d)
 // Every dimension's rankStride() in one pass over the order, indexed by ParallelDim.
 std::array<int, 4> rankStrides(const Plan &plan)
 {
-    std::array<int, 4> out{};
+    // A dimension the order lacks (parseRankOrder admits none) sits outside all of them.
+    std::array<int, 4> out{-1, -1, -1, -1};
     long long stride = 1;
     for (ParallelDim d : plan.rankOrder) {
-        out[size_t(d)] = int(std::min<long long>(stride, 1 << 30));
+        if (out[size_t(d)] < 0)
+            out[size_t(d)] = int(std::min<long long>(stride, 1 << 30));
         stride *= std::max(1, degreeOf(plan, d));
     }
+    for (int &x : out)
+        if (x < 0)
+            x = int(std::min<long long>(stride, 1 << 30));
     return out;
 }
 
@@ -521,13 +526,7 @@ int dataParallelStride(const Plan &pl, const std::array<int, 4> &strides)
 
 int rankStride(const Plan &plan, ParallelDim dim)
 {
-    long long stride = 1;
-    for (ParallelDim d : plan.rankOrder) {
-        if (d == dim)
-            break;
-        stride *= std::max(1, degreeOf(plan, d));
-    }
-    return int(std::min<long long>(stride, 1 << 30));
+    return rankStrides(plan)[size_t(dim)];
 }
 
 std::string rankOrderName(const Plan &plan)
