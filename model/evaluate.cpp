@@ -600,13 +600,67 @@ std::optional<Problem> tpOverlapProblem(const Scenario &sc)
     return std::nullopt;
 }
 
-// validate(), handing back the shape it counted so evaluate() does not count it again.
-std::optional<Problem> validateCounting(const Scenario &sc, ShapeCounts &counts)
+} // namespace
+
+struct KernelTimesReuse::Cache
 {
-    const Workload &w = sc.workload;
-    const Training &tr = sc.training;
-    const Cluster &cl = sc.cluster;
-    const Plan &pl = sc.plan;
+    // Every input of layerTimes and headTimes besides the workload and GPU, which the cache holds.
+    struct Key
+    {
+        double tokens;
+        int tp, cp;
+        CpComm cpComm;
+        bool sp, eager;
+        double wgradOutputBytes;
+        Precision precision;
+        Fp8Recipe recipe;
+        Framework framework;
+        CrossEntropy crossEntropy;
+        int ep;
+        bool fp8Attention;
+        bool operator==(const Key &) const = default;
+    };
+    Workload workload;
+    Gpu gpu;
+    std::vector<std::pair<Key, std::pair<LayerTimes, HeadTimes>>> entries;
+    size_t last = 0;   // the entry met last: a search tries the variants of one shape in a row
+    // The GPU's kernel spec for the last precision, recipe, framework and FP8 attention asked.
+    struct SpecKey
+    {
+        Precision precision;
+        Fp8Recipe recipe;
+        Framework framework;
+        bool fp8Attention;
+        bool operator==(const SpecKey &) const = default;
+    };
+    std::optional<std::pair<SpecKey, KernelSpec>> spec;
+    // The held workload and GPU passed their own checks (validateWorkload, validateGpu), and
+    // the workload's counted shape.
+    bool shapeChecked = false, gpuChecked = false;
+    ShapeCounts counts;
+};
+
+namespace {
+thread_local KernelTimesReuse::Cache *tKernelTimes = nullptr;
+
+// This thread's kernel-times cache, emptied when the scenario's workload or GPU is not the one it
+// holds (checked once an evaluation); null outside a KernelTimesReuse scope.
+KernelTimesReuse::Cache *kernelCacheFor(const Scenario &sc)
+{
+    KernelTimesReuse::Cache *cache = tKernelTimes;
+    if (cache && (!(cache->workload == sc.workload) || !(cache->gpu == sc.cluster.gpu))) {
+        cache->workload = sc.workload;
+        cache->gpu = sc.cluster.gpu;
+        cache->entries.clear();
+        cache->spec.reset();
+        cache->shapeChecked = cache->gpuChecked = false;
+    }
+    return cache;
+}
+
+// The workload's own checks, and its shape counted (validateCounting, first).
+std::optional<Problem> validateWorkload(const Workload &w, ShapeCounts &counts)
+{
     if (w.layers < 1 || w.layers > 100000)
         return problem("workload.layers", "layers must be between 1 and 100000 (got %g)", w.layers);
     if (w.hidden < 1 || w.hidden > 1000000)
@@ -707,6 +761,84 @@ std::optional<Problem> validateCounting(const Scenario &sc, ShapeCounts &counts)
     if (const double params = counts.totalParams; !(params <= kMaxParameters))
         return problem("workload.hidden", "the shape has %.3g parameters; at most %.0g are modelled", params,
                        kMaxParameters);
+    return std::nullopt;
+}
+
+// The GPU's own checks (validateCounting, after the training and cluster sizes).
+std::optional<Problem> validateGpu(const Gpu &gpu)
+{
+    if (!finitePositive(gpu.peakFlops16) || gpu.peakFlops16 > 1e18)
+        return problem("cluster.gpu.peak_flops", "peak_flops must be positive and below 1e18 FLOP/s (got %g)",
+                       gpu.peakFlops16);
+    if (!finiteNonNegative(gpu.peakFlops8) || !finiteNonNegative(gpu.peakFlops32))
+        return problem("cluster.gpu.peak_flops_fp8", "peak_flops_fp8 and peak_flops_fp32 must be >= 0 (0 = unknown)");
+    if (!finiteNonNegative(gpu.peakFlops4) || gpu.peakFlops4 > 1e18)
+        return problem("cluster.gpu.peak_flops_fp4", "peak_flops_fp4 must be >= 0 (0 = no FP4 tensor cores) and below 1e18 FLOP/s (got %g)",
+                       gpu.peakFlops4);
+    if (!finitePositive(gpu.memoryBytes) || gpu.memoryBytes > 1e15)
+        return problem("cluster.gpu.memory", "memory must be positive and below 1 PB (got %g bytes)", gpu.memoryBytes);
+    if (!finitePositive(gpu.memoryBytesPerSecond) || gpu.memoryBytesPerSecond > 1e15)
+        return problem("cluster.gpu.memory_bandwidth", "memory_bandwidth must be positive (got %g B/s)",
+                       gpu.memoryBytesPerSecond);
+    if (gpu.smCount < 0 || gpu.smCount > 100000)
+        return problem("cluster.gpu.sm_count", "sm_count must be between 0 (unknown) and 100000 (got %g)", gpu.smCount);
+    if (gpu.gemmTileM < 0 || gpu.gemmTileM > 4096 || gpu.gemmTileN < 0 || gpu.gemmTileN > 4096
+        || (gpu.gemmTileM > 0) != (gpu.gemmTileN > 0))
+        return problem(gpu.gemmTileM < 0 || gpu.gemmTileM > 4096 ? "cluster.gpu.gemm_tile_m" : "cluster.gpu.gemm_tile_n",
+                       "gemm_tile_m and gemm_tile_n are given together, each between 1 and 4096 elements (got %g x %g)",
+                       gpu.gemmTileM, gpu.gemmTileN);
+    if (gpu.fp8Copies < 0 || gpu.fp8Copies > 2)
+        return problem("cluster.gpu.fp8_copies", "fp8_copies must be 0 (the default, 2), 1 (Blackwell: no transposed copy) "
+                                                 "or 2 (Hopper: row-wise and transposed) (got %g)", gpu.fp8Copies);
+    if (gpu.gemmTileSms < 0 || gpu.gemmTileSms > 64
+        || (gpu.gemmTileSms > 0 && gpu.smCount > 0 && gpu.smCount % gpu.gemmTileSms != 0))
+        return problem("cluster.gpu.gemm_tile_sms", "gemm_tile_sms must be 0 (one SM) or the SMs sharing a tile, up to 64 "
+                                                    "and dividing sm_count (got %g with %g SMs)",
+                       gpu.gemmTileSms, gpu.smCount);
+    for (auto [value, key] : {std::pair{gpu.gemmEfficiency, "cluster.gpu.gemm_efficiency"},
+                              std::pair{gpu.gemmEfficiencyFp8, "cluster.gpu.gemm_efficiency_fp8"},
+                              std::pair{gpu.gemmEfficiencyFp8Fast, "cluster.gpu.gemm_efficiency_fp8_fast"},
+                              std::pair{gpu.gemmEfficiencyFp4, "cluster.gpu.gemm_efficiency_fp4"},
+                              std::pair{gpu.attentionEfficiency, "cluster.gpu.attention_efficiency"},
+                              std::pair{gpu.attentionEfficiencyFa2, "cluster.gpu.attention_efficiency_fa2"},
+                              std::pair{gpu.attentionEfficiencyFp8, "cluster.gpu.attention_efficiency_fp8"},
+                              std::pair{gpu.attentionEfficiencyMxfp8, "cluster.gpu.attention_efficiency_mxfp8"},
+                              std::pair{gpu.sustainedFraction, "cluster.gpu.sustained_fraction"}})
+        if (!(value >= 0 && value <= 1))
+            return problem(key, "a fraction in (0, 1], or 0 for the default (got %g)", value);
+    if (!finiteNonNegative(gpu.attentionScoreDims) || gpu.attentionScoreDims > 4096)
+        return problem("cluster.gpu.attention_score_dims", "attention_score_dims must be 0 (the default, Hopper's 56) or the "
+                                                           "attention forward's softmax work in head-dim columns, up to 4096 (got %g)",
+                       gpu.attentionScoreDims);
+    if (!finiteNonNegative(gpu.hostMemoryBytes) || gpu.hostMemoryBytes > 1e15)
+        return problem("cluster.gpu.host_memory", "host_memory must be 0 (the default, 250 GB) or the host memory per GPU, "
+                                                  "below 1 PB (got %g B)", gpu.hostMemoryBytes);
+    if (!finiteNonNegative(gpu.hostBytesPerSecond) || gpu.hostBytesPerSecond > 1e14)
+        return problem("cluster.gpu.host_bandwidth", "host_bandwidth must be 0 (the default, PCIe Gen5) or a bandwidth "
+                                                     "below 100 TB/s (got %g B/s)", gpu.hostBytesPerSecond);
+    return std::nullopt;
+}
+
+// validate(), handing back the shape it counted so evaluate() does not count it again. Every
+// check of the scenario, in the order the messages name their fields. A kernel-times
+// cache (KernelTimesReuse) remembers that the workload and GPU it holds passed their own checks
+// and the shape's counts, so a scope that varies the plan or batch does not redo them.
+std::optional<Problem> validateCounting(const Scenario &sc, ShapeCounts &counts, KernelTimesReuse::Cache *cache = nullptr)
+{
+    const Workload &w = sc.workload;
+    const Training &tr = sc.training;
+    const Cluster &cl = sc.cluster;
+    const Plan &pl = sc.plan;
+    if (cache && cache->shapeChecked) {
+        counts = cache->counts;
+    } else {
+        if (auto p = validateWorkload(w, counts))
+            return p;
+        if (cache) {
+            cache->counts = counts;
+            cache->shapeChecked = true;
+        }
+    }
     if (tr.globalBatch < 1 || tr.globalBatch > 1000000000LL)
         return problem("training.global_batch", "global_batch must be between 1 and 1e9 sequences (got %g)",
                        double(tr.globalBatch));
@@ -724,55 +856,12 @@ std::optional<Problem> validateCounting(const Scenario &sc, ShapeCounts &counts)
         return problem("cluster.gpus_per_node", "gpus_per_node must be between 1 and 1024 (got %g)", cl.gpusPerNode);
     if (cl.gpus > cl.gpusPerNode && cl.gpus % cl.gpusPerNode != 0)
         return problem("cluster.gpus", "gpus (%g) must be a multiple of gpus_per_node (%g)", cl.gpus, cl.gpusPerNode);
-    if (!finitePositive(cl.gpu.peakFlops16) || cl.gpu.peakFlops16 > 1e18)
-        return problem("cluster.gpu.peak_flops", "peak_flops must be positive and below 1e18 FLOP/s (got %g)",
-                       cl.gpu.peakFlops16);
-    if (!finiteNonNegative(cl.gpu.peakFlops8) || !finiteNonNegative(cl.gpu.peakFlops32))
-        return problem("cluster.gpu.peak_flops_fp8", "peak_flops_fp8 and peak_flops_fp32 must be >= 0 (0 = unknown)");
-    if (!finiteNonNegative(cl.gpu.peakFlops4) || cl.gpu.peakFlops4 > 1e18)
-        return problem("cluster.gpu.peak_flops_fp4", "peak_flops_fp4 must be >= 0 (0 = no FP4 tensor cores) and below 1e18 FLOP/s (got %g)",
-                       cl.gpu.peakFlops4);
-    if (!finitePositive(cl.gpu.memoryBytes) || cl.gpu.memoryBytes > 1e15)
-        return problem("cluster.gpu.memory", "memory must be positive and below 1 PB (got %g bytes)", cl.gpu.memoryBytes);
-    if (!finitePositive(cl.gpu.memoryBytesPerSecond) || cl.gpu.memoryBytesPerSecond > 1e15)
-        return problem("cluster.gpu.memory_bandwidth", "memory_bandwidth must be positive (got %g B/s)",
-                       cl.gpu.memoryBytesPerSecond);
-    if (cl.gpu.smCount < 0 || cl.gpu.smCount > 100000)
-        return problem("cluster.gpu.sm_count", "sm_count must be between 0 (unknown) and 100000 (got %g)", cl.gpu.smCount);
-    if (cl.gpu.gemmTileM < 0 || cl.gpu.gemmTileM > 4096 || cl.gpu.gemmTileN < 0 || cl.gpu.gemmTileN > 4096
-        || (cl.gpu.gemmTileM > 0) != (cl.gpu.gemmTileN > 0))
-        return problem(cl.gpu.gemmTileM < 0 || cl.gpu.gemmTileM > 4096 ? "cluster.gpu.gemm_tile_m" : "cluster.gpu.gemm_tile_n",
-                       "gemm_tile_m and gemm_tile_n are given together, each between 1 and 4096 elements (got %g x %g)",
-                       cl.gpu.gemmTileM, cl.gpu.gemmTileN);
-    if (cl.gpu.fp8Copies < 0 || cl.gpu.fp8Copies > 2)
-        return problem("cluster.gpu.fp8_copies", "fp8_copies must be 0 (the default, 2), 1 (Blackwell: no transposed copy) "
-                                                 "or 2 (Hopper: row-wise and transposed) (got %g)", cl.gpu.fp8Copies);
-    if (cl.gpu.gemmTileSms < 0 || cl.gpu.gemmTileSms > 64
-        || (cl.gpu.gemmTileSms > 0 && cl.gpu.smCount > 0 && cl.gpu.smCount % cl.gpu.gemmTileSms != 0))
-        return problem("cluster.gpu.gemm_tile_sms", "gemm_tile_sms must be 0 (one SM) or the SMs sharing a tile, up to 64 "
-                                                    "and dividing sm_count (got %g with %g SMs)",
-                       cl.gpu.gemmTileSms, cl.gpu.smCount);
-    for (auto [value, key] : {std::pair{cl.gpu.gemmEfficiency, "cluster.gpu.gemm_efficiency"},
-                              std::pair{cl.gpu.gemmEfficiencyFp8, "cluster.gpu.gemm_efficiency_fp8"},
-                              std::pair{cl.gpu.gemmEfficiencyFp8Fast, "cluster.gpu.gemm_efficiency_fp8_fast"},
-                              std::pair{cl.gpu.gemmEfficiencyFp4, "cluster.gpu.gemm_efficiency_fp4"},
-                              std::pair{cl.gpu.attentionEfficiency, "cluster.gpu.attention_efficiency"},
-                              std::pair{cl.gpu.attentionEfficiencyFa2, "cluster.gpu.attention_efficiency_fa2"},
-                              std::pair{cl.gpu.attentionEfficiencyFp8, "cluster.gpu.attention_efficiency_fp8"},
-                              std::pair{cl.gpu.attentionEfficiencyMxfp8, "cluster.gpu.attention_efficiency_mxfp8"},
-                              std::pair{cl.gpu.sustainedFraction, "cluster.gpu.sustained_fraction"}})
-        if (!(value >= 0 && value <= 1))
-            return problem(key, "a fraction in (0, 1], or 0 for the default (got %g)", value);
-    if (!finiteNonNegative(cl.gpu.attentionScoreDims) || cl.gpu.attentionScoreDims > 4096)
-        return problem("cluster.gpu.attention_score_dims", "attention_score_dims must be 0 (the default, Hopper's 56) or the "
-                                                           "attention forward's softmax work in head-dim columns, up to 4096 (got %g)",
-                       cl.gpu.attentionScoreDims);
-    if (!finiteNonNegative(cl.gpu.hostMemoryBytes) || cl.gpu.hostMemoryBytes > 1e15)
-        return problem("cluster.gpu.host_memory", "host_memory must be 0 (the default, 250 GB) or the host memory per GPU, "
-                                                  "below 1 PB (got %g B)", cl.gpu.hostMemoryBytes);
-    if (!finiteNonNegative(cl.gpu.hostBytesPerSecond) || cl.gpu.hostBytesPerSecond > 1e14)
-        return problem("cluster.gpu.host_bandwidth", "host_bandwidth must be 0 (the default, PCIe Gen5) or a bandwidth "
-                                                     "below 100 TB/s (got %g B/s)", cl.gpu.hostBytesPerSecond);
+    if (!(cache && cache->gpuChecked)) {
+        if (auto p = validateGpu(cl.gpu))
+            return p;
+        if (cache)
+            cache->gpuChecked = true;
+    }
     for (auto [link, key] : {std::pair{&cl.intraNode, "cluster.intra_node"}, std::pair{&cl.interNode, "cluster.inter_node"}}) {
         if (!finitePositive(link->bytesPerSecond) || link->bytesPerSecond > 1e15)
             return problem(std::string(key) + ".bandwidth", "bandwidth must be positive and below 1 PB/s (got %g B/s)",
@@ -1066,43 +1155,6 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings);
 
 Evaluation evaluate(const Scenario &sc) { return evaluateImpl(sc, true); }
 
-struct KernelTimesReuse::Cache
-{
-    // Every input of layerTimes and headTimes besides the workload and GPU, which the cache holds.
-    struct Key
-    {
-        double tokens;
-        int tp, cp;
-        CpComm cpComm;
-        bool sp, eager;
-        double wgradOutputBytes;
-        Precision precision;
-        Fp8Recipe recipe;
-        Framework framework;
-        CrossEntropy crossEntropy;
-        int ep;
-        bool fp8Attention;
-        bool operator==(const Key &) const = default;
-    };
-    Workload workload;
-    Gpu gpu;
-    std::vector<std::pair<Key, std::pair<LayerTimes, HeadTimes>>> entries;
-    size_t last = 0;   // the entry met last: a search tries the variants of one shape in a row
-    // The GPU's kernel spec for the last precision, recipe, framework and FP8 attention asked.
-    struct SpecKey
-    {
-        Precision precision;
-        Fp8Recipe recipe;
-        Framework framework;
-        bool fp8Attention;
-        bool operator==(const SpecKey &) const = default;
-    };
-    std::optional<std::pair<SpecKey, KernelSpec>> spec;
-};
-
-namespace {
-thread_local KernelTimesReuse::Cache *tKernelTimes = nullptr;
-} // namespace
 
 // A scope inside another (a sweep inside an analysis) keeps the outer one's times.
 KernelTimesReuse::KernelTimesReuse() : m_cache(tKernelTimes ? nullptr : new Cache)
@@ -1119,19 +1171,6 @@ KernelTimesReuse::~KernelTimesReuse()
 }
 
 namespace {
-// This thread's kernel-times cache, emptied when the scenario's workload or GPU is not the one it
-// holds (checked once an evaluation); null outside a KernelTimesReuse scope.
-KernelTimesReuse::Cache *kernelCacheFor(const Scenario &sc)
-{
-    KernelTimesReuse::Cache *cache = tKernelTimes;
-    if (cache && (!(cache->workload == sc.workload) || !(cache->gpu == sc.cluster.gpu))) {
-        cache->workload = sc.workload;
-        cache->gpu = sc.cluster.gpu;
-        cache->entries.clear();
-        cache->spec.reset();
-    }
-    return cache;
-}
 
 // kernelSpec(), from the cache when it holds the GPU's spec for these settings.
 KernelSpec kernelSpecOf(KernelTimesReuse::Cache *cache, const Scenario &sc, Framework fw)
@@ -1193,8 +1232,9 @@ namespace {
 Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
 {
     Evaluation e;
+    KernelTimesReuse::Cache *const kernelCache = kernelCacheFor(sc);
     ShapeCounts counts;   // the model's shape, counted once while validating
-    if (auto p = validateCounting(sc, counts)) {
+    if (auto p = validateCounting(sc, counts, kernelCache)) {
         e.problem = std::move(*p);
         return e;
     }
@@ -1231,7 +1271,6 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     // ---- Compute: every GEMM, the attention kernel and the memory-bound kernels of a layer on
     // one GPU for one micro-batch (kernels.cpp) ----
     const double tokensPerGpu = double(b) * s / c;               // tokens of one micro-batch on one GPU
-    KernelTimesReuse::Cache *const kernelCache = kernelCacheFor(sc);
     const KernelSpec spec = kernelSpecOf(kernelCache, sc, fw);
     const double peakMatrix = spec.peakFlops;
     e.peakFlopsPerGpu = peakMatrix;

@@ -11,6 +11,7 @@
 #include <limits>
 #include <numeric>
 #include <random>
+#include <thread>
 
 using namespace ts;
 
@@ -171,6 +172,26 @@ Scenario randomValidScenario(std::mt19937_64 &rng)
 }
 
 bool finiteNonNegative(double x) { return std::isfinite(x) && x >= 0; }
+
+// One input of a valid scenario put out of range (or made inconsistent), at random.
+void breakOneInput(Scenario &s, std::mt19937_64 &rng)
+{
+    const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+    switch (std::uniform_int_distribution<int>(0, 11)(rng)) {
+    case 0: s.plan.tp = pick(rng, {0, -1, 3, 1000}); break;
+    case 1: s.plan.dp += 1; break;
+    case 2: s.workload.layers = pick(rng, {0, -5}); break;
+    case 3: s.cluster.interNode.bytesPerSecond = pick(rng, {0.0, -1.0, nan, inf}); break;
+    case 4: s.cluster.gpu.peakFlops16 = pick(rng, {0.0, nan, inf, -1.0}); break;
+    case 5: s.training.globalBatch = pick(rng, {0LL, -1LL, s.training.globalBatch + 1}); break;
+    case 6: s.cluster.intraNode.efficiency = pick(rng, {0.0, 1.5, nan}); break;
+    case 7: s.plan.pp = s.workload.layers + 1; break;
+    case 8: s.training.tokens = pick(rng, {0.0, nan, -inf}); break;
+    case 9: s.workload.heads = pick(rng, {0, 7}); break;
+    case 10: s.plan.jitter = pick(rng, {-0.1, nan, 2.0}); break;
+    case 11: s.workload.hidden = pick(rng, {1000000, 2000000000}); break;
+    }
+}
 } // namespace
 
 class TestProperties : public QObject
@@ -391,27 +412,46 @@ private slots:
             }
     }
 
+    // Inside a KernelTimesReuse scope the workload's and GPU's own checks are skipped while they
+    // stay those of a scenario that passed them: a broken input right after a valid scenario (its
+    // workload or GPU, the batch or plan beside them) still gets the problem it gets alone.
+    void reusedChecksChangeNothing()
+    {
+        std::mt19937_64 rng(20261129);
+        const KernelTimesReuse reuse;
+        int rejected = 0;
+        for (int i = 0; i < 3000; ++i) {
+            const Scenario valid = randomValidScenario(rng);
+            Scenario broken = valid;
+            breakOneInput(broken, rng);
+            const Evaluation alone = [&] {
+                struct Outside   // evaluated with no scope on this thread: everything checked
+                {
+                    Evaluation e;
+                    explicit Outside(const Scenario &s) { std::thread([&] { e = evaluate(s); }).join(); }
+                };
+                return Outside(broken).e;
+            }();
+            QVERIFY(evaluate(valid).feasible);
+            const Evaluation e = evaluate(broken);
+            QCOMPARE(e.feasible, alone.feasible);
+            QCOMPARE(e.problem.field, alone.problem.field);
+            QCOMPARE(e.problem.message, alone.problem.message);
+            if (e.feasible)
+                QCOMPARE(e.breakdown.stepSeconds, alone.breakdown.stepSeconds);
+            rejected += !e.feasible;
+            QVERIFY(evaluate(valid).feasible);
+        }
+        QVERIFY(rejected > 1500);
+    }
+
     void randomInvalidInputsGiveReasons()
     {
         std::mt19937_64 rng(7);
-        const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
         int rejected = 0;
         for (int i = 0; i < kInvalidPlans; ++i) {
             Scenario s = randomValidScenario(rng);
-            switch (std::uniform_int_distribution<int>(0, 11)(rng)) {
-            case 0: s.plan.tp = pick(rng, {0, -1, 3, 1000}); break;
-            case 1: s.plan.dp += 1; break;
-            case 2: s.workload.layers = pick(rng, {0, -5}); break;
-            case 3: s.cluster.interNode.bytesPerSecond = pick(rng, {0.0, -1.0, nan, inf}); break;
-            case 4: s.cluster.gpu.peakFlops16 = pick(rng, {0.0, nan, inf, -1.0}); break;
-            case 5: s.training.globalBatch = pick(rng, {0LL, -1LL, s.training.globalBatch + 1}); break;
-            case 6: s.cluster.intraNode.efficiency = pick(rng, {0.0, 1.5, nan}); break;
-            case 7: s.plan.pp = s.workload.layers + 1; break;
-            case 8: s.training.tokens = pick(rng, {0.0, nan, -inf}); break;
-            case 9: s.workload.heads = pick(rng, {0, 7}); break;
-            case 10: s.plan.jitter = pick(rng, {-0.1, nan, 2.0}); break;
-            case 11: s.workload.hidden = pick(rng, {1000000, 2000000000}); break;
-            }
+            breakOneInput(s, rng);
             const Evaluation e = evaluate(s);
             if (!e.feasible) {
                 ++rejected;
