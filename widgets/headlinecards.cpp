@@ -48,10 +48,12 @@ void HeadlineCard::setData(const CardData &d)
     m_title->setText(d.title);
     m_value->setText(d.value);
     m_detail->setText(d.detail);
+    const bool toneChanged = d.tone != m_tone;
     m_tone = d.tone;
     setToolTip(tr("%1: click or press Enter for the formula").arg(d.title));
     setAccessibleName(d.title + QLatin1Char(' ') + d.value);
-    applyTone();
+    if (toneChanged)   // palettes cascade to the children: set them when the tone moves, not every update
+        applyTone();
 }
 
 QString HeadlineCard::valueText() const { return m_value->text(); }

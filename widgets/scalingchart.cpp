@@ -209,9 +209,12 @@ void ScalingChart::paletteChanged()
     // colours: the model the compute colour, the communication-share references communication ones.
     m_model->setPen(QPen(theme::color(theme::Part::Compute), 2.5));
     m_model->setPointsVisible(true);
-    m_ideal->setPen(QPen(theme::idealColor(), 1.5, Qt::DashLine));
-    m_amdahl->setPen(QPen(theme::color(theme::Part::TpComm), 1.5, Qt::DotLine));
-    m_gustafson->setPen(QPen(theme::color(theme::Part::CpComm), 1.5, Qt::DotLine));
+    // The dashed references one pixel wide: the raster engine draws those with its cosmetic
+    // stroker, where a wider dashed pen is cut into a path of every dash and filled (a fifth of a
+    // slider step's painting at 1.5 px).
+    m_ideal->setPen(QPen(theme::idealColor(), 1.0, Qt::DashLine));
+    m_amdahl->setPen(QPen(theme::color(theme::Part::TpComm), 1.0, Qt::DotLine));
+    m_gustafson->setPen(QPen(theme::color(theme::Part::CpComm), 1.0, Qt::DotLine));
     m_current->setColor(theme::currentPointColor());
     m_current->setBorderColor(palette().color(QPalette::Base));
     m_current->setMarkerSize(12);
