@@ -483,27 +483,19 @@ const char *nameOf(ParallelDim d)
 }
 
 namespace {
-int degreeOf(const Plan &pl, ParallelDim d)
-{
-    switch (d) {
-    case ParallelDim::Tp: return pl.tp;
-    case ParallelDim::Cp: return pl.cp;
-    case ParallelDim::Dp: return pl.dp;
-    case ParallelDim::Pp: return pl.pp;
-    }
-    return 1;
-}
-
 // Every dimension's rankStride() in one pass over the order, indexed by ParallelDim.
 std::array<int, 4> rankStrides(const Plan &plan)
 {
+    // The degrees indexed by ParallelDim (Tp, Cp, Dp, Pp); a degree below 1 counts as 1.
+    const std::array<long long, 4> degree{std::max(1, plan.tp), std::max(1, plan.cp), std::max(1, plan.dp), std::max(1, plan.pp)};
     // A dimension the order lacks (parseRankOrder admits none) sits outside all of them.
     std::array<int, 4> out{-1, -1, -1, -1};
     long long stride = 1;
     for (ParallelDim d : plan.rankOrder) {
-        if (out[size_t(d)] < 0)
-            out[size_t(d)] = int(std::min<long long>(stride, 1 << 30));
-        stride *= std::max(1, degreeOf(plan, d));
+        const size_t i = size_t(d);
+        if (out[i] < 0)
+            out[i] = int(std::min<long long>(stride, 1 << 30));
+        stride *= degree[i];
     }
     for (int &x : out)
         if (x < 0)
