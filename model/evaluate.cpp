@@ -486,7 +486,8 @@ namespace {
 // Every dimension's rankStride() in one pass over the order, indexed by ParallelDim.
 std::array<int, 4> rankStrides(const Plan &plan)
 {
-    // The degrees indexed by ParallelDim (Tp, Cp, Dp, Pp); a degree below 1 counts as 1.
+    // The degrees indexed by ParallelDim; a degree below 1 counts as 1.
+    static_assert(int(ParallelDim::Tp) == 0 && int(ParallelDim::Cp) == 1 && int(ParallelDim::Dp) == 2 && int(ParallelDim::Pp) == 3);
     const std::array<long long, 4> degree{std::max(1, plan.tp), std::max(1, plan.cp), std::max(1, plan.dp), std::max(1, plan.pp)};
     // A dimension the order lacks (parseRankOrder admits none) sits outside all of them.
     std::array<int, 4> out{-1, -1, -1, -1};
