@@ -41,11 +41,11 @@ QString usage()
         "  trainscope eval SCENARIO.json [--format json|text|csv]\n"
         "  trainscope sweep SCENARIO.json --gpus FIRST..LAST [--mode weak|strong] [--format text|json|csv]\n"
         "  trainscope collectives SCENARIO.json [--size FIRST..LAST] [--ranks N] [--op NAME|all]\n"
-        "                         [--algorithm ring|tree|nvls|in_network|hierarchical|auto|all]\n"
+        "                         [--algorithm ring|tree|nvls|in_network|pat|hierarchical|auto|all]\n"
         "                         [--protocol LL|LL128|Simple|auto] [--format text|json|csv]\n"
         "  trainscope report SCENARIO.json -o plan.pdf      capacity-plan report, no display needed\n"
         "  trainscope plan SCENARIO.json [--top N] [--format text|json|csv]   best plans for the token budget\n"
-        "  trainscope calibrate LOG... [--op NAME] [--ranks N --gpus-per-node G] [--algorithm ring|tree|nvls|auto]\n"
+        "  trainscope calibrate LOG... [--op NAME] [--ranks N --gpus-per-node G] [--algorithm ring|tree|nvls|pat|auto]\n"
         "                         [--format text|json]\n"
         "                         [--apply SCENARIO.json --output OUT.json]\n"
         "                         fit latency and bandwidth per fabric tier from nccl-tests output\n"
@@ -250,12 +250,12 @@ int runCollectives(const Options &o, const LoadedScenario &loaded, QTextStream &
         error = QStringLiteral("--op must be all or one of all_reduce, all_gather, reduce_scatter, broadcast, reduce, alltoall, sendrecv");
     QList<Algorithm> algorithms;
     const QString alg = o.values.value(QStringLiteral("algorithm"), QStringLiteral("all"));
-    for (Algorithm a : {Algorithm::Ring, Algorithm::Tree, Algorithm::Nvls, Algorithm::InNetwork, Algorithm::Hierarchical,
-                        Algorithm::Auto})
+    for (Algorithm a : {Algorithm::Ring, Algorithm::Tree, Algorithm::Nvls, Algorithm::InNetwork, Algorithm::Pat,
+                        Algorithm::Hierarchical, Algorithm::Auto})
         if (alg == QLatin1String(nameOf(a)) || (alg == QLatin1String("all") && a != Algorithm::Auto))
             algorithms << a;
     if (error.isEmpty() && algorithms.isEmpty())
-        error = QStringLiteral("--algorithm must be ring, tree, nvls, in_network, hierarchical, auto or all");
+        error = QStringLiteral("--algorithm must be ring, tree, nvls, in_network, pat, hierarchical, auto or all");
     // NCCL_PROTO: one protocol, or the fastest (NCCL's tuner choice).
     std::optional<Protocol> protocol;
     const QString proto = o.values.value(QStringLiteral("protocol"), QStringLiteral("auto"));
@@ -506,13 +506,13 @@ int runCalibrate(const QStringList &args, QTextStream &out, QTextStream &err)
     Algorithm fitAlgorithm = Algorithm::Auto;
     if (!algorithmText.isEmpty()) {
         bool known = false;
-        for (Algorithm a : {Algorithm::Ring, Algorithm::Tree, Algorithm::Nvls, Algorithm::Auto})
+        for (Algorithm a : {Algorithm::Ring, Algorithm::Tree, Algorithm::Nvls, Algorithm::Pat, Algorithm::Auto})
             if (algorithmText.compare(QLatin1String(nameOf(a)), Qt::CaseInsensitive) == 0) {
                 fitAlgorithm = a;
                 known = true;
             }
         if (!known) {
-            err << "trainscope: --algorithm must be ring, tree, nvls or auto (NCCL_ALGO of the run)\n";
+            err << "trainscope: --algorithm must be ring, tree, nvls, pat or auto (NCCL_ALGO of the run)\n";
             return kExitUsage;
         }
     }

@@ -164,8 +164,13 @@ bool parseNcclLogs(const std::string &text, const std::string &source, std::vect
         }
         if (const auto at = line.find("NCCL_ALGO set by environment to "); at != std::string::npos) {
             const std::string value = line.substr(at + 32);
-            for (Algorithm a : {Algorithm::Ring, Algorithm::Tree, Algorithm::Nvls})
-                if (value.rfind(a == Algorithm::Ring ? "Ring" : a == Algorithm::Tree ? "Tree" : "NVLS", 0) == 0)
+            for (Algorithm a : {Algorithm::Ring, Algorithm::Tree, Algorithm::Nvls, Algorithm::Pat})
+                if (value.rfind(a == Algorithm::Ring   ? "Ring"
+                                : a == Algorithm::Tree ? "Tree"
+                                : a == Algorithm::Nvls ? "NVLS"
+                                                       : "PAT",
+                                0)
+                    == 0)
                     algorithmSeen = a;
         }
         // A paste outside a code block loses the header's '#' (Markdown takes it for a heading):

@@ -387,6 +387,36 @@ Candidate inNetwork(Collective c, const Group &g, const Fabric &f)
     return out;
 }
 
+// NCCL's PAT (Parallel Aggregated Trees, NCCL 2.23+; src/graph/tuning.cc, v2.30.7): all-gather and
+// reduce-scatter when every node holds one rank of the communicator (ncclPatEnable: nNodes ==
+// nRanks), Simple protocol only. It sends each rank's share along log2(n) aggregated trees, so its
+// latency grows with log2 of the nodes, not with the ranks as the ring's n - 1 network hops do:
+// 8 us + log2i(nodes) x (the ppn-1 network hop, tree Simple 14 us) / 3.5 + 2.8 us a rank (the part
+// NCCL still calls linear). NCCL runs it on the tree's graph, the GPU's own NIC here, and credits it
+// three quarters of that bandwidth, with no (n-1)/n ring factor (busBw *= .75, and no bus-to-alg
+// conversion for PAT's all-gather and reduce-scatter). NCCL skips it for a reduce-scatter that
+// averages (enqueue.cc: PreMulSum, SumPostDiv); a framework that sums pre-scaled gradients, as
+// Megatron's DDP does by default (average_in_collective off), gets it.
+constexpr double kPatBaseUs = 8.0;
+constexpr double kPatLogHopDivisor = 3.5;
+constexpr double kPatPerRankUs = 2.8;
+constexpr double kPatBandwidthShare = 0.75;
+Candidate pat(Collective c, Protocol p, const Group &g, const Fabric &f)
+{
+    Candidate out;
+    const int k = g.nodes();
+    if ((c != Collective::AllGather && c != Collective::ReduceScatter) || p != Protocol::Simple || k <= 1
+        || std::max(1, g.ranksPerNode) != 1)
+        return out;
+    const double interLat = netHop(f, kNetHopUs.tree[2]);
+    out.ok = true;
+    out.interNode = true;
+    out.latencySeconds = netHop(f, kPatBaseUs) + floorLog2(k) * interLat / kPatLogHopDivisor + g.ranks * netHop(f, kPatPerRankUs);
+    out.latencySteps = ceilLog2(k);
+    out.algBytesPerSecond = kPatBandwidthShare * nodeNicBytesPerSecond(g, f);
+    return out;
+}
+
 // Textbook two-level all-reduce (reduce-scatter in the node, all-reduce of each 1/g shard across
 // nodes on its rail, all-gather in the node). The phases are pipelined chunk by chunk, so a large
 // message is bounded by the slowest phase, not their sum; each phase's steps add latency.
@@ -571,6 +601,7 @@ Candidate candidate(Collective c, Algorithm a, Protocol p, const Group &g, const
     case Algorithm::Nvls: return p == Protocol::Simple ? nvls(c, g, f) : Candidate{};
     case Algorithm::InNetwork: return p == Protocol::Simple ? inNetwork(c, g, f) : Candidate{};
     case Algorithm::Hierarchical: return p == Protocol::Simple ? hierarchical(c, g, f) : Candidate{};
+    case Algorithm::Pat: return pat(c, p, g, f);
     case Algorithm::Auto: break;
     }
     return {};
@@ -602,6 +633,7 @@ const char *nameOf(Algorithm a)
     case Algorithm::Hierarchical: return "hierarchical";
     case Algorithm::InNetwork: return "in_network";
     case Algorithm::Nvls: return "nvls";
+    case Algorithm::Pat: return "pat";
     case Algorithm::Auto: return "auto";
     }
     return "?";
@@ -630,6 +662,8 @@ const char *busBandwidthMeaning(Algorithm a)
         return "the switches reduce: each node sends S once, so busbw can reach twice the NIC rate and is not link load";
     case Algorithm::Hierarchical:
         return "busbw keeps nccl-tests' flat-ring factor; the intra-node and NIC phases each carry their own share";
+    case Algorithm::Pat:
+        return "PAT moves a ring's bytes through each GPU's NIC, so busbw = algbw x (n-1)/n reads as link load; NCCL credits it 3/4 of the NIC";
     case Algorithm::Auto:
         break;
     }
@@ -849,7 +883,7 @@ CollectiveTime fastest(Collective c, std::span<const Algorithm> algorithms, std:
     return best;
 }
 
-constexpr Algorithm kNcclAlgorithms[] = {Algorithm::Ring, Algorithm::Tree, Algorithm::Nvls, Algorithm::InNetwork};
+constexpr Algorithm kNcclAlgorithms[] = {Algorithm::Ring, Algorithm::Tree, Algorithm::Nvls, Algorithm::InNetwork, Algorithm::Pat};
 constexpr Protocol kAllProtocols[] = {Protocol::Simple, Protocol::LL128, Protocol::LL};
 
 } // namespace

@@ -14,7 +14,8 @@
 namespace ts {
 
 enum class Collective { AllReduce, AllGather, ReduceScatter, Broadcast, Reduce, AllToAll, SendRecv };
-enum class Algorithm { Ring, Tree, Hierarchical, InNetwork, Nvls, Auto };
+// Pat: NCCL's Parallel Aggregated Trees (2.23+), all-gather and reduce-scatter with one GPU a node.
+enum class Algorithm { Ring, Tree, Hierarchical, InNetwork, Nvls, Pat, Auto };
 enum class Protocol { LL, LL128, Simple };
 
 inline constexpr Collective kAllCollectives[] = {

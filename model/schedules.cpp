@@ -201,6 +201,9 @@ CollectiveSchedule allReduceSchedule(Algorithm algorithm, double S, const Group 
         }
         break;
     }
+    case Algorithm::Pat:
+        out.error = "PAT runs all-gather and reduce-scatter only, not all-reduce";
+        return out;
     case Algorithm::Auto:
         out.error = "choose an algorithm";
         return out;

@@ -41,6 +41,7 @@ QString algorithmTitle(Algorithm algorithm)
     case Algorithm::Hierarchical: return RingView::tr("Hierarchical all-reduce");
     case Algorithm::InNetwork: return RingView::tr("In-network (SHARP) all-reduce");
     case Algorithm::Nvls: return RingView::tr("NVLink SHARP (NVLS) all-reduce");
+    case Algorithm::Pat:   // all-gather and reduce-scatter only: never drawn as an all-reduce
     case Algorithm::Auto: break;
     }
     return RingView::tr("All-reduce");

@@ -453,6 +453,35 @@ private slots:
         QVERIFY(!collectiveTime(Collective::AllReduce, Algorithm::InNetwork, S, g, f).applicable);
     }
 
+    // NCCL's PAT (tuning.cc, 2.23+): all-gather and reduce-scatter with one GPU a node, Simple only:
+    // 8 us + log2i(nodes) x 14 / 3.5 us + 2.8 us a rank, at 3/4 of the GPU's NIC and no ring factor.
+    void patForOneGpuPerNode()
+    {
+        const Fabric f = h100(false);   // one 45 GB/s NIC a GPU, NCCL's 14 us network hop
+        const Group dp{48, 1};
+        const double S = 1e9;
+        for (Collective c : {Collective::ReduceScatter, Collective::AllGather}) {
+            const CollectiveTime t = collectiveTime(c, Algorithm::Pat, Protocol::Simple, S, dp, f);
+            QVERIFY(t.applicable);
+            // 8 + 5 x 4 + 48 x 2.8 = 162.4 us.
+            QVERIFY(qAbs(t.latencySeconds - 162.4 * kUs) < 1e-12);
+            QVERIFY(qAbs(t.seconds - (162.4 * kUs + S / (0.75 * 45e9))) < 1e-12);
+            // 1024 nodes: 8 + 10 x 4 + 1024 x 2.8 = 2915.2 us, where the ring pays 8.4 + 1023 x 14 = 14330.4 us.
+            QVERIFY(qAbs(collectiveTime(c, Algorithm::Pat, Protocol::Simple, 0, {1024, 1}, f).seconds - 2915.2 * kUs) < 1e-12);
+            QVERIFY(qAbs(collectiveTime(c, Algorithm::Ring, Protocol::Simple, 0, {1024, 1}, f).seconds - 14330.4 * kUs) < 1e-12);
+            // NCCL's pick: PAT where the ring's 47 network hops outweigh PAT's quarter less bandwidth, the ring beyond.
+            QCOMPARE(collectiveTime(c, Algorithm::Auto, 8e6, dp, f).algorithm, Algorithm::Pat);
+            QCOMPARE(collectiveTime(c, Algorithm::Auto, 1e9, dp, f).algorithm, Algorithm::Ring);
+            // Not with several GPUs of a node in the communicator, nor with LL or LL128.
+            QVERIFY(!collectiveTime(c, Algorithm::Pat, Protocol::Simple, S, {16, 8}, f).applicable);
+            QVERIFY(!collectiveTime(c, Algorithm::Pat, Protocol::LL, S, dp, f).applicable);
+            QVERIFY(collectiveTime(c, Algorithm::Auto, 8e6, {16, 8}, f).algorithm != Algorithm::Pat);
+        }
+        // All-reduce has no PAT.
+        QVERIFY(!collectiveTime(Collective::AllReduce, Algorithm::Pat, Protocol::Simple, S, dp, f).applicable);
+        QVERIFY(collectiveTime(Collective::AllReduce, Algorithm::Auto, 8e6, dp, f).algorithm != Algorithm::Pat);
+    }
+
     void groupPlacement()
     {
         QCOMPARE(groupOf(8, 1, 8).ranksPerNode, 8);     // TP 8 inside a node
