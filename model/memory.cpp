@@ -89,6 +89,9 @@ struct Widths
     // [MoE] Per token of this GPU: the expert rows (k copies of h, SP shard), and the router's
     // fp32 logits and top-k probabilities in bytes; f is then the k experts' FFN width.
     double expertRows = 0, routerBytes = 0;
+    // [MoE] What the combine keeps per token: the 16-bit expert output rows when it weighs them,
+    // or the fp32 probability of each row the weighted activation multiplies by.
+    double expertOutBytes = 0;
     double fShared = 0;  // [MoE] the shared experts' part of f
 };
 
@@ -111,6 +114,7 @@ Widths widthsOf(const Workload &w, const ActivationLayout &l)
         x.f = k * expertFfnOf(w) / t + x.fShared;   // routed copies and the shared experts
         x.expertRows = k * h / t;
         x.routerBytes = 4.0 * (w.experts + k) / t;
+        x.expertOutBytes = l.probsInActivation ? 4.0 * k / t : 2.0 * x.expertRows;
     }
     return x;
 }
@@ -133,9 +137,9 @@ double keptBytes(const Widths &x, double quantized)
 {
     double bytes = 2 * (2 * x.r + 2 * x.rOut + x.q + 2 * x.kv + x.o + (x.gates + 1) * x.f + x.latents);
     if (x.expertRows > 0) {
-        // [MoE] the experts' permuted input rows and their output rows before the weighted
-        // combine (Megatron-Core moe_utils permute / unpermute save them), the router's scores.
-        bytes += 2 * 2 * x.expertRows + x.routerBytes;
+        // [MoE] the experts' permuted input rows (the grouped GEMM's input), what the combine
+        // keeps (expertOutBytes), the router's scores.
+        bytes += 2 * x.expertRows + x.expertOutBytes + x.routerBytes;
         if (quantized > 0)   // the attention norm's output and the expert rows go in quantized; the router reads 16-bit
             bytes -= (2 - quantized) * (x.rOut + x.expertRows + x.f) - quantized * x.o;
         return bytes;
@@ -157,6 +161,7 @@ ActivationLayout activationLayout(Framework framework, Precision precision, int 
     l.sequenceParallel = sequenceParallel;
     l.quantizedInputBytes = precision == Precision::Fp8 && framework != Framework::Fsdp ? quantizedBytes : 0.0;
     l.gatheredGemmInputs = framework == Framework::Fsdp && tp > 1;
+    l.probsInActivation = framework == Framework::Megatron;
     if (fp8Attention) {   // [TE] FusedAttnFunc's saved tensors (backends.py)
         l.attentionInputBytes = recipe == Fp8Recipe::Mxfp8 ? 2 * (1.0 + 1.0 / 32) : 1.0;
         l.attentionOutputBytes = recipe == Fp8Recipe::Delayed ? 1.0 : 2.0;
@@ -225,8 +230,8 @@ double megatronSelectiveBytes(const Workload &w, const Widths &x, const Activati
     const auto mlpKept = [&](double f) { return 2 * x.gates * f + gemmInput * f; };
     if (moe && (modules & kRecomputeMoe)) {
         // moe (checkpointed): everything of the MoE layer but its input: the MLPs, the expert rows
-        // in (quantized under FP8) and out, the router's scores.
-        bytes -= mlpKept(x.f) + (gemmInput + 2) * x.expertRows + x.routerBytes;
+        // in (quantized under FP8), what the combine keeps, the router's scores.
+        bytes -= mlpKept(x.f) + gemmInput * x.expertRows + x.expertOutBytes + x.routerBytes;
     } else if (moe) {
         if (modules & kRecomputeMoeAct)   // the experts' activation output, their down projection's input
             bytes -= routed * gemmInput;

@@ -71,6 +71,11 @@ struct ActivationLayout
     /// input, as PyTorch DTensor TP and AsyncTP do; Megatron/TE keep the local shard and gather
     /// again in backward.
     bool gatheredGemmInputs = false;
+    /// [MoE] The routing probabilities weigh the experts' activation (Megatron-Core >= 0.13,
+    /// "Memory efficient token permutation", 2659630, 2025-04: weighted SwiGLU, probs permuted with
+    /// the tokens), so the combine's unpermute keeps nothing but its row map; else (DeepSpeed MoE,
+    /// torchtitan) the combine weighs the expert outputs and keeps them for the probabilities' gradient.
+    bool probsInActivation = false;
     /// PyTorch eager ops as Hugging Face and torchtitan write them keep more than fused kernels:
     /// an RMSNorm keeps its fp32 upcast input and its normalized 16-bit output (beside the
     /// weighted output the next GEMM keeps), and SwiGLU keeps the SiLU output for the product.

@@ -2133,6 +2133,29 @@ private slots:
         }
     }
 
+    // The MoE combine keeps the experts' 16-bit output rows only where it weighs them (unpermute with
+    // probs: DeepSpeed MoE, torchtitan); Megatron-Core >= 0.13 weighs the activation instead (weighted
+    // SwiGLU) and keeps one fp32 probability a routed row.
+    void moeCombineKeepsOutputRowsOnlyWhereItWeighsThem()
+    {
+        const Scenario s = deepSeekV3On64();
+        const ActivationLayout megatron = activationLayout(Framework::Megatron, Precision::Bf16, 1, false, false, 0, false, Fp8Recipe::Delayed);
+        QVERIFY(megatron.probsInActivation);
+        QVERIFY(!activationLayout(Framework::Fsdp, Precision::Bf16, 1, false, false).probsInActivation);
+        QVERIFY(!activationLayout(Framework::DeepSpeed, Precision::Bf16, 1, false, false).probsInActivation);
+        ActivationLayout weighed = megatron;
+        weighed.probsInActivation = false;
+        // 8 routed rows of 7168: 2 x 8 x 7168 bytes kept against 4 x 8, on 58 of the 61 layers.
+        const double share = 58.0 / 61;
+        QVERIFY(qAbs(layerFullActivationBytesPerToken(s.workload, weighed) - layerFullActivationBytesPerToken(s.workload, megatron)
+                     - share * (2.0 * 8 * 7168 - 4.0 * 8))
+                < 1e-6);
+        // Recomputing the whole MoE module drops either.
+        const unsigned modules = kRecomputeCoreAttn | kRecomputeMoe;
+        QCOMPARE(layerActivationBytesPerToken(s.workload, Framework::Megatron, Recompute::Selective, weighed, modules),
+                 layerActivationBytesPerToken(s.workload, Framework::Megatron, Recompute::Selective, megatron, modules));
+    }
+
     // Megatron-Core's recompute_modules: each module drops what it would keep and replays its forward.
     void megatronRecomputeModules()
     {
