@@ -561,7 +561,8 @@ namespace {
 // The rules plan.tp_overlap meets, checked as if it were on: validate() applies them when it is,
 // and the tp_comm_exposed warning offers it as the fix only where they hold (a valid scenario with
 // the overlap switched on fails no other rule: nothing else reads it).
-std::optional<Problem> tpOverlapProblem(const Scenario &sc)
+// tpGroup: the TP group when the caller has placed it already (evaluate's warnings), else placed here.
+std::optional<Problem> tpOverlapProblem(const Scenario &sc, const Group *tpGroup = nullptr)
 {
     const Workload &w = sc.workload;
     const Training &tr = sc.training;
@@ -578,8 +579,7 @@ std::optional<Problem> tpOverlapProblem(const Scenario &sc)
                                           "the overlap off for the whole model): turn tp_overlap off");
     // Transformer Engine's TP overlap (userbuffers) exchanges through NVLink peer memory: the TP
     // group must sit in one node (TE pytorch/module/base.py initialize_ub: intra-node only).
-    if (cl.gpusPerNode > 0
-        && groupOf(pl.tp, rankStride(pl, ParallelDim::Tp), cl).nodes() > 1)
+    if (cl.gpusPerNode > 0 && (tpGroup ? *tpGroup : groupOf(pl.tp, rankStride(pl, ParallelDim::Tp), cl)).nodes() > 1)
         return problem("plan.tp_overlap",
                        "TP overlap runs inside one node's NVLink; TP %g spans nodes of %g GPUs: turn tp_overlap off or "
                        "keep tp within a node", pl.tp, cl.gpusPerNode);
@@ -2419,7 +2419,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     if (t > 1 && !pl.tpOverlap && tpGroup.nodes() <= 1 && !tpGroup.straddles
         && bd.tpCommExposedSeconds > kExposedTpWarnFraction * step && e.communicationFraction <= kCommunicationWarnFraction) {
         // Validated here by validate()'s own TP-overlap rules (the only ones that read it).
-        const bool overlapRuns = !tpOverlapProblem(sc);
+        const bool overlapRuns = !tpOverlapProblem(sc, &tpGroup);
         markValidated(addWarning(e, WarningCode::TpCommExposed, bd.tpCommExposedSeconds / step, kExposedTpWarnFraction,
                                  overlapRuns ? Change{Field::TpOverlap, 1} : Change{}));
     }
