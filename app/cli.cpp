@@ -327,11 +327,16 @@ int runCollectives(const Options &o, const LoadedScenario &loaded, QTextStream &
     if (applicable == 0) {
         // Say why the table is empty rather than print nothing (NVLS needs an NVSwitch node of
         // NVLink 4 or later and more than two ranks a node; in-network reduction needs SHARP and
-        // ranks on more than one node; the hierarchical ring needs several nodes).
-        err << QStringLiteral("--algorithm: no requested algorithm runs on %1 ranks (%2 a node) of this cluster; try "
+        // ranks on more than one node; the hierarchical ring needs several nodes; PAT runs all-gather
+        // and reduce-scatter with one rank a node).
+        const bool patAsked = algorithms.size() == 1 && algorithms.front() == Algorithm::Pat;
+        err << QStringLiteral("--algorithm: no requested algorithm runs on %1 ranks (%2 a node) of this cluster%3; try "
                               "--algorithm auto or all\n")
                    .arg(ranks)
-                   .arg(group.ranksPerNode);
+                   .arg(group.ranksPerNode)
+                   .arg(patAsked ? QStringLiteral(" (pat runs all_gather and reduce_scatter only, and only with one rank "
+                                                  "a node, as on a cluster of gpus_per_node 1)")
+                                 : QString());
         return kExitInfeasible;
     }
     return kExitOk;

@@ -267,6 +267,35 @@ private slots:
         QVERIFY(text.out.contains(QLatin1String("busbw (GB/s)")));
     }
 
+    // --algorithm pat: NCCL's PAT on a cluster of one GPU a node (all-gather, reduce-scatter), and
+    // a reason, not an empty table, where it cannot run.
+    void collectivesPat()
+    {
+        QTemporaryDir dir;
+        QFile defaults(kDefault);
+        QVERIFY(defaults.open(QIODevice::ReadOnly));
+        QJsonObject scenario = QJsonDocument::fromJson(defaults.readAll()).object();
+        scenario.insert(QStringLiteral("cluster"), QJsonObject{{QStringLiteral("gpu"), QStringLiteral("h100-sxm")},
+                                                               {QStringLiteral("gpus"), 32},
+                                                               {QStringLiteral("gpus_per_node"), 1},
+                                                               {QStringLiteral("intra_node"), QStringLiteral("nvlink4")},
+                                                               {QStringLiteral("inter_node"), QStringLiteral("ib-ndr")},
+                                                               {QStringLiteral("rails"), 1}});
+        scenario.insert(QStringLiteral("plan"), QJsonObject{{QStringLiteral("tp"), 1}, {QStringLiteral("pp"), 1}, {QStringLiteral("dp"), 32}});
+        const QString path = writeFile(dir, QJsonDocument(scenario).toJson());
+        const Run r = run({QStringLiteral("collectives"), path, QStringLiteral("--op"), QStringLiteral("reduce_scatter"), QStringLiteral("--size"),
+                           QStringLiteral("8MB..8MB"), QStringLiteral("--algorithm"), QStringLiteral("auto"), QStringLiteral("--format"),
+                           QStringLiteral("json")});
+        QCOMPARE(r.code, 0);
+        const QJsonArray rows = QJsonDocument::fromJson(r.out.toUtf8()).object().value(QLatin1String("results")).toArray();
+        QCOMPARE(rows.size(), 1);
+        QCOMPARE(rows.first().toObject().value(QLatin1String("algorithm")).toString(), QStringLiteral("pat"));   // NCCL's pick at 8 MB on 32 nodes
+        const Run none = run({QStringLiteral("collectives"), path, QStringLiteral("--op"), QStringLiteral("all_reduce"),
+                              QStringLiteral("--algorithm"), QStringLiteral("pat")});
+        QCOMPARE(none.code, 1);
+        QVERIFY2(none.err.contains(QLatin1String("pat runs all_gather and reduce_scatter only")), qPrintable(none.err));
+    }
+
     // Failures faster than checkpoints can save work: no cost, energy or goodput, and the reason
     // under economics_error, not the keys left out without a word.
     void noProgressIsSaid()
