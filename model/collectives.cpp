@@ -395,8 +395,9 @@ Candidate inNetwork(Collective c, const Group &g, const Fabric &f)
 // NCCL still calls linear). NCCL runs it on the tree's graph, the GPU's own NIC here, and credits it
 // three quarters of that bandwidth, with no (n-1)/n ring factor (busBw *= .75, and no bus-to-alg
 // conversion for PAT's all-gather and reduce-scatter). NCCL skips it for a reduce-scatter that
-// averages (enqueue.cc: PreMulSum, SumPostDiv); a framework that sums pre-scaled gradients, as
-// Megatron's DDP does by default (average_in_collective off), gets it.
+// averages (enqueue.cc: ncclAvg on floats is PreMulSum), which the caller says (ReduceOp::Average).
+// Every PAT term scales with the fabric's network hop, as the ring's hops and base latency do
+// (netHop): a fabric entered with zero latency has none.
 constexpr double kPatBaseUs = 8.0;
 constexpr double kPatLogHopDivisor = 3.5;
 constexpr double kPatPerRankUs = 2.8;
@@ -405,8 +406,10 @@ Candidate pat(Collective c, Protocol p, const Group &g, const Fabric &f)
 {
     Candidate out;
     const int k = g.nodes();
+    // One rank on each node, exactly: a group split unevenly across nodes (groupOf's straddling
+    // groups, charged as one rank a node) has nNodes < nRanks in NCCL, which then offers no PAT.
     if ((c != Collective::AllGather && c != Collective::ReduceScatter) || p != Protocol::Simple || k <= 1
-        || std::max(1, g.ranksPerNode) != 1)
+        || std::max(1, g.ranksPerNode) != 1 || g.straddles)
         return out;
     const double interLat = netHop(f, kNetHopUs.tree[2]);
     out.ok = true;
@@ -839,7 +842,7 @@ Timed timeOne(Collective c, Algorithm algorithm, Protocol protocol, double S, co
 
 // The fastest of `algorithms` x `protocols`, as NCCL's tuner takes the minimum predicted time.
 CollectiveTime fastest(Collective c, std::span<const Algorithm> algorithms, std::span<const Protocol> protocols, double S,
-                       const Group &group, const Fabric &fabric)
+                       const Group &group, const Fabric &fabric, bool averaging)
 {
     CollectiveTime best;
     best.applicable = false;
@@ -851,7 +854,8 @@ CollectiveTime fastest(Collective c, std::span<const Algorithm> algorithms, std:
     double bestTunerSeconds = 0;
     const bool pointToPoint = c == Collective::SendRecv || c == Collective::AllToAll;
     for (Algorithm a : algorithms) {
-        if ((a == Algorithm::Nvls && !fabric.nvls) || (a == Algorithm::InNetwork && !fabric.inNetworkReduction))
+        if ((a == Algorithm::Nvls && !fabric.nvls) || (a == Algorithm::InNetwork && !fabric.inNetworkReduction)
+            || (a == Algorithm::Pat && averaging && c == Collective::ReduceScatter))
             continue;
         // NVLS, CollNet, the hierarchical ring and point-to-point run Simple only.
         const bool simpleOnly = pointToPoint || (a != Algorithm::Ring && a != Algorithm::Tree);
@@ -894,7 +898,7 @@ namespace {
 constexpr int kEveryProtocol = 3;
 struct CollectiveKey
 {
-    std::uint64_t kinds = 0;   // collective, algorithm, protocol, straddles, intra-node fabric, NVLS, SHARP, TCP, NVLS-tree correction, Blackwell
+    std::uint64_t kinds = 0;   // collective, algorithm, protocol, straddles, intra-node fabric, NVLS, SHARP, TCP, NVLS-tree correction, Blackwell, averaging
     double bytes = 0;
     std::uint64_t group = 0;   // ranks, ranks per node
     double interBytesPerSecond = 0, intraBytesPerSecond = 0, intraLatencySeconds = 0, interLatencySeconds = 0;
@@ -911,11 +915,12 @@ struct CollectiveKey
                                   nvlsEfficiency, llMax] = f;
 }
 
-CollectiveKey collectiveKey(Collective c, Algorithm a, int protocol, double S, const Group &g, const Fabric &f)
+CollectiveKey collectiveKey(Collective c, Algorithm a, int protocol, double S, const Group &g, const Fabric &f, bool averaging)
 {
     const auto u = [](auto v) { return std::uint64_t(unsigned(v)); };
     return {u(c) << 16 | u(a) << 8 | u(protocol) | u(g.straddles) << 24 | u(f.intraFabric) << 32 | u(f.nvls) << 40
-                | u(f.inNetworkReduction) << 41 | u(f.tcp) << 42 | u(f.nvlsTreeCorrection) << 43 | u(f.blackwell) << 44,
+                | u(f.inNetworkReduction) << 41 | u(f.tcp) << 42 | u(f.nvlsTreeCorrection) << 43 | u(f.blackwell) << 44
+                | u(averaging) << 45,
             S,
             u(g.ranks) << 32 | u(g.ranksPerNode),
             f.inter.bytesPerSecond,
@@ -939,9 +944,10 @@ CollectiveMemo &collectiveMemo()
     return memo;
 }
 
-CollectiveTime memoized(Collective c, Algorithm algorithm, int protocol, double S, const Group &group, const Fabric &fabric)
+CollectiveTime memoized(Collective c, Algorithm algorithm, int protocol, double S, const Group &group, const Fabric &fabric,
+                        bool averaging = false)
 {
-    const CollectiveKey key = collectiveKey(c, algorithm, protocol, S, group, fabric);
+    const CollectiveKey key = collectiveKey(c, algorithm, protocol, S, group, fabric, averaging);
     CollectiveMemo &memo = collectiveMemo();
     if (const CollectiveTime *t = memo.find(key))
         return *t;
@@ -949,7 +955,7 @@ CollectiveTime memoized(Collective c, Algorithm algorithm, int protocol, double 
     const Protocol only[] = {Protocol(protocol)};
     const CollectiveTime t = fastest(c, algorithm == Algorithm::Auto ? std::span<const Algorithm>(kNcclAlgorithms) : std::span<const Algorithm>(one),
                                      protocol == kEveryProtocol ? std::span<const Protocol>(kAllProtocols) : std::span<const Protocol>(only), S, group,
-                                     fabric);
+                                     fabric, averaging);
     memo.store(key, t);
     return t;
 }
@@ -964,6 +970,11 @@ CollectiveTime collectiveTime(Collective c, Algorithm algorithm, Protocol protoc
 CollectiveTime collectiveTime(Collective c, Algorithm algorithm, double S, const Group &group, const Fabric &fabric)
 {
     return memoized(c, algorithm, kEveryProtocol, S, group, fabric);
+}
+
+CollectiveTime collectiveTime(Collective c, Algorithm algorithm, double S, const Group &group, const Fabric &fabric, ReduceOp op)
+{
+    return memoized(c, algorithm, kEveryProtocol, S, group, fabric, op == ReduceOp::Average);
 }
 
 void clearCollectiveMemo()

@@ -17,6 +17,9 @@ enum class Collective { AllReduce, AllGather, ReduceScatter, Broadcast, Reduce, 
 // Pat: NCCL's Parallel Aggregated Trees (2.23+), all-gather and reduce-scatter with one GPU a node.
 enum class Algorithm { Ring, Tree, Hierarchical, InNetwork, Nvls, Pat, Auto };
 enum class Protocol { LL, LL128, Simple };
+/// How a reduction combines: a plain sum, or an average NCCL computes itself (ncclAvg, which it runs
+/// on floats as a pre-multiplied sum and for which it skips PAT's reduce-scatter, enqueue.cc).
+enum class ReduceOp { Sum, Average };
 
 inline constexpr Collective kAllCollectives[] = {
     Collective::AllReduce, Collective::AllGather, Collective::ReduceScatter, Collective::Broadcast,
@@ -107,6 +110,9 @@ double busBandwidthFactor(Collective collective, int ranks);
 /// a named algorithm gets its fastest protocol.
 CollectiveTime collectiveTime(Collective collective, Algorithm algorithm, double bytes,
                               const Group &group, const Fabric &fabric);
+/// The same for a reduction that averages (`op` Average): NCCL then never runs PAT's reduce-scatter.
+CollectiveTime collectiveTime(Collective collective, Algorithm algorithm, double bytes,
+                              const Group &group, const Fabric &fabric, ReduceOp op);
 /// One protocol (NCCL_PROTO forced): with Algorithm::Auto the fastest of NCCL's algorithms that
 /// has it, else that algorithm alone.
 CollectiveTime collectiveTime(Collective collective, Algorithm algorithm, Protocol protocol, double bytes,

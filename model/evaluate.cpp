@@ -1956,11 +1956,20 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         // is reduced over the ranks that hold the same experts.
         const double expertShare = maxStageParamsPerGpu > 0 ? maxStageExpertParamsPerGpu / maxStageParamsPerGpu : 0.0;
         const Group expertGroup = groupOf(expertDataRanks, pl.ep, cl);
+        // The gradient reduce-scatter averages where the framework asks NCCL to (ncclAvg, so no PAT):
+        // Megatron as NVIDIA's Megatron-Bridge recipes run it (average_in_collective True;
+        // Megatron-LM's own default divides first and sums) and FSDP2 (ReduceOp.AVG for bf16 and
+        // fp32 reductions, _fsdp_collectives.py); FSDP1 and DeepSpeed divide first and sum.
+        const ReduceOp gradientOp = fw == Framework::Megatron || (fw == Framework::Fsdp && pl.fsdpVersion == 2) ? ReduceOp::Average
+                                                                                                               : ReduceOp::Sum;
         const auto timed = [&](Collective collective, double bytes, const Group &group) {
+            const ReduceOp op = collective == Collective::ReduceScatter ? gradientOp : ReduceOp::Sum;
             if (expertShare <= 0)
-                return collectiveTime(collective, Algorithm::Auto, bytes, group, fabric);
-            CollectiveTime dense = collectiveTime(collective, Algorithm::Auto, bytes * (1 - expertShare), group, fabric);
-            dense.seconds += collectiveTime(collective, Algorithm::Auto, bytes * expertShare, expertGroup, fabric).seconds;
+                return collectiveTime(collective, Algorithm::Auto, bytes, group, fabric, op);
+            CollectiveTime dense = collectiveTime(collective, Algorithm::Auto, bytes * (1 - expertShare), group, fabric, op);
+            const CollectiveTime expert = collectiveTime(collective, Algorithm::Auto, bytes * expertShare, expertGroup, fabric, op);
+            dense.seconds += expert.seconds;
+            dense.latencySeconds += expert.latencySeconds;
             return dense;
         };
         const long long buckets = bucketBytesEff > 0
@@ -1991,6 +2000,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             e.dpAlgorithm = ar.algorithm;
             e.dpProtocol = ar.protocol;
             e.dpBucketSeconds = ar.seconds;
+            e.dpBucketLatencySeconds = ar.latencySeconds;
             dpTotal = double(buckets) * ar.seconds;
             if (pl.zeroStage >= 1) {
                 e.dpGatherSeconds = double(buckets) * collectiveTime(Collective::AllGather, Algorithm::Auto, paramBytes, dpGroup, fabric).seconds;
@@ -2002,6 +2012,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             e.dpAlgorithm = ct.algorithm;
             e.dpProtocol = ct.protocol;
             e.dpBucketSeconds = ct.seconds;
+            e.dpBucketLatencySeconds = ct.latencySeconds;
             dpTotal = double(buckets) * ct.seconds;
             dpExposed = dpTail = bucketed(ct.seconds, backwardWindow);
         } else {
@@ -2013,6 +2024,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             e.dpAlgorithm = rs.algorithm;
             e.dpProtocol = rs.protocol;
             e.dpBucketSeconds = rs.seconds;
+            e.dpBucketLatencySeconds = rs.latencySeconds;
             // A bucket's reduction: its reduce-scatter, then (HSDP) the all-reduce of its shard
             // across replicas on another stream. Buckets pipeline through the two stages: each
             // takes the longer stage, the last one adds the shorter.
@@ -2450,10 +2462,9 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
                    best.second));
     }
     if (dpRanks > 1 && e.dpBuckets > 1 && e.dpBucketSeconds > 0) {
-        const Group group = groupOf(dpRanks, dpStride, cl);
-        const CollectiveTime bucket = collectiveTime(Collective::AllReduce, e.dpAlgorithm, e.gradientBytesPerGpu / e.dpBuckets,
-                                                     group, fabric);
-        const double alphaShare = bucket.seconds > 0 ? bucket.latencySeconds / bucket.seconds : 0.0;
+        // The latency share of the bucket's own collective (all-reduce, or the sharded reduce-scatter,
+        // whose algorithm may be one with no all-reduce: PAT).
+        const double alphaShare = e.dpBucketLatencySeconds / e.dpBucketSeconds;
         if (alphaShare > kLatencyBoundShare && dpExposedComm > 0.02 * step)
             addWarning(e, WarningCode::LatencyBoundBuckets, alphaShare, kLatencyBoundShare,
                        {Field::Bucket, bucketBytesEff * 8});

@@ -195,6 +195,7 @@ struct Evaluation
     int dpBuckets = 0;
     double dpBucketBytes = 0;           // the bucket the plan runs with (plan.bucket or the framework's)
     double dpBucketSeconds = 0;
+    double dpBucketLatencySeconds = 0;   // the latency (alpha) part of dpBucketSeconds
     Algorithm dpAlgorithm = Algorithm::Ring;
     Algorithm tpAlgorithm = Algorithm::Ring;
     Protocol dpProtocol = Protocol::Simple;   // NCCL's protocol for one DP bucket

@@ -89,8 +89,8 @@ struct Widths
     // [MoE] Per token of this GPU: the expert rows (k copies of h, SP shard), and the router's
     // fp32 logits and top-k probabilities in bytes; f is then the k experts' FFN width.
     double expertRows = 0, routerBytes = 0;
-    // [MoE] What the combine keeps per token: the 16-bit expert output rows when it weighs them,
-    // or the fp32 probability of each row the weighted activation multiplies by.
+    // [MoE] What weighing the experts' outputs keeps per token: the 16-bit output rows when the
+    // combine weighs them, or the fp32 probability of each row the weighted activation keeps.
     double expertOutBytes = 0;
     double fShared = 0;  // [MoE] the shared experts' part of f
 };
@@ -137,8 +137,8 @@ double keptBytes(const Widths &x, double quantized)
 {
     double bytes = 2 * (2 * x.r + 2 * x.rOut + x.q + 2 * x.kv + x.o + (x.gates + 1) * x.f + x.latents);
     if (x.expertRows > 0) {
-        // [MoE] the experts' permuted input rows (the grouped GEMM's input), what the combine
-        // keeps (expertOutBytes), the router's scores.
+        // [MoE] the experts' permuted input rows (the grouped GEMM's input), what weighing their
+        // outputs keeps (expertOutBytes), the router's scores.
         bytes += 2 * x.expertRows + x.expertOutBytes + x.routerBytes;
         if (quantized > 0)   // the attention norm's output and the expert rows go in quantized; the router reads 16-bit
             bytes -= (2 - quantized) * (x.rOut + x.expertRows + x.f) - quantized * x.o;
@@ -230,7 +230,7 @@ double megatronSelectiveBytes(const Workload &w, const Widths &x, const Activati
     const auto mlpKept = [&](double f) { return 2 * x.gates * f + gemmInput * f; };
     if (moe && (modules & kRecomputeMoe)) {
         // moe (checkpointed): everything of the MoE layer but its input: the MLPs, the expert rows
-        // in (quantized under FP8), what the combine keeps, the router's scores.
+        // in (quantized under FP8), what weighing their outputs keeps, the router's scores.
         bytes -= mlpKept(x.f) + gemmInput * x.expertRows + x.expertOutBytes + x.routerBytes;
     } else if (moe) {
         if (modules & kRecomputeMoeAct)   // the experts' activation output, their down projection's input

@@ -72,9 +72,11 @@ struct ActivationLayout
     /// again in backward.
     bool gatheredGemmInputs = false;
     /// [MoE] The routing probabilities weigh the experts' activation (Megatron-Core >= 0.13,
-    /// "Memory efficient token permutation", 2659630, 2025-04: weighted SwiGLU, probs permuted with
-    /// the tokens), so the combine's unpermute keeps nothing but its row map; else (DeepSpeed MoE,
-    /// torchtitan) the combine weighs the expert outputs and keeps them for the probabilities' gradient.
+    /// "Memory efficient token permutation", 2659630, 2025-04: the probabilities are permuted with
+    /// the tokens and the weighted SwiGLU keeps one fp32 probability a row), so the combine's
+    /// unpermute keeps nothing but its row map. Else the combine weighs the expert outputs and keeps
+    /// them for the probabilities' gradient (as unpermute with probs did before 0.13); Megatron is
+    /// the only framework validate() runs experts under.
     bool probsInActivation = false;
     /// PyTorch eager ops as Hugging Face and torchtitan write them keep more than fused kernels:
     /// an RMSNorm keeps its fp32 upcast input and its normalized 16-bit output (beside the

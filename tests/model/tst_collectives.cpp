@@ -477,6 +477,15 @@ private slots:
             QVERIFY(!collectiveTime(c, Algorithm::Pat, Protocol::LL, S, dp, f).applicable);
             QVERIFY(collectiveTime(c, Algorithm::Auto, 8e6, {16, 8}, f).algorithm != Algorithm::Pat);
         }
+        // A group split unevenly across nodes (12 ranks on 8 + 4) is charged as one rank a node, but
+        // NCCL sees 2 nodes for 12 ranks and offers no PAT; nor does it to an averaging reduce-scatter.
+        const Group straddling{12, 1, true};
+        QVERIFY(!collectiveTime(Collective::AllGather, Algorithm::Pat, Protocol::Simple, S, straddling, f).applicable);
+        QVERIFY(collectiveTime(Collective::AllGather, Algorithm::Auto, 8e6, straddling, f).algorithm != Algorithm::Pat);
+        QVERIFY(collectiveTime(Collective::ReduceScatter, Algorithm::Auto, 8e6, dp, f, ReduceOp::Average).algorithm != Algorithm::Pat);
+        QVERIFY(!collectiveTime(Collective::ReduceScatter, Algorithm::Pat, 8e6, dp, f, ReduceOp::Average).applicable);
+        QCOMPARE(collectiveTime(Collective::AllGather, Algorithm::Auto, 8e6, dp, f, ReduceOp::Average).algorithm, Algorithm::Pat);
+        QCOMPARE(collectiveTime(Collective::ReduceScatter, Algorithm::Auto, 8e6, dp, f, ReduceOp::Sum).algorithm, Algorithm::Pat);
         // All-reduce has no PAT.
         QVERIFY(!collectiveTime(Collective::AllReduce, Algorithm::Pat, Protocol::Simple, S, dp, f).applicable);
         QVERIFY(collectiveTime(Collective::AllReduce, Algorithm::Auto, 8e6, dp, f).algorithm != Algorithm::Pat);

@@ -2133,6 +2133,32 @@ private slots:
         }
     }
 
+    // latency_bound_buckets reads the bucket's own collective. With one GPU a node and DeepSpeed's
+    // summing reduce-scatter NCCL runs PAT, which has no all-reduce to time instead.
+    void latencyBoundBucketsReadTheBucketsCollective()
+    {
+        Scenario s = fixtures::llama3_70bOnH100(48, 1, 48, 96);
+        s.cluster.gpusPerNode = 1;
+        s.cluster.rails = 1;
+        s.plan.tp = 1;
+        s.plan.sequenceParallel = false;
+        s.plan.framework = Framework::DeepSpeed;
+        s.plan.zeroStage = 1;
+        s.plan.bucketBytes = 0.25e6;
+        const Evaluation e = evaluate(s);
+        QVERIFY(e.feasible);
+        QCOMPARE(e.dpAlgorithm, Algorithm::Pat);
+        const Warning *w = findWarning(e, WarningCode::LatencyBoundBuckets);
+        QVERIFY(w);
+        QVERIFY(w->value > 0.5);
+        QCOMPARE(w->value, e.dpBucketLatencySeconds / e.dpBucketSeconds);
+        // Megatron averages in the collective (Megatron-Bridge's recipes): NCCL's ring, the same warning.
+        s.plan.framework = Framework::Megatron;
+        const Evaluation m = evaluate(s);
+        QCOMPARE(m.dpAlgorithm, Algorithm::Ring);
+        QVERIFY(hasWarning(m, WarningCode::LatencyBoundBuckets));
+    }
+
     // The MoE combine keeps the experts' 16-bit output rows only where it weighs them (unpermute with
     // probs: DeepSpeed MoE, torchtitan); Megatron-Core >= 0.13 weighs the activation instead (weighted
     // SwiGLU) and keeps one fp32 probability a routed row.
