@@ -163,14 +163,11 @@ bool parseNcclLogs(const std::string &text, const std::string &source, std::vect
             continue;
         }
         if (const auto at = line.find("NCCL_ALGO set by environment to "); at != std::string::npos) {
-            const std::string value = line.substr(at + 32);
+            // NCCL spells them Ring, Tree, NVLS (NVLSTree reads as NVLS), PAT.
+            std::string value = line.substr(at + 32);
+            std::transform(value.begin(), value.end(), value.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
             for (Algorithm a : {Algorithm::Ring, Algorithm::Tree, Algorithm::Nvls, Algorithm::Pat})
-                if (value.rfind(a == Algorithm::Ring   ? "Ring"
-                                : a == Algorithm::Tree ? "Tree"
-                                : a == Algorithm::Nvls ? "NVLS"
-                                                       : "PAT",
-                                0)
-                    == 0)
+                if (value.rfind(nameOf(a), 0) == 0)
                     algorithmSeen = a;
         }
         // A paste outside a code block loses the header's '#' (Markdown takes it for a heading):

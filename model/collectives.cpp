@@ -967,11 +967,6 @@ CollectiveTime collectiveTime(Collective c, Algorithm algorithm, Protocol protoc
     return memoized(c, algorithm, int(protocol), S, group, fabric);
 }
 
-CollectiveTime collectiveTime(Collective c, Algorithm algorithm, double S, const Group &group, const Fabric &fabric)
-{
-    return memoized(c, algorithm, kEveryProtocol, S, group, fabric);
-}
-
 CollectiveTime collectiveTime(Collective c, Algorithm algorithm, double S, const Group &group, const Fabric &fabric, ReduceOp op)
 {
     return memoized(c, algorithm, kEveryProtocol, S, group, fabric, op == ReduceOp::Average);

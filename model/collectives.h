@@ -107,12 +107,10 @@ double busBandwidthFactor(Collective collective, int ranks);
 /// all-gather the output, for reduce-scatter the input) on `group` over `fabric`.
 /// Algorithm::Auto picks the fastest of NCCL's algorithms and protocols, as NCCL's tuner does
 /// (the textbook hierarchical all-reduce is not one of them and is only timed when asked for);
-/// a named algorithm gets its fastest protocol.
+/// a named algorithm gets its fastest protocol. A reduction that averages (`op` Average) never
+/// runs PAT's reduce-scatter.
 CollectiveTime collectiveTime(Collective collective, Algorithm algorithm, double bytes,
-                              const Group &group, const Fabric &fabric);
-/// The same for a reduction that averages (`op` Average): NCCL then never runs PAT's reduce-scatter.
-CollectiveTime collectiveTime(Collective collective, Algorithm algorithm, double bytes,
-                              const Group &group, const Fabric &fabric, ReduceOp op);
+                              const Group &group, const Fabric &fabric, ReduceOp op = ReduceOp::Sum);
 /// One protocol (NCCL_PROTO forced): with Algorithm::Auto the fastest of NCCL's algorithms that
 /// has it, else that algorithm alone.
 CollectiveTime collectiveTime(Collective collective, Algorithm algorithm, Protocol protocol, double bytes,

@@ -346,6 +346,16 @@ private slots:
         QVERIFY2(parseNcclLogs(bare, "all_reduce.txt", &logs, &error), error.message.c_str());
         QCOMPARE(logs.front().ranks, 16);
         QCOMPARE(logs.front().hosts, 2);
+
+        // NCCL_ALGO as NCCL's INFO line spells it: Ring, Tree, NVLS (NVLSTree reads as NVLS), PAT.
+        for (const auto &[spelled, algorithm] : {std::pair{"Ring", Algorithm::Ring}, std::pair{"Tree", Algorithm::Tree},
+                                                 std::pair{"NVLSTree", Algorithm::Nvls}, std::pair{"PAT", Algorithm::Pat}}) {
+            std::string forced = std::string("node-a:123:123 [0] NCCL INFO NCCL_ALGO set by environment to ") + spelled + "\n";
+            for (double b = 1024; b <= 64 * MiB; b *= 4)
+                forced += row(b, 20 + b / 150e3);
+            QVERIFY2(parseNcclLogs(forced, "paste.txt", &logs, &error, "all_reduce", {8, 8}), error.message.c_str());
+            QCOMPARE(logs.front().algorithm, algorithm);
+        }
     }
 
     // nccl-tests prints a time of 10 ms or more as a whole number. Tables before the root column
