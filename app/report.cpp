@@ -256,10 +256,16 @@ bool writeReport(const QString &path, const ReportInput &in, QString *error)
     html += kv.arg(tr("Step time, MFU"), fmt::seconds(e.breakdown.stepSeconds) + QStringLiteral(", ") + fmt::percent(e.mfu),
                    tr("%1 tokens/s; %2 of the step is exposed communication")
                        .arg(fmt::count(e.tokensPerSecond), fmt::percent(e.communicationFraction)));
-    // How far to trust those figures on this GPU: its preset's comparison with measured runs.
+    // How far to trust those figures on this GPU and for this model: the presets' comparisons with
+    // measured runs.
+    QStringList accuracy;
     if (!s.cluster.gpu.accuracy.empty())
+        accuracy << QString::fromStdString(s.cluster.gpu.accuracy).toHtmlEscaped();
+    if (!s.workload.accuracy.empty())
+        accuracy << QStringLiteral("<b>%1</b> %2").arg(tr("This model:"), QString::fromStdString(s.workload.accuracy).toHtmlEscaped());
+    if (!accuracy.isEmpty())
         html += QStringLiteral("<tr><td>%1</td><td colspan='2'>%2</td></tr>")
-                    .arg(tr("Measured accuracy"), QString::fromStdString(s.cluster.gpu.accuracy).toHtmlEscaped());
+                    .arg(tr("Measured accuracy"), accuracy.join(QStringLiteral("<br/>")));
     html += QStringLiteral("</table>");
     // The best alternative the search found.
     html += QStringLiteral("<h3>%1</h3>").arg(tr("Best alternative"));

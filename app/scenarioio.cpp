@@ -298,6 +298,7 @@ bool readWorkload(const QJsonValue &value, LoadedScenario *out, ScenarioError *e
     s.choice("attention", kAttention, &w.attention);
     s.choice("norm", kNorm, &w.norm);
     s.boolean("causal", &w.causal);
+    s.text("accuracy", &w.accuracy);
     return s.checkUnknown();
 }
 
@@ -741,6 +742,8 @@ QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QStrin
                          {QStringLiteral("causal"), w.causal}};
     if (!w.name.empty())
         workload.insert(QStringLiteral("name"), str(w.name));
+    if (!w.accuracy.empty())
+        workload.insert(QStringLiteral("accuracy"), str(w.accuracy));
     const Training &tr = sc.training;
     QJsonObject training{{QStringLiteral("global_batch"), double(tr.globalBatch)},
                          {QStringLiteral("micro_batch"), tr.microBatch},

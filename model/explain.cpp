@@ -163,7 +163,10 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                            + (fp8 ? std::string("; FP8 casts and block-scaled GEMM rates: TransformerEngine low-precision "
                                                 "training docs and GEMM profiling tables (H200 NVL, B300)")
                                   : std::string())
-                           + (sc.cluster.gpu.accuracy.empty() ? std::string() : "; measured runs on this GPU: " + sc.cluster.gpu.accuracy)});
+                           + (sc.cluster.gpu.accuracy.empty() ? std::string() : "; measured runs on this GPU: " + sc.cluster.gpu.accuracy)
+                           + (sc.workload.accuracy.empty() ? std::string()
+                              : (sc.cluster.gpu.accuracy.empty() || sc.cluster.gpu.accuracy.back() != '.' ? "; m" : " M")
+                                    + std::string("easured runs of this model: ") + sc.workload.accuracy)});
     }
     if (t > 1)
         out.push_back({"tp_comm_exposed_s", "Tensor-parallel communication",

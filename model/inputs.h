@@ -144,6 +144,9 @@ struct Workload
     // 0 = no groups.
     int moeRouterGroups = 0;
     int moeRouterGroupTopk = 0;
+    // How the model compared with measured training runs of this workload (a preset's text, shown
+    // by Explain, the report and the model picker); not read by the cost model.
+    std::string accuracy{};
 
     bool operator==(const Workload &) const = default;
 };

@@ -11,7 +11,7 @@ struct PresetChoice
     QString name;
     QString label;
     QString source;   // where its figures come from (tooltip)
-    QString accuracy; // GPUs: how the model compared with measured runs on it (the picker's tooltip)
+    QString accuracy; // GPUs and models: how the cost model compared with measured runs (the picker's tooltip)
 };
 
 } // namespace ts

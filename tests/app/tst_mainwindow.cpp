@@ -862,6 +862,27 @@ private slots:
                                     "Appendix: inputs", "Appendix: how the", "Narayanan", "Rajbhandari", "Young 1974"})
             QVERIFY2(text.contains(QLatin1String(section)), section);
         QVERIFY(!text.contains(QLatin1String("model/")));   // sources as papers, not code paths
+        QVERIFY(!first.contains(QLatin1String("This model:")));   // Llama 3 70B's preset states none
+        // A model whose preset states how the cost model fared on its measured runs: both rows.
+        {
+            Scenario oss = w.document()->scenario();
+            ScenarioError presetError;
+            QVERIFY2(workloadFromPreset(QStringLiteral("gpt-oss-120b"), &oss.workload, &presetError), qPrintable(presetError.text()));
+            oss.plan.tp = 1;
+            oss.plan.zeroStage = 1;
+            oss.plan.ep = 8;
+            oss.plan.dp = oss.cluster.gpus / oss.plan.pp;
+            const Evaluation e = evaluate(oss);
+            QVERIFY2(e.problem.field.empty(), e.problem.message.c_str());
+            const QString ossPath = outputDir() + QStringLiteral("/report-gpt-oss.pdf");
+            QVERIFY2(writeReport(ossPath, ReportInput{oss, e, QStringLiteral("GPT-OSS"), {}, {}, {}}, &error), qPrintable(error));
+            QProcess q;
+            q.start(QStringLiteral("pdftotext"), {ossPath, QStringLiteral("-")});
+            QVERIFY(q.waitForFinished(30000));
+            const QString ossText = QString::fromUtf8(q.readAllStandardOutput());
+            QVERIFY(ossText.contains(QLatin1String("This model: Against 7 measured Megatron-Bridge runs")));
+            QVERIFY(ossText.contains(QLatin1String("upper bound")));
+        }
         // Charts are vectors: the PDF holds no raster images.
         if (!QStandardPaths::findExecutable(QStringLiteral("pdfimages")).isEmpty()) {
             QProcess images;

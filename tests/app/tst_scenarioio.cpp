@@ -261,6 +261,37 @@ private slots:
         QVERIFY2(error.text().contains(QLatin1String("accuracy")), qPrintable(error.text()));
     }
 
+    // The mixture-of-experts presets say how the model compared with their measured runs (README
+    // "Validation"): GPT-OSS's as an upper bound. The text survives a save and reload, a preset
+    // without one writes none, and a workload may give its own (text only).
+    void modelPresetsCarryTheirMeasuredAccuracy()
+    {
+        ScenarioError error;
+        const auto withModel = [&](const QString &workload) {
+            return parseScenario(minimal(workload, {}, {}, QStringLiteral(R"({"tp": 1, "pp": 1, "dp": 64})")), &error);
+        };
+        for (const char *name : {"qwen3-30b-a3b", "gpt-oss-120b", "deepseek-v3", "qwen3-235b-a22b", "mixtral-8x7b"}) {
+            const auto s = withModel(QStringLiteral(R"({"preset": "%1"})").arg(QLatin1String(name)));
+            QVERIFY2(s, qPrintable(error.text()));
+            QVERIFY2(QString::fromStdString(s->scenario.workload.accuracy).contains(QLatin1String("than measured")), name);
+        }
+        const auto oss = withModel(QStringLiteral(R"({"preset": "gpt-oss-120b"})"));
+        QVERIFY2(oss, qPrintable(error.text()));
+        QVERIFY(QString::fromStdString(oss->scenario.workload.accuracy).contains(QLatin1String("upper bound")));
+        const QJsonObject saved = scenarioToJson(oss->scenario, QStringLiteral("oss"));
+        QCOMPARE(saved.value(QLatin1String("workload")).toObject().value(QLatin1String("accuracy")).toString().toStdString(),
+                 oss->scenario.workload.accuracy);
+        const auto again = parseScenario(QJsonDocument(saved).toJson(), &error);
+        QVERIFY2(again, qPrintable(error.text()));
+        QCOMPARE(again->scenario.workload.accuracy, oss->scenario.workload.accuracy);
+        const auto dense = withModel(QStringLiteral(R"({"preset": "llama3-8b"})"));
+        QVERIFY2(dense, qPrintable(error.text()));
+        QVERIFY(dense->scenario.workload.accuracy.empty());
+        QVERIFY(!scenarioToJson(dense->scenario, QStringLiteral("d")).value(QLatin1String("workload")).toObject().contains(QLatin1String("accuracy")));
+        QVERIFY(!withModel(QStringLiteral(R"({"preset": "llama3-8b", "accuracy": 3})")));
+        QVERIFY2(error.text().contains(QLatin1String("workload.accuracy")), qPrintable(error.text()));
+    }
+
     void roundTrip()
     {
         ScenarioError error;

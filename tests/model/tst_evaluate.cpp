@@ -1400,6 +1400,14 @@ private slots:
         QVERIFY(computeSource(s).find("measured runs on this GPU") == std::string::npos);
         s.cluster.gpu.accuracy = "predicts 7-13% more throughput than measured";
         QVERIFY(computeSource(s).find("; measured runs on this GPU: predicts 7-13% more throughput than measured") != std::string::npos);
+        // The model's own comparison follows the GPU's; the cost model does not read it.
+        const double stepSeconds = evaluate(s).breakdown.stepSeconds;
+        s.workload.accuracy = "58% more throughput than measured without CUDA graphs";
+        QVERIFY(computeSource(s).find("than measured; measured runs of this model: 58% more throughput than measured without CUDA graphs")
+                != std::string::npos);
+        s.cluster.gpu.accuracy += '.';   // a new sentence after a full stop
+        QVERIFY(computeSource(s).find("than measured. Measured runs of this model: 58%") != std::string::npos);
+        QCOMPARE(evaluate(s).breakdown.stepSeconds, stepSeconds);
     }
 
     // plan.rank_order decides which links a group crosses: DP innermost puts TP across nodes.
