@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstddef>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <map>
@@ -898,9 +900,10 @@ namespace {
 constexpr int kEveryProtocol = 3;
 struct CollectiveKey
 {
-    std::uint64_t kinds = 0;   // collective, algorithm, protocol, straddles, intra-node fabric, NVLS, SHARP, TCP, NVLS-tree correction, Blackwell, averaging
+    std::uint64_t kinds = 0;   // collective, algorithm, protocol, straddles, averaging, Blackwell
     double bytes = 0;
     std::uint64_t group = 0;   // ranks, ranks per node
+    std::uint64_t fabricKinds = 0;   // intra-node fabric, NVLS, SHARP, TCP, NVLS-tree correction (their bytes)
     double interBytesPerSecond = 0, intraBytesPerSecond = 0, intraLatencySeconds = 0, interLatencySeconds = 0;
     double nicBytesPerSecond = 0, nicLineBytesPerSecond = 0;
     std::uint64_t topology = 0;   // NICs and GPUs per node
@@ -914,15 +917,20 @@ struct CollectiveKey
     [[maybe_unused]] const auto &[intra, inter, nic, nicLine, nics, gpus, intraFabric, nvls, sharp, tcp, treeCorrection, blackwell,
                                   nvlsEfficiency, llMax] = f;
 }
+// The intra-node fabric and the four flags after it are read as one word: eight bytes, no padding.
+static_assert(sizeof(IntraFabric) == 4 && offsetof(Fabric, nvls) == offsetof(Fabric, intraFabric) + 4
+              && offsetof(Fabric, inNetworkReduction) == offsetof(Fabric, nvls) + 1 && offsetof(Fabric, tcp) == offsetof(Fabric, nvls) + 2
+              && offsetof(Fabric, nvlsTreeCorrection) == offsetof(Fabric, nvls) + 3);
 
 CollectiveKey collectiveKey(Collective c, Algorithm a, int protocol, double S, const Group &g, const Fabric &f, bool averaging)
 {
     const auto u = [](auto v) { return std::uint64_t(unsigned(v)); };
-    return {u(c) << 16 | u(a) << 8 | u(protocol) | u(g.straddles) << 24 | u(f.intraFabric) << 32 | u(f.nvls) << 40
-                | u(f.inNetworkReduction) << 41 | u(f.tcp) << 42 | u(f.nvlsTreeCorrection) << 43 | u(f.blackwell) << 44
-                | u(averaging) << 45,
+    std::uint64_t fabricKinds;
+    std::memcpy(&fabricKinds, &f.intraFabric, sizeof fabricKinds);
+    return {u(c) << 16 | u(a) << 8 | u(protocol) | u(g.straddles) << 24 | u(f.blackwell) << 32 | u(averaging) << 33,
             S,
             u(g.ranks) << 32 | u(g.ranksPerNode),
+            fabricKinds,
             f.inter.bytesPerSecond,
             f.intra.bytesPerSecond,
             f.intra.latencySeconds,
@@ -936,8 +944,9 @@ CollectiveKey collectiveKey(Collective c, Algorithm a, int protocol, double S, c
 
 // An evaluation times about 8 collectives (TP, pipeline, data-parallel, context-parallel), which
 // a plan search's plans and a slider drag's steps mostly share. The slot is picked by what varies
-// between them: the kinds, the size, the group and the two tiers' bandwidths.
-using CollectiveMemo = detail::Memo<CollectiveKey, CollectiveTime, 256, 5>;
+// between them: the kinds, the size and the group (plans that differ only in the fabric, rarer,
+// share a set and recompute on a collision).
+using CollectiveMemo = detail::Memo<CollectiveKey, CollectiveTime, 256, 3>;
 CollectiveMemo &collectiveMemo()
 {
     thread_local CollectiveMemo memo;
