@@ -420,12 +420,17 @@ NormKind resolveNorm(const Workload &w)
 // Accelerate (eager ops unless the user adds Liger or torch.compile; S. Bekman's H200 ZeRO-2 Llama
 // 3.1 8B: 9,094 tokens/s per GPU eager, 9,987 fused, 8,957 measured). Megatron-LM, and DeepSpeed
 // with Megatron's tensor parallelism or its pipeline engine, which Megatron-DeepSpeed drives (BLOOM,
-// MT-NLG), run Megatron's and Transformer Engine's fused kernels.
-Kernels resolveKernels(Kernels given, Framework framework, int tensorParallel, int pipelineStages)
+// MT-NLG), run Megatron's and Transformer Engine's fused kernels. FP8 under PyTorch FSDP is
+// torchao's float8 (torchtitan, OLMo-core), which is run under torch.compile: it generates the
+// fused float8 scaling and cast kernels, and torchao's speedups are those measured with it on
+// (torchao/float8/README.md: "enable torch.compile to generate fused kernels for float8 scaling and
+// casting"); compile fuses the model's other memory-bound ops too. Every torchtitan and OLMo-core
+// FP8 run in the test data was compiled, and none of their BF16 runs without a stated compile was.
+Kernels resolveKernels(Kernels given, Framework framework, int tensorParallel, int pipelineStages, Precision precision)
 {
     if (given != Kernels::Auto)
         return given;
-    const bool eager = framework == Framework::Fsdp
+    const bool eager = (framework == Framework::Fsdp && precision != Precision::Fp8)
                        || (framework == Framework::DeepSpeed && tensorParallel <= 1 && pipelineStages <= 1);
     return eager ? Kernels::Eager : Kernels::Fused;
 }
@@ -1269,7 +1274,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     e.peakFlopsPerGpu = peakMatrix;
     // Megatron-LM accumulates weight gradients into fp32 main gradients inside the GEMM.
     const double wgradOutputBytes = fw == Framework::Megatron && tr.precision != Precision::Fp32 ? 8.0 : 2.0;
-    e.kernels = resolveKernels(tr.kernels, fw, pl.tp, pl.pp);
+    e.kernels = resolveKernels(tr.kernels, fw, pl.tp, pl.pp, tr.precision);
     // Megatron's selective recompute reads recompute_modules; DeepSpeed's (Megatron-DeepSpeed) replays
     // the core attention, torchtitan's is op-level (below).
     const unsigned recomputeModules = fw == Framework::Megatron ? tr.recomputeModules : unsigned(kRecomputeCoreAttn);

@@ -384,7 +384,7 @@ const char *nameOf(NormKind);          // "auto", "layernorm", "rmsnorm"
 const char *nameOf(Kernels);           // "auto", "fused", "eager"
 const char *nameOf(Fp8Recipe);         // "delayed", "tensorwise", "mxfp8", "blockwise", "nvfp4"
 NormKind resolveNorm(const Workload &workload);
-Kernels resolveKernels(Kernels given, Framework framework, int tensorParallel, int pipelineStages);
+Kernels resolveKernels(Kernels given, Framework framework, int tensorParallel, int pipelineStages, Precision precision);
 const char *nameOf(IntraFabric);   // "auto", "nvswitch", "pcie", "mesh"
 const char *nameOf(ParallelDim);   // "tp", "cp", "dp", "pp"
 /// The intra-node fabric with Auto resolved from the link name.

@@ -80,7 +80,8 @@ PlanSearchResult searchPlans(const Scenario &given, const PlanSearchOptions &opt
     // Otherwise a plan whose ZeRO stage derives another framework would be credited with that
     // framework's default kernels (an eager torchtitan run "gaining" Megatron's fused ones).
     Scenario base = given;
-    base.training.kernels = resolveKernels(given.training.kernels, resolveFramework(given.plan), given.plan.tp, given.plan.pp);
+    base.training.kernels = resolveKernels(given.training.kernels, resolveFramework(given.plan), given.plan.tp, given.plan.pp,
+                                           given.training.precision);
     base.training.crossEntropy = resolveCrossEntropy(given.training.crossEntropy, resolveFramework(given.plan));
     const ValidDegrees degrees = validDegrees(base.workload, base.cluster.gpus);
     std::vector<Shape> shapes;

@@ -598,7 +598,7 @@ private slots:
         QVERIFY(fsdp.memory.buffersBytes > distOpt.memory.buffersBytes);   // a layer's gathered weights
         // Per micro-batch a reduce-scatter and 2 gathers, against one reduce-scatter and gather per step.
         QVERIFY(fsdp.breakdown.dpCommSeconds > 0.9 * double(fsdp.microBatches) * distOpt.breakdown.dpCommSeconds);
-        QCOMPARE(resolveKernels(Kernels::Auto, resolveFramework(s.plan), s.plan.tp, s.plan.pp), Kernels::Fused);
+        QCOMPARE(resolveKernels(Kernels::Auto, resolveFramework(s.plan), s.plan.tp, s.plan.pp, s.training.precision), Kernels::Fused);
     }
 
     // FSDP2 (fully_shard) copies every gathered parameter out of the all-gather buffer (read and
@@ -1036,16 +1036,22 @@ private slots:
                 < 1e-12 * gptEager.elementwiseForward);
         gpt.norm = NormKind::RmsNorm;
         QVERIFY(layerTimes(gpt, Precision::Bf16, T, 1, 1, false, spec, 2, true).elementwiseForward > gptEager.elementwiseForward);
-        QCOMPARE(resolveKernels(Kernels::Auto, Framework::Fsdp, 1, 1), Kernels::Eager);
-        QCOMPARE(resolveKernels(Kernels::Auto, Framework::Fsdp, 8, 4), Kernels::Eager);
-        QCOMPARE(resolveKernels(Kernels::Auto, Framework::Megatron, 1, 1), Kernels::Fused);
-        // DeepSpeed without TP or PP: Hugging Face models; with Megatron's TP or the pipeline
-        // engine: Megatron-DeepSpeed.
-        QCOMPARE(resolveKernels(Kernels::Auto, Framework::DeepSpeed, 1, 1), Kernels::Eager);
-        QCOMPARE(resolveKernels(Kernels::Auto, Framework::DeepSpeed, 4, 1), Kernels::Fused);
-        QCOMPARE(resolveKernels(Kernels::Auto, Framework::DeepSpeed, 1, 12), Kernels::Fused);
-        QCOMPARE(resolveKernels(Kernels::Fused, Framework::Fsdp, 1, 1), Kernels::Fused);
-        QCOMPARE(resolveKernels(Kernels::Fused, Framework::DeepSpeed, 1, 1), Kernels::Fused);
+        constexpr Precision bf16 = Precision::Bf16, fp8 = Precision::Fp8;
+        QCOMPARE(resolveKernels(Kernels::Auto, Framework::Fsdp, 1, 1, bf16), Kernels::Eager);
+        QCOMPARE(resolveKernels(Kernels::Auto, Framework::Fsdp, 8, 4, bf16), Kernels::Eager);
+        QCOMPARE(resolveKernels(Kernels::Auto, Framework::Megatron, 1, 1, bf16), Kernels::Fused);
+        // FP8 under FSDP is torchao's float8, run under torch.compile; asked for eager, eager.
+        QCOMPARE(resolveKernels(Kernels::Auto, Framework::Fsdp, 1, 1, fp8), Kernels::Fused);
+        QCOMPARE(resolveKernels(Kernels::Auto, Framework::Fsdp, 8, 4, fp8), Kernels::Fused);
+        QCOMPARE(resolveKernels(Kernels::Eager, Framework::Fsdp, 1, 1, fp8), Kernels::Eager);
+        // DeepSpeed without TP or PP: Hugging Face models (FP8 through Transformer Engine's linear
+        // layers, the rest as written); with Megatron's TP or the pipeline engine: Megatron-DeepSpeed.
+        QCOMPARE(resolveKernels(Kernels::Auto, Framework::DeepSpeed, 1, 1, bf16), Kernels::Eager);
+        QCOMPARE(resolveKernels(Kernels::Auto, Framework::DeepSpeed, 1, 1, fp8), Kernels::Eager);
+        QCOMPARE(resolveKernels(Kernels::Auto, Framework::DeepSpeed, 4, 1, bf16), Kernels::Fused);
+        QCOMPARE(resolveKernels(Kernels::Auto, Framework::DeepSpeed, 1, 12, bf16), Kernels::Fused);
+        QCOMPARE(resolveKernels(Kernels::Fused, Framework::Fsdp, 1, 1, bf16), Kernels::Fused);
+        QCOMPARE(resolveKernels(Kernels::Fused, Framework::DeepSpeed, 1, 1, bf16), Kernels::Fused);
         // Through the evaluation: an FSDP plan is slower eager than compiled, by its elementwise time.
         Scenario s = base();
         s.workload = llama;
