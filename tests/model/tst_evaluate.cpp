@@ -1037,21 +1037,33 @@ private slots:
         gpt.norm = NormKind::RmsNorm;
         QVERIFY(layerTimes(gpt, Precision::Bf16, T, 1, 1, false, spec, 2, true).elementwiseForward > gptEager.elementwiseForward);
         constexpr Precision bf16 = Precision::Bf16, fp8 = Precision::Fp8;
-        QCOMPARE(resolveKernels(Kernels::Auto, Framework::Fsdp, 1, 1, bf16), Kernels::Eager);
-        QCOMPARE(resolveKernels(Kernels::Auto, Framework::Fsdp, 8, 4, bf16), Kernels::Eager);
-        QCOMPARE(resolveKernels(Kernels::Auto, Framework::Megatron, 1, 1, bf16), Kernels::Fused);
-        // FP8 under FSDP is torchao's float8, run under torch.compile; asked for eager, eager.
-        QCOMPARE(resolveKernels(Kernels::Auto, Framework::Fsdp, 1, 1, fp8), Kernels::Fused);
-        QCOMPARE(resolveKernels(Kernels::Auto, Framework::Fsdp, 8, 4, fp8), Kernels::Fused);
-        QCOMPARE(resolveKernels(Kernels::Eager, Framework::Fsdp, 1, 1, fp8), Kernels::Eager);
-        // DeepSpeed without TP or PP: Hugging Face models (FP8 through Transformer Engine's linear
-        // layers, the rest as written); with Megatron's TP or the pipeline engine: Megatron-DeepSpeed.
-        QCOMPARE(resolveKernels(Kernels::Auto, Framework::DeepSpeed, 1, 1, bf16), Kernels::Eager);
-        QCOMPARE(resolveKernels(Kernels::Auto, Framework::DeepSpeed, 1, 1, fp8), Kernels::Eager);
-        QCOMPARE(resolveKernels(Kernels::Auto, Framework::DeepSpeed, 4, 1, bf16), Kernels::Fused);
-        QCOMPARE(resolveKernels(Kernels::Auto, Framework::DeepSpeed, 1, 12, bf16), Kernels::Fused);
-        QCOMPARE(resolveKernels(Kernels::Fused, Framework::Fsdp, 1, 1, bf16), Kernels::Fused);
-        QCOMPARE(resolveKernels(Kernels::Fused, Framework::DeepSpeed, 1, 1, bf16), Kernels::Fused);
+        struct Case
+        {
+            Kernels given;
+            Framework framework;
+            int tp, pp;
+            Precision precision;
+            Kernels resolved;
+        };
+        const Case cases[] = {
+            {Kernels::Auto, Framework::Fsdp, 1, 1, bf16, Kernels::Eager},
+            {Kernels::Auto, Framework::Fsdp, 8, 4, bf16, Kernels::Eager},
+            {Kernels::Auto, Framework::Megatron, 1, 1, bf16, Kernels::Fused},
+            // FP8 under FSDP is torchao's float8, run under torch.compile; asked for eager, eager.
+            {Kernels::Auto, Framework::Fsdp, 1, 1, fp8, Kernels::Fused},
+            {Kernels::Auto, Framework::Fsdp, 8, 4, fp8, Kernels::Fused},
+            {Kernels::Eager, Framework::Fsdp, 1, 1, fp8, Kernels::Eager},
+            // DeepSpeed without TP or PP: Hugging Face models (FP8 through Transformer Engine's linear
+            // layers, the rest as written); with Megatron's TP or the pipeline engine: Megatron-DeepSpeed.
+            {Kernels::Auto, Framework::DeepSpeed, 1, 1, bf16, Kernels::Eager},
+            {Kernels::Auto, Framework::DeepSpeed, 1, 1, fp8, Kernels::Eager},
+            {Kernels::Auto, Framework::DeepSpeed, 4, 1, bf16, Kernels::Fused},
+            {Kernels::Auto, Framework::DeepSpeed, 1, 12, bf16, Kernels::Fused},
+            {Kernels::Fused, Framework::Fsdp, 1, 1, bf16, Kernels::Fused},
+            {Kernels::Fused, Framework::DeepSpeed, 1, 1, bf16, Kernels::Fused},
+        };
+        for (const Case &k : cases)
+            QCOMPARE(resolveKernels(k.given, k.framework, k.tp, k.pp, k.precision), k.resolved);
         // Through the evaluation: an FSDP plan is slower eager than compiled, by its elementwise time.
         Scenario s = base();
         s.workload = llama;
