@@ -926,7 +926,7 @@ CollectiveKey collectiveKey(Collective c, Algorithm a, int protocol, double S, c
 {
     const auto u = [](auto v) { return std::uint64_t(unsigned(v)); };
     std::uint64_t fabricKinds;
-    std::memcpy(&fabricKinds, &f.intraFabric, sizeof fabricKinds);
+    std::memcpy(&fabricKinds, reinterpret_cast<const unsigned char *>(&f) + offsetof(Fabric, intraFabric), sizeof fabricKinds);
     return {u(c) << 16 | u(a) << 8 | u(protocol) | u(g.straddles) << 24 | u(f.blackwell) << 32 | u(averaging) << 33,
             S,
             u(g.ranks) << 32 | u(g.ranksPerNode),

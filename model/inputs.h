@@ -74,8 +74,8 @@ enum class CrossEntropy { Auto, Megatron, PyTorch, Fused };
 enum class NormKind { Auto, LayerNorm, RmsNorm };
 /// How the memory-bound kernels run: Fused (Megatron-LM / Transformer Engine kernels, or
 /// torch.compile) or Eager (PyTorch eager ops, one kernel per op, as torchtitan without compile,
-/// Hugging Face and llm-foundry run them). Auto: Eager under FSDP (16-bit; FP8 is torchao's
-/// float8, run compiled) and under DeepSpeed without TP or PP (Hugging Face models), Fused
+/// Hugging Face and llm-foundry run them). Auto: Eager under FSDP (but for FP8, torchao's float8,
+/// run compiled) and under DeepSpeed without TP or PP (Hugging Face models), Fused
 /// otherwise (resolveKernels).
 enum class Kernels { Auto, Fused, Eager };
 /// How FP8 GEMM inputs are scaled (Megatron-LM --fp8-recipe, Transformer Engine recipes):

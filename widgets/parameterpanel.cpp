@@ -200,8 +200,8 @@ ParameterPanel::ParameterPanel(QWidget *parent)
     addCombo(advanced, Field::Kernels, tr("Elementwise kernels"),
              {tr("Framework's"), tr("Fused (Megatron/TE, torch.compile)"), tr("PyTorch eager")},
              tr("Norms, activation, rotary as fused kernels or one PyTorch op at a time (an RMSNorm moves 36 bytes "
-                "per element eager, 4 fused). Framework's: eager under FSDP in 16-bit (FP8 under FSDP is torchao's float8, run "
-                "with torch.compile: fused) and under DeepSpeed without tensor or pipeline parallelism (Hugging Face "
+                "per element eager, 4 fused). Framework's: eager under FSDP but for FP8 (torchao's float8, run with "
+                "torch.compile: fused) and under DeepSpeed without tensor or pipeline parallelism (Hugging Face "
                 "models), fused under Megatron and DeepSpeed's pipeline engine."));
     // In the order of NormKind: Auto, LayerNorm, RMSNorm.
     addCombo(advanced, Field::Norm, tr("Normalisation"), {tr("By MLP (RMSNorm with SwiGLU)"), tr("LayerNorm"), tr("RMSNorm")},

@@ -1079,6 +1079,17 @@ private slots:
         QVERIFY(auto_.breakdown.computeSeconds > compiled.breakdown.computeSeconds);
         QVERIFY(auto_.layerElementwiseSeconds > 2 * compiled.layerElementwiseSeconds);
         QCOMPARE(auto_.layerGemmSeconds, compiled.layerGemmSeconds);
+        // In FP8 the same plan is compiled (torchao's float8): auto times and keeps what fused does.
+        s.training.precision = Precision::Fp8;
+        const Evaluation fp8Compiled = evaluate(s);
+        s.training.kernels = Kernels::Auto;
+        const Evaluation fp8Auto = evaluate(s);
+        QVERIFY2(fp8Auto.feasible, fp8Auto.problem.message.c_str());
+        QCOMPARE(fp8Auto.kernels, Kernels::Fused);
+        QCOMPARE(fp8Auto.breakdown.stepSeconds, fp8Compiled.breakdown.stepSeconds);
+        QCOMPARE(fp8Auto.memory.activationsBytes, fp8Compiled.memory.activationsBytes);
+        s.training.kernels = Kernels::Eager;
+        QVERIFY(evaluate(s).layerElementwiseSeconds > fp8Auto.layerElementwiseSeconds);
     }
 
     // Eager ops keep more for the backward than fused kernels (Hugging Face LlamaRMSNorm and
