@@ -250,10 +250,11 @@ int runCollectives(const Options &o, const LoadedScenario &loaded, QTextStream &
         error = QStringLiteral("--op must be all or one of all_reduce, all_gather, reduce_scatter, broadcast, reduce, alltoall, sendrecv");
     QList<Algorithm> algorithms;
     const QString alg = o.values.value(QStringLiteral("algorithm"), QStringLiteral("all"));
-    for (Algorithm a : {Algorithm::Ring, Algorithm::Tree, Algorithm::Nvls, Algorithm::InNetwork, Algorithm::Pat,
-                        Algorithm::Hierarchical, Algorithm::Auto})
-        if (alg == QLatin1String(nameOf(a)) || (alg == QLatin1String("all") && a != Algorithm::Auto))
+    for (Algorithm a : kNamedAlgorithms)
+        if (alg == QLatin1String(nameOf(a)) || alg == QLatin1String("all"))
             algorithms << a;
+    if (alg == QLatin1String(nameOf(Algorithm::Auto)))
+        algorithms << Algorithm::Auto;
     if (error.isEmpty() && algorithms.isEmpty())
         error = QStringLiteral("--algorithm must be ring, tree, nvls, in_network, pat, hierarchical, auto or all");
     // NCCL_PROTO: one protocol, or the fastest (NCCL's tuner choice).

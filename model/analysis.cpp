@@ -103,7 +103,7 @@ std::vector<CollectiveEntry> collectiveTable(const Scenario &s, const Evaluation
     const double bucket = e.dpBucketBytes > 0 ? std::min(e.dpBucketBytes, e.gradientBytesPerGpu) : e.gradientBytesPerGpu;
     for (double size : {bucket, 1.0 * (1 << 30)})
         for (Collective c : kAllCollectives)
-            for (Algorithm a : {Algorithm::Ring, Algorithm::Tree, Algorithm::Nvls, Algorithm::InNetwork, Algorithm::Pat, Algorithm::Hierarchical}) {
+            for (Algorithm a : kNamedAlgorithms) {
                 const CollectiveTime t = collectiveTime(c, a, size, group, fabric);
                 if (t.applicable)
                     rows.push_back({c, a, t.protocol, size, t});

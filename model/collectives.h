@@ -21,6 +21,11 @@ enum class Protocol { LL, LL128, Simple };
 /// on floats as a pre-multiplied sum and for which it skips PAT's reduce-scatter, enqueue.cc).
 enum class ReduceOp { Sum, Average };
 
+/// Every algorithm that can be asked for by name (Auto, NCCL's pick among them, aside), in the
+/// order tables list them.
+inline constexpr Algorithm kNamedAlgorithms[] = {Algorithm::Ring, Algorithm::Tree,  Algorithm::Nvls,
+                                                 Algorithm::InNetwork, Algorithm::Pat, Algorithm::Hierarchical};
+
 inline constexpr Collective kAllCollectives[] = {
     Collective::AllReduce, Collective::AllGather, Collective::ReduceScatter, Collective::Broadcast,
     Collective::Reduce, Collective::AllToAll, Collective::SendRecv};

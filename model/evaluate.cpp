@@ -1990,6 +1990,13 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
                                 : double(buckets) * perBucket;
         };
         const Group dpGroup = groupOf(dpRanks, dpStride, cl);
+        // The collective one bucket runs (the reduce-scatter when sharded): what the warnings and views read.
+        const auto recordBucket = [&](const CollectiveTime &bucket) {
+            e.dpAlgorithm = bucket.algorithm;
+            e.dpProtocol = bucket.protocol;
+            e.dpBucketSeconds = bucket.seconds;
+            e.dpBucketLatencySeconds = bucket.latencySeconds;
+        };
         // Gathered in the parameters' own width (fp32 training gathers fp32), the FP8 GEMM weights
         // in 1 byte with fp8_params.
         const double gatheredElementBytes = activationElementBytes(tr.precision);
@@ -2002,10 +2009,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             // (runtime/pipe/engine.py _exec_reduce_grads); ZeRO-1 then all-gathers the updated
             // 16-bit parameters before the next step.
             const CollectiveTime ar = collectiveTime(Collective::AllReduce, Algorithm::Auto, bucketBytes, dpGroup, fabric);
-            e.dpAlgorithm = ar.algorithm;
-            e.dpProtocol = ar.protocol;
-            e.dpBucketSeconds = ar.seconds;
-            e.dpBucketLatencySeconds = ar.latencySeconds;
+            recordBucket(ar);
             dpTotal = double(buckets) * ar.seconds;
             if (pl.zeroStage >= 1) {
                 e.dpGatherSeconds = double(buckets) * collectiveTime(Collective::AllGather, Algorithm::Auto, paramBytes, dpGroup, fabric).seconds;
@@ -2014,10 +2018,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             dpExposed = dpTail = dpTotal;
         } else if (pl.zeroStage == 0) {
             const CollectiveTime ct = timed(Collective::AllReduce, bucketBytes, dpGroup);
-            e.dpAlgorithm = ct.algorithm;
-            e.dpProtocol = ct.protocol;
-            e.dpBucketSeconds = ct.seconds;
-            e.dpBucketLatencySeconds = ct.latencySeconds;
+            recordBucket(ct);
             dpTotal = double(buckets) * ct.seconds;
             dpExposed = dpTail = bucketed(ct.seconds, backwardWindow);
         } else {
@@ -2026,10 +2027,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             const Group shardGroup = groupOf(shards, dpStride, cl);
             const CollectiveTime rs = timed(Collective::ReduceScatter, bucketBytes, shardGroup);
             const CollectiveTime ag = timed(Collective::AllGather, paramBytes, shardGroup);
-            e.dpAlgorithm = rs.algorithm;
-            e.dpProtocol = rs.protocol;
-            e.dpBucketSeconds = rs.seconds;
-            e.dpBucketLatencySeconds = rs.latencySeconds;
+            recordBucket(rs);
             // A bucket's reduction: its reduce-scatter, then (HSDP) the all-reduce of its shard
             // across replicas on another stream. Buckets pipeline through the two stages: each
             // takes the longer stage, the last one adds the shorter.

@@ -46,6 +46,18 @@ std::string bw(double bps)
 }
 std::string pct(double f) { return num(100 * f, "%"); }
 
+// How the presets' GPU and model compared with measured runs, appended to a source: each a clause,
+// the model's a new sentence after a text that ends one.
+std::string measuredAccuracy(const Scenario &sc)
+{
+    std::string out;
+    if (!sc.cluster.gpu.accuracy.empty())
+        out += "; measured runs on this GPU: " + sc.cluster.gpu.accuracy;
+    if (!sc.workload.accuracy.empty())
+        out += (out.empty() || out.back() != '.' ? "; measured" : " Measured") + std::string(" runs of this model: ") + sc.workload.accuracy;
+    return out;
+}
+
 constexpr const char *kSC21 = "Narayanan et al. 2021 (Megatron-LM SC21), arXiv:2104.04473";
 constexpr const char *kK22 = "Korthikanti et al. 2022, arXiv:2205.05198, Table 2";
 constexpr const char *kZeRO = "Rajbhandari et al. 2020 (ZeRO), arXiv:1910.02054, Sec. 3";
@@ -163,10 +175,7 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                            + (fp8 ? std::string("; FP8 casts and block-scaled GEMM rates: TransformerEngine low-precision "
                                                 "training docs and GEMM profiling tables (H200 NVL, B300)")
                                   : std::string())
-                           + (sc.cluster.gpu.accuracy.empty() ? std::string() : "; measured runs on this GPU: " + sc.cluster.gpu.accuracy)
-                           + (sc.workload.accuracy.empty() ? std::string()
-                              : (sc.cluster.gpu.accuracy.empty() || sc.cluster.gpu.accuracy.back() != '.' ? "; m" : " M")
-                                    + std::string("easured runs of this model: ") + sc.workload.accuracy)});
+                           + measuredAccuracy(sc)});
     }
     if (t > 1)
         out.push_back({"tp_comm_exposed_s", "Tensor-parallel communication",
