@@ -264,6 +264,18 @@ double gradientReduceElementBytes(Framework framework, Precision precision, Grad
 // DeepSpeed ZeRO-3's stage3_max_reuse_distance default (deepspeed/runtime/zero/config.py).
 constexpr double kDeepSpeedReuseDistanceParams = 1e9;
 
+// SMs NCCL's channels hold while a DP collective of group g runs (KernelDefaults::ncclChannelSms):
+// all of a node's channels, but ncclChannelsPerNic per NIC of a rank when every hop of the ring
+// leaves the node (one rank per node, as DP under TP 8 on 8-GPU nodes).
+double dpChannelSms(const Group &g, const Fabric &f)
+{
+    const KernelDefaults &k = kernelDefaults();
+    if (g.nodes() <= 1 || g.ranksPerNode > 1)
+        return k.ncclChannelSms;
+    const double nicsPerRank = std::max(1.0, double(f.nicsPerNode) / std::max(1, f.gpusPerNode));
+    return std::min(k.ncclChannelSms, k.ncclChannelsPerNic * nicsPerRank);
+}
+
 double frameworkBucketBytes(const Plan &plan, Framework framework, double elementBytes, double layerParamsPerGpu)
 {
     if (plan.bucketBytes >= 0)
@@ -2112,7 +2124,8 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             }
         }
         // Hidden collectives hold NCCL's SMs while the compute they hide behind runs on the rest.
-        e.dpInterferenceSeconds = std::max(0.0, dpTotal - dpExposed) * ncclComputeShare(spec);
+        e.dpNcclComputeShare = ncclComputeShare(spec, dpChannelSms(dpGroup, fabric));
+        e.dpInterferenceSeconds = std::max(0.0, dpTotal - dpExposed) * e.dpNcclComputeShare;
         dpExposed += e.dpInterferenceSeconds;
         const double interval = pl.localSgdInterval;
         e.dpInterferenceSeconds /= interval;

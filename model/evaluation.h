@@ -152,6 +152,7 @@ struct Evaluation
     double stageForwardTpSeconds = 0;   // exposed TP (and CP, EP) communication inside stageForwardSeconds
     double stageBackwardTpSeconds = 0;  // ... inside stageBackwardSeconds
     double dpInterferenceSeconds = 0;   // compute slowed by hidden DP collectives holding SMs (in dp exposed)
+    double dpNcclComputeShare = 0;      // share of the SMs those collectives hold (their NCCL channels)
     // Where the exposed DP sync sits in the step (their sum + interference = dp exposed), and the
     // traffic the step timeline draws: parameter gathers at the step's start, per micro-batch
     // traffic (FSDP, ZeRO-2/3) inside each micro-batch, the rest after the last backward.

@@ -403,12 +403,13 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                            + sec(e.dpTailSeconds) + " after the last backward"
                            + (e.dpInterferenceSeconds > 0
                                   ? " + " + sec(e.dpInterferenceSeconds) + " compute slowed while NCCL holds "
-                                        + pct(ncclComputeShare(ks)) + " of the SMs"
+                                        + pct(e.dpNcclComputeShare) + " of the SMs"
                                   : std::string()),
                        std::string("Li et al. 2020 (PyTorch DDP), arXiv:2006.15704; ") + kZeRO + "; " + kNCCL
                            + (hybrid ? "; HSDP: PyTorch FSDP _runtime_utils.py _reduce_grad (all_reduce on the inter-node group)" : "")
                            + "; buckets: Megatron-Core max(40M, 1M x DP) params, DeepSpeed 5e8 elements, FSDP one block; "
-                             "fp32 gradient reduction in Megatron-LM and torchtitan"
+                             "fp32 gradient reduction in Megatron-LM and torchtitan; NCCL's SMs: one per channel, 4 per NIC "
+                             "on a ring of one rank per node (NCCL src/graph/search.cc ncclTopoDupChannels, src/graph/connect.cc)"
                            + std::string(e.dpBackwardGatherShare < 1
                                              ? "; kept embedding, norm and head: torchtitan distributed/fsdp.py apply_fsdp_to_decoder, "
                                                "OLMo-core transformer/model.py, PyTorch FSDP1 _runtime_utils.py _post_forward"

@@ -185,8 +185,12 @@ double tpOverlapSlowdown(const KernelSpec &spec)
 
 double ncclComputeShare(const KernelSpec &spec)
 {
-    const double sms = kernelDefaults().ncclChannelSms;
-    return std::min(0.5, sms / std::max(1.0, double(spec.smCount)));
+    return ncclComputeShare(spec, kernelDefaults().ncclChannelSms);
+}
+
+double ncclComputeShare(const KernelSpec &spec, double channelSms)
+{
+    return std::min(0.5, channelSms / std::max(1.0, double(spec.smCount)));
 }
 
 AttentionHeadDimFactors attentionHeadDimFactors(const Workload &w, const KernelSpec &spec)

