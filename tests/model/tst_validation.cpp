@@ -123,7 +123,7 @@ const std::map<QString, Bound> kBounds = {
     // README section S); over HBM before DeepSpeed's submodule gathers were modelled.
     {QStringLiteral("dsazure"), {0.13, 0.13}},
     // mosaicml/llm-foundry's MPT tables (Composer + PyTorch FSDP1, eager, H100, 2023-24), tokens/s,
-    // held out: 18.5% / 35.5%, every row too fast. With activation checkpointing (13B-70B) +4% to
+    // held out: 18.5% / 35.5%, every row too fast. With activation checkpointing (13B-70B, 7B at 8K) +4% to
     // +15%; without it +18% to +36%, where the measured steps sit near compute plus every FSDP
     // collective in series (as OLMo-core's 13B) on the runs whose collectives are large, and the 760M
     // and 1B rows are too fast in compute alone; not understood (test-data README section T).
