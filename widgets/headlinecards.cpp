@@ -2,6 +2,7 @@
 #include "headlinecards.h"
 
 #include "theme.h"
+#include "wraplabel.h"
 
 #include <QEvent>
 #include <QGridLayout>
@@ -19,7 +20,7 @@ HeadlineCard::HeadlineCard(QWidget *parent)
     : QFrame(parent)
     , m_title(new QLabel(this))
     , m_value(new QLabel(this))
-    , m_detail(new QLabel(this))
+    , m_detail(new WrapLabel(this))
 {
     setFrameShape(QFrame::StyledPanel);
     setFocusPolicy(Qt::StrongFocus);
@@ -35,7 +36,6 @@ HeadlineCard::HeadlineCard(QWidget *parent)
     m_value->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_title->setForegroundRole(QPalette::PlaceholderText);
     m_detail->setForegroundRole(QPalette::PlaceholderText);
-    m_detail->setWordWrap(true);
     layout->addWidget(m_title);
     layout->addWidget(m_value);
     layout->addWidget(m_detail);

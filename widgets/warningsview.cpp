@@ -2,8 +2,12 @@
 #include "warningsview.h"
 
 #include "theme.h"
+#include "wraplabel.h"
 
+#include <QAction>
+#include <QClipboard>
 #include <QFrame>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -71,10 +75,27 @@ WarningsView::Row WarningsView::addRow(int index)
     r.marker->setFixedWidth(4);
     r.marker->setAutoFillBackground(true);
     layout->addWidget(r.marker);
-    r.text = new QLabel(r.frame);
-    r.text->setWordWrap(true);
-    r.text->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(r.text, 1);
+    auto *texts = new QVBoxLayout;
+    texts->setSpacing(0);
+    r.message = new WrapLabel(r.frame);
+    r.message->setTextFormat(Qt::PlainText);
+    QFont bold = r.message->font();
+    bold.setBold(true);
+    r.message->setFont(bold);
+    r.recommendation = new WrapLabel(r.frame);
+    r.recommendation->setTextFormat(Qt::PlainText);
+    texts->addWidget(r.message);
+    texts->addWidget(r.recommendation);
+    layout->addLayout(texts, 1);
+    auto *copy = new QAction(tr("Copy warning"), r.frame);
+    copy->setShortcut(QKeySequence::Copy);
+    copy->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    const Row row = r;
+    connect(copy, &QAction::triggered, this, [row] {
+        QGuiApplication::clipboard()->setText(row.message->text() + QLatin1Char('\n') + row.recommendation->text());
+    });
+    r.frame->addAction(copy);
+    r.frame->setContextMenuPolicy(Qt::ActionsContextMenu);
     r.apply = new QPushButton(r.frame);
     layout->addWidget(r.apply, 0, Qt::AlignTop);
     connect(r.apply, &QPushButton::clicked, this, [this, index] { emit applyRequested(index); });
@@ -88,9 +109,11 @@ void WarningsView::fillRow(const Row &row, const WarningItem &w)
     QPalette p = row.marker->palette();
     p.setColor(QPalette::Window, w.error ? theme::errorColor() : theme::warningColor());
     row.marker->setPalette(p);
-    const QString text = QStringLiteral("<b>%1</b><br>%2").arg(w.message.toHtmlEscaped(), w.recommendation.toHtmlEscaped());
-    if (row.text->text() != text)
-        row.text->setText(text);
+    // setText relays the page out even for the same text: only a changed one is set.
+    if (row.message->text() != w.message)
+        row.message->setText(w.message);
+    if (row.recommendation->text() != w.recommendation)
+        row.recommendation->setText(w.recommendation);
     row.apply->setEnabled(w.canApply);
     row.apply->setToolTip(w.canApply ? tr("Change the plan as recommended (undoable)") : tr("No automatic change for this one"));
     row.apply->setText(w.error ? tr("Repair") : tr("Apply"));

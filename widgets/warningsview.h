@@ -34,13 +34,16 @@ signals:
     void applyRequested(int index);
 
 private:
-    // One warning's row: its colour marker, text and button, kept while the warnings keep their
-    // codes so that a slider drag that only moves a figure in a message updates text in place.
+    // One warning's row: its colour marker, message (bold), recommendation and button, kept
+    // while the warnings keep their codes so that a slider drag that only moves a figure in a
+    // message updates text in place. Plain-text labels: a rich-text or selectable QLabel lays a
+    // QTextDocument out again at every paint; the row's context menu copies the text instead.
     struct Row
     {
         QFrame *frame = nullptr;
         QFrame *marker = nullptr;
-        QLabel *text = nullptr;
+        QLabel *message = nullptr;
+        QLabel *recommendation = nullptr;
         QPushButton *apply = nullptr;
     };
     Row addRow(int index);

@@ -27,7 +27,11 @@
 #include "scenarioio.h"
 #include "warningsview.h"
 
+#include <QAction>
 #include <QCheckBox>
+#include <QClipboard>
+#include <QFrame>
+#include <QGuiApplication>
 #include <QComboBox>
 #include <QProgressBar>
 #include <QSet>
@@ -498,6 +502,13 @@ private slots:
         for (const QLabel *label : view.findChildren<QLabel *>())
             sawNewText = sawNewText || label->text().contains(QStringLiteral("26.9%"));
         QVERIFY(sawNewText);
+        // The text is plain (no selection): the row's context menu copies message and recommendation.
+        QFrame *row = view.findChild<QFrame *>(QStringLiteral("gradient_sync_exposed"));
+        QVERIFY(row);
+        QCOMPARE(row->contextMenuPolicy(), Qt::ActionsContextMenu);
+        QCOMPARE(row->actions().size(), 1);
+        row->actions().first()->trigger();
+        QCOMPARE(QGuiApplication::clipboard()->text(), dpMoved.message + QLatin1Char('\n') + dpMoved.recommendation);
         QVERIFY(buttonsBefore[1]->isEnabled());   // the second row's button follows its warning
         QSignalSpy applied(&view, &WarningsView::applyRequested);
         buttonsBefore[1]->click();

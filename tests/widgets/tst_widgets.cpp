@@ -8,6 +8,7 @@
 #include "planmapmapping.h"
 #include "quantityslider.h"
 #include "scalingchart.h"
+#include "wraplabel.h"
 
 
 #include <QAbstractItemModelTester>
@@ -70,6 +71,32 @@ class TestWidgets : public QObject
 {
     Q_OBJECT
 private slots:
+    // WrapLabel answers heightForWidth as QLabel does, for each text it is given (its remembered
+    // heights never outlive the text), and its width hints do not depend on the text.
+    void wrapLabelHeightsFollowTheText()
+    {
+        WrapLabel wrap;
+        QLabel plain;
+        plain.setWordWrap(true);
+        const QString shortText = QStringLiteral("fits in HBM");
+        const QString longText = QStringLiteral("15.0T tokens on 1024 GPUs · 99.4% goodput, 97 interruptions, "
+                                                "with a checkpoint every 30 minutes and a restart of 10 minutes each");
+        for (const QString &text : {shortText, longText, shortText}) {
+            wrap.setText(text);
+            plain.setText(text);
+            for (int width : {60, 120, 240, 480, 120})
+                QCOMPARE(wrap.heightForWidth(width), plain.heightForWidth(width));
+        }
+        wrap.setText(longText);
+        QVERIFY(wrap.heightForWidth(60) > 3 * wrap.heightForWidth(960));   // it wraps
+        const QSize hintLong = wrap.sizeHint(), minimumLong = wrap.minimumSizeHint();
+        wrap.setText(shortText);
+        QCOMPARE(wrap.sizeHint().width(), hintLong.width());
+        QCOMPARE(wrap.minimumSizeHint(), minimumLong);
+        QVERIFY(minimumLong.width() < hintLong.width());
+        QCOMPARE(wrap.sizeHint().height(), wrap.heightForWidth(hintLong.width()));   // not shown: at the hint's width
+    }
+
     void sliderMapping_data()
     {
         QTest::addColumn<double>("min");
