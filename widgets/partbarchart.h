@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // A stacked bar chart of theme parts (step-time parts, memory parts), one bar per scenario
-// variant: the series is rebuilt only when the parts or the bars change, and only changed values
-// are replaced (each change makes Qt Charts lay the chart out again). Clicking a part asks for its
-// explanation.
+// variant: the series is rebuilt only when the parts change (other bars relabel the axis and
+// resize the bar sets), and only changed values are replaced (each change makes Qt Charts lay
+// the chart out again). Clicking a part asks for its explanation.
 #pragma once
 
 #include "chartframe.h"

@@ -8,10 +8,16 @@
 #include "planmapmapping.h"
 #include "quantityslider.h"
 #include "scalingchart.h"
+#include "steptimechart.h"
 #include "wraplabel.h"
 
 
 #include <QAbstractItemModelTester>
+#include <QtCharts/QAbstractBarSeries>
+#include <QtCharts/QBarCategoryAxis>
+#include <QtCharts/QBarSet>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
 #include <QCheckBox>
 #include <QGraphicsLineItem>
 #include <QGraphicsScene>
@@ -95,6 +101,72 @@ private slots:
         QCOMPARE(wrap.minimumSizeHint(), minimumLong);
         QVERIFY(minimumLong.width() < hintLong.width());
         QCOMPARE(wrap.sizeHint().height(), wrap.heightForWidth(hintLong.width()));   // not shown: at the hint's width
+    }
+
+    // A variant that comes, goes or is renamed (the "Faster network (...)" bar while the
+    // inter-node bandwidth is dragged) relabels the axis and resizes the bar sets in place; the
+    // series is rebuilt only when the parts change. Every bar keeps its own values.
+    void stepTimeBarsChangeInPlace()
+    {
+        Breakdown current, faster, fix;
+        current.computeSeconds = 2.0;
+        current.tpCommExposedSeconds = 0.5;
+        faster.computeSeconds = 2.0;
+        faster.tpCommExposedSeconds = 0.25;
+        fix.computeSeconds = 2.25;
+        fix.tpCommExposedSeconds = 0.125;
+        for (Breakdown *b : {&current, &faster, &fix})
+            b->stepSeconds = b->computeSeconds + b->tpCommExposedSeconds;
+        const StepTimeBar currentBar{QStringLiteral("Current plan"), {}, current, true};
+        const StepTimeBar fixBar{QStringLiteral("Recommended fix"), {}, fix, false};
+        const auto fasterBar = [&](const QString &preset) {
+            return StepTimeBar{QStringLiteral("Faster network (%1)").arg(preset), {}, faster, false};
+        };
+
+        StepTimeChart stepChart;
+        QChart *chart = stepChart.findChild<QChartView *>()->chart();
+        const auto series = [chart] { return qobject_cast<QAbstractBarSeries *>(chart->series().value(0)); };
+        const auto categories = [chart] {
+            const QList<QAbstractAxis *> axes = chart->axes(Qt::Vertical);
+            return axes.isEmpty() ? QStringList() : qobject_cast<QBarCategoryAxis *>(axes.first())->categories();
+        };
+        // Bar set s (compute, TP) as drawn bottom-up.
+        const auto values = [&series](int s) {
+            QList<double> out;
+            const QBarSet *set = series()->barSets().at(s);
+            for (int i = 0; i < set->count(); ++i)
+                out.append(set->at(i));
+            return out;
+        };
+
+        stepChart.setBars({currentBar, fasterBar(QStringLiteral("roce-800")), fixBar});
+        QAbstractBarSeries *first = series();
+        QVERIFY(first);
+        QCOMPARE(first->barSets().size(), 2);
+        QCOMPARE(categories(), (QStringList{QStringLiteral("Recommended fix"), QStringLiteral("Faster network (roce-800)"),
+                                            QStringLiteral("Current plan")}));
+        QCOMPARE(values(0), (QList<double>{2.25, 2.0, 2.0}));
+        QCOMPARE(values(1), (QList<double>{0.125, 0.25, 0.5}));
+
+        stepChart.setBars({currentBar, fixBar});   // the faster network went
+        QVERIFY(series() == first);   // not rebuilt
+        QCOMPARE(categories(), (QStringList{QStringLiteral("Recommended fix"), QStringLiteral("Current plan")}));
+        QCOMPARE(values(0), (QList<double>{2.25, 2.0}));
+        QCOMPARE(values(1), (QList<double>{0.125, 0.5}));
+
+        stepChart.setBars({currentBar, fasterBar(QStringLiteral("ib-ndr")), fixBar});   // and came back renamed
+        QVERIFY(series() == first);   // not rebuilt
+        QCOMPARE(categories(), (QStringList{QStringLiteral("Recommended fix"), QStringLiteral("Faster network (ib-ndr)"),
+                                            QStringLiteral("Current plan")}));
+        QCOMPARE(values(0), (QList<double>{2.25, 2.0, 2.0}));
+        QCOMPARE(values(1), (QList<double>{0.125, 0.25, 0.5}));
+
+        Breakdown bubbly = current;   // a new part: rebuilt, with a third bar set
+        bubbly.ppBubbleSeconds = 0.5;
+        stepChart.setBars({StepTimeBar{QStringLiteral("Current plan"), {}, bubbly, true}, fixBar});
+        QVERIFY(series());
+        QCOMPARE(series()->barSets().size(), 3);
+        QCOMPARE(values(2), (QList<double>{0.0, 0.5}));
     }
 
     void sliderMapping_data()
