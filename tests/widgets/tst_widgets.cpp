@@ -108,15 +108,14 @@ private slots:
     // series is rebuilt only when the parts change. Every bar keeps its own values.
     void stepTimeBarsChangeInPlace()
     {
-        Breakdown current, faster, fix;
-        current.computeSeconds = 2.0;
-        current.tpCommExposedSeconds = 0.5;
-        faster.computeSeconds = 2.0;
-        faster.tpCommExposedSeconds = 0.25;
-        fix.computeSeconds = 2.25;
-        fix.tpCommExposedSeconds = 0.125;
-        for (Breakdown *b : {&current, &faster, &fix})
-            b->stepSeconds = b->computeSeconds + b->tpCommExposedSeconds;
+        const auto step = [](double computeSeconds, double tpSeconds) {
+            Breakdown b;
+            b.computeSeconds = computeSeconds;
+            b.tpCommExposedSeconds = tpSeconds;
+            b.stepSeconds = computeSeconds + tpSeconds;
+            return b;
+        };
+        const Breakdown current = step(2.0, 0.5), faster = step(2.0, 0.25), fix = step(2.25, 0.125);
         const StepTimeBar currentBar{QStringLiteral("Current plan"), {}, current, true};
         const StepTimeBar fixBar{QStringLiteral("Recommended fix"), {}, fix, false};
         const auto fasterBar = [&](const QString &preset) {
