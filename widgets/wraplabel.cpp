@@ -34,7 +34,7 @@ int WrapLabel::heightForWidth(int width) const
     // setText is not virtual: a new text shows here, compared with the one the heights are for.
     if (text() != m_text) {
         m_text = text();
-        m_count = 0;
+        m_count = m_next = 0;
     }
     for (int i = 0; i < m_count; ++i)
         if (m_widths[i] == width)
@@ -52,7 +52,7 @@ void WrapLabel::changeEvent(QEvent *event)
     QLabel::changeEvent(event);
     if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange
         || event->type() == QEvent::ContentsRectChange)
-        m_count = 0;
+        m_count = m_next = 0;
 }
 
 } // namespace ts

@@ -29,6 +29,7 @@ protected:
 private:
     static constexpr int kWidths = 4;   // a layout pass asks about two or three widths
     mutable QString m_text;             // the text the heights are for
+    // The first m_count entries hold heights for m_text; m_next is replaced next (the oldest).
     mutable int m_widths[kWidths] = {};
     mutable int m_heights[kWidths] = {};
     mutable int m_count = 0, m_next = 0;

@@ -87,12 +87,16 @@ private slots:
         const QString shortText = QStringLiteral("fits in HBM");
         const QString longText = QStringLiteral("15.0T tokens on 1024 GPUs · 99.4% goodput, 97 interruptions, "
                                                 "with a checkpoint every 30 minutes and a restart of 10 minutes each");
-        for (const QString &text : {shortText, longText, shortText}) {
+        // Three widths a text, then five: remembered entries wrap around, and a new text must not
+        // meet an older text's height for the same width.
+        for (const QString &text : {shortText, longText, shortText, longText}) {
             wrap.setText(text);
             plain.setText(text);
-            for (int width : {60, 120, 240, 480, 120})
+            for (int width : {60, 120, 240, 120})
                 QCOMPARE(wrap.heightForWidth(width), plain.heightForWidth(width));
         }
+        for (int width : {60, 120, 240, 480, 960, 60, 120})
+            QCOMPARE(wrap.heightForWidth(width), plain.heightForWidth(width));
         wrap.setText(longText);
         QVERIFY(wrap.heightForWidth(60) > 3 * wrap.heightForWidth(960));   // it wraps
         const QSize hintLong = wrap.sizeHint(), minimumLong = wrap.minimumSizeHint();
