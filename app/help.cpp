@@ -23,6 +23,7 @@ QString shortcutsHtml()
         {"Left / Right", "Step the animation back / forward"},
         {"L", "Loop the animation on or off"},
         {"Click a card or a chart part", "Show its formula with this scenario's values (Explain tab)"},
+        {"Right-click a warning", "Copy its message and recommendation"},
     };
     QString html = QStringLiteral("<table cellspacing=6>");
     for (const auto &[keys, what] : rows)
