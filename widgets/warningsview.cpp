@@ -90,9 +90,8 @@ WarningsView::Row WarningsView::addRow(int index)
     auto *copy = new QAction(tr("Copy warning"), r.frame);
     copy->setShortcut(QKeySequence::Copy);
     copy->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    const Row row = r;
-    connect(copy, &QAction::triggered, this, [row] {
-        QGuiApplication::clipboard()->setText(row.message->text() + QLatin1Char('\n') + row.recommendation->text());
+    connect(copy, &QAction::triggered, this, [message = r.message, recommendation = r.recommendation] {
+        QGuiApplication::clipboard()->setText(message->text() + QLatin1Char('\n') + recommendation->text());
     });
     r.frame->addAction(copy);
     r.frame->setContextMenuPolicy(Qt::ActionsContextMenu);

@@ -2,8 +2,8 @@
 // A word-wrapped QLabel whose size hints do not lay its text out. A QLabel lays its text out anew
 // (shaping it, through a QTextDocument for rich text) for its size hint, its minimum size hint
 // and each heightForWidth call, and a layout asks for all three after every setText: a warning
-// whose percentage moved cost three times a usual slider step (trainscope-bench, 41 million
-// instructions against 8). Here the width hints come from the font alone (a paragraph of
+// whose percentage moved cost five times a usual slider step (trainscope-bench, 46.6 million
+// instructions against 8.6). Here the width hints come from the font alone (a paragraph of
 // kHintChars average characters, a word of kMinimumChars) and the heights for a text are
 // remembered per width, so a new text is laid out once for the width it is shown at.
 #pragma once
