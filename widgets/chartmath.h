@@ -40,6 +40,23 @@ inline double legendRowWidth(const QList<double> &labelWidths, double markerWidt
 /// so no label is ever cut ("Wei... Gra...").
 inline bool legendFitsBelow(double rowWidth, double chartWidth) { return rowWidth <= chartWidth; }
 
+/// Row of each control in a chart's header, left to right: a control goes on the row of the one
+/// before while the row's widths and spacings fit `available`, else starts the next row, so a
+/// narrow chart wraps its controls instead of cutting the last one off. The first control of a
+/// row stays there even when it alone is wider.
+inline QList<int> controlRows(const QList<int> &widths, int spacing, int available)
+{
+    QList<int> rows;
+    int row = 0, used = 0;
+    for (const int width : widths) {
+        if (used > 0 && used + spacing + width > available)
+            ++row, used = 0;
+        used += (used > 0 ? spacing : 0) + width;
+        rows.append(row);
+    }
+    return rows;
+}
+
 /// The axis maxima a value may round up to, per decade, with their tick spacing: finer than 1-2-5 so
 /// a bar never fills less than three quarters of the plot (1-2-5 left a 21 ms step on a 50 ms axis, and
 /// a drag across 20 ms halved every bar at once).

@@ -18,6 +18,8 @@
 #include <QComboBox>
 #include <QCursor>
 #include <QHBoxLayout>
+#include <QStyle>
+#include <QVBoxLayout>
 #include <QLabel>
 #include <QToolTip>
 
@@ -129,8 +131,9 @@ ScalingChart::ScalingChart(QWidget *parent)
 
     // What to show: one quantity, one kind of scaling, laws on request.
     auto *header = new QWidget;
-    auto *row = new QHBoxLayout(header);
-    row->setContentsMargins(4, 2, 4, 0);
+    auto *rows = new QVBoxLayout(header);
+    rows->setContentsMargins(4, 2, 4, 0);
+    rows->setSpacing(2);
     m_mode = new QComboBox(header);
     m_mode->addItem(tr("Weak scaling"));
     m_mode->addItem(tr("Strong scaling"));
@@ -143,13 +146,11 @@ ScalingChart::ScalingChart(QWidget *parent)
     m_laws->setToolTip(tr("Amdahl's (fixed size) and Gustafson's (scaled size) laws, with the current exposed "
                           "communication share as the serial part"));
     m_laws->setChecked(true);
-    row->addWidget(m_mode);
-    row->addWidget(m_quantity);
-    row->addWidget(m_laws);
-    row->addStretch(1);
+    m_headerRows = rows;
+    header->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     setHeader(header);
     m_header = header;
-    fixLawsSize();   // in the font the header now inherits
+    fixLawsSize();   // in the font the header now inherits; places the controls
     for (QComboBox *c : {m_mode, m_quantity})
         connect(c, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
     connect(m_laws, &QCheckBox::toggled, this, [this] { refresh(); });
@@ -189,6 +190,45 @@ void ScalingChart::fixLawsSize()
     m_laws->setText(lawsText(1.0));
     m_laws->setFixedSize(m_laws->sizeHint());
     m_laws->setText(text);
+    placeControls();
+}
+
+void ScalingChart::placeControls()
+{
+    // One row where they fit, else wrapped: at the dock's width on a 1024-pixel screen the laws'
+    // box was cut off at the chart's edge.
+    const QList<QWidget *> controls{m_mode, m_quantity, m_laws};
+    QList<int> widths;
+    for (QWidget *control : controls)
+        widths.append(control->sizeHint().width());
+    const QMargins margins = m_headerRows->contentsMargins();
+    const int spacing = m_header->style()->layoutSpacing(QSizePolicy::ComboBox, QSizePolicy::CheckBox, Qt::Horizontal);
+    // The header asks for no more width than its widest control: it wraps rather than holding the
+    // chart (and the tab) wider than the window.
+    m_header->setMinimumWidth(*std::max_element(widths.begin(), widths.end()) + margins.left() + margins.right());
+    const QList<int> rows = chartmath::controlRows(widths, std::max(spacing, 0), width() - margins.left() - margins.right());
+    if (rows == m_controlRows)
+        return;
+    m_controlRows = rows;
+    while (QLayoutItem *item = m_headerRows->takeAt(0))
+        delete item;   // the row layouts; the controls stay children of the header
+    QHBoxLayout *line = nullptr;
+    for (qsizetype i = 0; i < controls.size(); ++i) {
+        if (!line || (i > 0 && rows[i] != rows[i - 1])) {
+            if (line)
+                line->addStretch(1);
+            line = new QHBoxLayout;
+            m_headerRows->addLayout(line);
+        }
+        line->addWidget(controls[i]);
+    }
+    line->addStretch(1);
+}
+
+void ScalingChart::resizeEvent(QResizeEvent *event)
+{
+    ChartFrame::resizeEvent(event);
+    placeControls();
 }
 
 QString ScalingChart::lawsText(double serialFraction) const

@@ -15,6 +15,7 @@ class QComboBox;
 class QLabel;
 class QLineSeries;
 class QScatterSeries;
+class QVBoxLayout;
 QT_END_NAMESPACE
 
 namespace ts {
@@ -41,10 +42,12 @@ signals:
 protected:
     void paletteChanged() override;
     void changeEvent(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     void refresh();
     void fixLawsSize();
+    void placeControls();
     QString lawsText(double serialFraction) const;
     void showTooltip(double log2Gpus);
     const ScalingCurves &curves() const;
@@ -61,6 +64,8 @@ private:
     QComboBox *m_quantity = nullptr;
     QCheckBox *m_laws = nullptr;
     QWidget *m_header = nullptr;
+    QVBoxLayout *m_headerRows = nullptr;
+    QList<int> m_controlRows;   // as placed
 
     ScalingChartData m_data;
 };

@@ -19,6 +19,7 @@
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QGraphicsLineItem>
 #include <QGraphicsScene>
 #include <QGraphicsView>
@@ -264,6 +265,19 @@ private slots:
         QVERIFY(!chartmath::legendFitsBelow(401, 400));
     }
 
+    // A chart's header controls wrap to the next row where the row would overflow.
+    void controlRowsWrap()
+    {
+        using Rows = QList<int>;
+        QCOMPARE(chartmath::controlRows({100, 80, 120}, 6, 400), (Rows{0, 0, 0}));
+        QCOMPARE(chartmath::controlRows({100, 80, 120}, 6, 312), (Rows{0, 0, 0}));   // exactly fits
+        QCOMPARE(chartmath::controlRows({100, 80, 120}, 6, 311), (Rows{0, 0, 1}));
+        QCOMPARE(chartmath::controlRows({100, 80, 120}, 6, 150), (Rows{0, 1, 2}));
+        QCOMPARE(chartmath::controlRows({100, 80, 120}, 6, 50), (Rows{0, 1, 2}));   // wider than the chart: alone
+        QCOMPARE(chartmath::controlRows({50, 50, 50, 50}, 10, 110), (Rows{0, 0, 1, 1}));
+        QCOMPARE(chartmath::controlRows({}, 6, 100), Rows{});
+    }
+
     void timeUnits()
     {
         QCOMPARE(chartmath::chooseTimeUnit(0.4935).symbol, QStringLiteral("ms"));
@@ -433,6 +447,26 @@ private slots:
         chart.setFont(large);
         QVERIFY(laws->width() > width);
         QVERIFY(laws->sizeHint().width() <= laws->width());
+
+        // In a narrow chart the controls wrap: the laws' box stays whole inside the chart, under the
+        // pickers; at full width it is back on their row.
+        chart.setFont(QFont());
+        const QList<QComboBox *> pickers = chart.findChildren<QComboBox *>();
+        QCOMPARE(pickers.size(), 2);
+        const auto inChart = [&chart](const QWidget *w) {
+            return QRect(QPoint(0, 0), chart.size()).contains(QRect(w->mapTo(&chart, QPoint(0, 0)), w->size()));
+        };
+        const auto below = [&] {
+            return laws->mapTo(&chart, QPoint(0, 0)).y() >= pickers[1]->mapTo(&chart, QPoint(0, pickers[1]->height())).y();
+        };
+        QVERIFY(pickers[0]->width() + pickers[1]->width() + laws->width() + 40 < 640);
+        QVERIFY(pickers[0]->width() + pickers[1]->width() + laws->width() > 300);
+        for (const int chartWidth : {640, 300, 640}) {
+            chart.resize(chartWidth, 360);
+            QApplication::processEvents();
+            QVERIFY2(inChart(laws) && inChart(pickers[1]), qPrintable(QString::number(chartWidth)));
+            QCOMPARE(below(), chartWidth == 300);
+        }
     }
 
     // Plan map geometry: row 0 at the bottom, the cell under a point, outside is none.
