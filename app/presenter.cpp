@@ -102,7 +102,7 @@ QList<StepTimeBar> stepTimeVariants(const Analysis &a)
                                 tr("Gradient sync overlapped with backward toggled"), v.breakdown, false};
             break;
         case StepVariantKind::FasterNetwork:
-            bars << StepTimeBar{tr("Faster network (%1)").arg(detail), tr("Next faster inter-node link preset"), v.breakdown, false};
+            bars << StepTimeBar{tr("Network: %1").arg(detail), tr("On the next faster inter-node link preset, %1").arg(detail), v.breakdown, false};
             break;
         case StepVariantKind::InNetworkReduction:
             bars << StepTimeBar{tr("In-network reduction"), tr("SHARP: switches reduce gradients in flight"), v.breakdown, false};

@@ -52,8 +52,8 @@ void PartBarChart::setValues(const QList<theme::Part> &parts, const QStringList 
                     [this](theme::Part part) { emit partActivated(theme::explanationId(part)); });
         seriesRebuilt();
     } else if (categories != m_categories) {
-        // The same parts over other bars (a variant came, went or was renamed, as "Faster network
-        // (...)" does while the inter-node bandwidth is dragged past the presets): relabel the
+        // The same parts over other bars (a variant came, went or was renamed, as "Network: ..."
+        // does while the inter-node bandwidth is dragged past the presets): relabel the
         // axis and resize the bar sets. Rebuilding series, bar sets and legend made such a slider
         // step cost three times a usual one (trainscope-bench slider_update_p99_ms).
         m_categories = categories;

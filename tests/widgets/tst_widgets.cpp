@@ -108,7 +108,7 @@ private slots:
         QCOMPARE(wrap.sizeHint().height(), wrap.heightForWidth(hintLong.width()));   // not shown: at the hint's width
     }
 
-    // A variant that comes, goes or is renamed (the "Faster network (...)" bar while the
+    // A variant that comes, goes or is renamed (the "Network: ..." bar while the
     // inter-node bandwidth is dragged) relabels the axis and resizes the bar sets in place; the
     // series is rebuilt only when the parts change. Every bar keeps its own values.
     void stepTimeBarsChangeInPlace()
@@ -124,7 +124,7 @@ private slots:
         const StepTimeBar currentBar{QStringLiteral("Current plan"), {}, current, true};
         const StepTimeBar fixBar{QStringLiteral("Recommended fix"), {}, fix, false};
         const auto fasterBar = [&](const QString &preset) {
-            return StepTimeBar{QStringLiteral("Faster network (%1)").arg(preset), {}, faster, false};
+            return StepTimeBar{QStringLiteral("Network: %1").arg(preset), {}, faster, false};
         };
 
         StepTimeChart stepChart;
@@ -147,7 +147,7 @@ private slots:
         QAbstractBarSeries *first = series();
         QVERIFY(first);
         QCOMPARE(first->barSets().size(), 2);
-        QCOMPARE(categories(), (QStringList{QStringLiteral("Recommended fix"), QStringLiteral("Faster network (roce-800)"),
+        QCOMPARE(categories(), (QStringList{QStringLiteral("Recommended fix"), QStringLiteral("Network: roce-800"),
                                             QStringLiteral("Current plan")}));
         QCOMPARE(values(0), (QList<double>{2.25, 2.0, 2.0}));
         QCOMPARE(values(1), (QList<double>{0.125, 0.25, 0.5}));
@@ -160,7 +160,7 @@ private slots:
 
         stepChart.setBars({currentBar, fasterBar(QStringLiteral("ib-ndr")), fixBar});   // and came back renamed
         QVERIFY(series() == first);   // not rebuilt
-        QCOMPARE(categories(), (QStringList{QStringLiteral("Recommended fix"), QStringLiteral("Faster network (ib-ndr)"),
+        QCOMPARE(categories(), (QStringList{QStringLiteral("Recommended fix"), QStringLiteral("Network: ib-ndr"),
                                             QStringLiteral("Current plan")}));
         QCOMPARE(values(0), (QList<double>{2.25, 2.0, 2.0}));
         QCOMPARE(values(1), (QList<double>{0.125, 0.25, 0.5}));
