@@ -248,13 +248,34 @@ const char *nameOf(GradReduce g)
     return "?";
 }
 
+namespace {
+// The slower of the transfers over stage c's boundaries to its neighbours (boundary b joins
+// stages b and b + 1).
+double criticalBoundarySeconds(int c, int p, int stagesPerNode, double intraSeconds, double interSeconds)
+{
+    double seconds = 0;
+    for (const int b : {c - 1, c})
+        if (b >= 0 && b + 1 < p)
+            seconds = std::max(seconds, stageBoundaryLeavesNode(b, p, stagesPerNode) ? interSeconds : intraSeconds);
+    return seconds;
+}
+
+// DeepSpeed's pipeline engine trains bf16 (and FP8 on bf16 weights) with its BF16_Optimizer, which
+// keeps fp32 gradients ([DS], kernels.h deepSpeedBf16GradBytes).
+bool runsDeepSpeedBf16Optimizer(Framework framework, Precision precision, int pipelineStages)
+{
+    return framework == Framework::DeepSpeed && pipelineStages > 1 && precision != Precision::Fp16
+           && precision != Precision::Fp32;
+}
+} // namespace
+
 double gradientReduceElementBytes(Framework framework, Precision precision, GradReduce gradReduce, int pipelineStages)
 {
     if (precision == Precision::Fp32 || gradReduce == GradReduce::Fp32)
         return 4.0;
     if (gradReduce == GradReduce::Bf16)
         return 2.0;
-    if (framework == Framework::DeepSpeed && pipelineStages > 1 && precision != Precision::Fp16)
+    if (runsDeepSpeedBf16Optimizer(framework, precision, pipelineStages))
         return 4.0;   // PipelineEngine._bf16_reduce_grads: the BF16 optimizer's fp32 gradients
     if (framework == Framework::Megatron)   // forced for bf16 (and FP8 on bf16 weights), not for fp16
         return precision == Precision::Fp16 ? 2.0 : 4.0;
@@ -1653,9 +1674,15 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         counts.embeddingParams / t
         * (fw == Framework::Megatron ? kernelDefaults().embeddingGradBytesMegatron : kernelDefaults().embeddingGradBytesOther)
         / spec.hbmBytesPerSecond;
+    // [DS-BF16] DeepSpeed's BF16 optimizer adds each micro-batch's gradients to fp32 copies before
+    // the stage sends its input gradient on (kernels.h deepSpeedBf16GradBytes): backward work.
+    const double hpGradSecondsPerParam = runsDeepSpeedBf16Optimizer(pl.framework, tr.precision, p) && tr.computeSecondsOverride <= 0
+                                             ? kernelDefaults().deepSpeedBf16GradBytes / spec.hbmBytesPerSecond
+                                             : 0.0;
     double stageFc = 0, stageBc = 0, stageW = 0;
     int critical = 0;
     double maxStageParamsPerGpu = 0, criticalBusySeconds = -1, criticalStageLayers = -1, maxStageMatrixShare = 0;
+    double nextBusySeconds = -1, lastBusySeconds = -1;   // F + B of the slowest stage but the critical one; of stage i - 1
     double maxStageExpertParamsPerGpu = 0;
     // [MoE] Each GPU holds E/ep whole experts of each of its layers; their gradients are reduced and
     // their optimizer states sharded over the edp = tp cp dp / ep ranks that hold the same experts
@@ -1669,8 +1696,10 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         // A middle stage with the layers of the middle stage before it runs as long, holds as many
         // parameters and no more micro-batches in flight (inFlightMicroBatches falls with the
         // stage outside DualPipeV): it is neither the slowest, the fullest nor the largest first.
-        if (!vShape && i > 1 && i < p - 1 && stageLayers[size_t(i)] == stageLayers[size_t(i - 1)])
+        if (!vShape && i > 1 && i < p - 1 && stageLayers[size_t(i)] == stageLayers[size_t(i - 1)]) {
+            nextBusySeconds = std::max(nextBusySeconds, lastBusySeconds);   // a twin of the critical one leaves no slack
             continue;
+        }
         const double L = stageLayers[size_t(i)];
         // The V's rank 0 holds both ends: the embedding and the LM head with the loss.
         const bool first = i == 0, last = vShape ? i == 0 : i == p - 1;
@@ -1698,9 +1727,15 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         const double replicatedTail = last ? (2 * h + 3 * h * w.mtpLayers) * replicatedExtra : 0.0;
         const double paramsPerGpu = (t > 1 ? (params - L * layerParams) / t + L * layerParamsPerTpRank + replicatedTail : params)
                                     + expertParamsPerGpu;
+        B += paramsPerGpu * hpGradSecondsPerParam;   // DeepSpeed's BF16 optimizer, every micro-batch
         // The slowest stage, exposed TP/CP time included, sets the steady state. A given compute
         // time is spread over the layers (below): there the stage with most layers.
         const bool slowest = tr.computeSecondsOverride > 0 ? L > criticalStageLayers : F + B > criticalBusySeconds;
+        if (slowest)
+            nextBusySeconds = criticalBusySeconds;
+        else
+            nextBusySeconds = std::max(nextBusySeconds, F + B);
+        lastBusySeconds = F + B;
         if (slowest) {
             criticalBusySeconds = F + B;
             criticalStageLayers = L;
@@ -1708,6 +1743,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             stageFc = F;
             stageBc = B;
             stageW = W;
+            e.hpGradSecondsPerMicroBatch = paramsPerGpu * hpGradSecondsPerParam;
         }
         // Every stage syncs its own gradients at the same time; the one with most parameters ends last.
         if (paramsPerGpu > maxStageParamsPerGpu) {
@@ -1836,7 +1872,10 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     // gradients to the kept .grad in a separate kernel (PyTorch AccumulateGrad: read both, write
     // one, in the parameters' type) wherever gradients stay unsharded across micro-batches: DDP's
     // no_sync, ZeRO-1, FSDP kept gathered between pipeline micro-batches.
-    const bool accumulatesUnsharded = fw != Framework::Megatron && m > 1 && (pl.zeroStage <= 1 || (fw == Framework::Fsdp && p > 1));
+    // (DeepSpeed's BF16 optimizer writes the 16-bit gradients anew each micro-batch and accumulates in
+    // fp32 instead: hpGradSecondsPerParam, in the backward.)
+    const bool accumulatesUnsharded = fw != Framework::Megatron && m > 1 && (pl.zeroStage <= 1 || (fw == Framework::Fsdp && p > 1))
+                                      && hpGradSecondsPerParam == 0;
     e.gradAccumulateSeconds = accumulatesUnsharded ? double(m - 1) * maxStageParamsPerGpu * 3.0
                                                          * activationElementBytes(tr.precision) / spec.hbmBytesPerSecond
                                                    : 0.0;
@@ -1864,14 +1903,15 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     }
     LayerTimesPerStage &pls = e.perLayer;
     pls.forwardSeconds = layerForward * computeScale;
-    pls.backwardSeconds = layerBackward * computeScale;
+    pls.backwardSeconds = layerBackward * computeScale + (layerParamsPerTpRank + counts.layerExpertParams / pl.ep) * hpGradSecondsPerParam;
     pls.weightGradSeconds = lt.gemmBackwardWeight * computeScale;
     pls.forwardCommSeconds = tpLayerFwdExposed + cpLayerFwdExposed + epLayerFwdExposed;
     pls.backwardCommSeconds = tpLayerBwdExposed + cpLayerBwdExposed + epLayerBwdExposed;
     pls.headForwardSeconds = head.forward * computeScale;
-    pls.headBackwardSeconds = head.backward * computeScale;
+    const double lastStageHeadParams = counts.headParams > 0 ? counts.headParams : p > 1 && w.tiedEmbeddings ? double(w.vocab) * h : 0.0;
+    pls.headBackwardSeconds = head.backward * computeScale + lastStageHeadParams / t * hpGradSecondsPerParam;
     pls.headWeightGradSeconds = head.weightGrad * computeScale;
-    pls.embeddingGradSeconds = embeddingGradSeconds * computeScale;
+    pls.embeddingGradSeconds = embeddingGradSeconds * computeScale + counts.embeddingParams / t * hpGradSecondsPerParam;
     pls.headOnFirstStage = vShape;
     if (tr.computeSecondsOverride > 0 && stageLayers[size_t(critical)] > 0) {
         // A given compute time says nothing of where the head sits: spread over the layers, so an
@@ -1940,7 +1980,12 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         bubble = pipelineBubbleSeconds(pl.schedule, v, stageLayers, pls, m);
     }
     const double p2pExposed =
-        p > 1 ? pipelineP2pExposedSeconds(pl.schedule, p, v, m, st, {e.p2pIntraSecondsPerTransfer, e.ppStagesPerNode}) : 0.0;
+        p > 1 ? pipelineP2pExposedSeconds(pl.schedule, p, v, m, st,
+                                          {e.p2pIntraSecondsPerTransfer, e.ppStagesPerNode,
+                                           nextBusySeconds >= 0 && tr.computeSecondsOverride <= 0 ? criticalBusySeconds - nextBusySeconds : 0.0,
+                                           criticalBoundarySeconds(critical, p, e.ppStagesPerNode, e.p2pIntraSecondsPerTransfer,
+                                                                   e.p2pInterSecondsPerTransfer)})
+              : 0.0;
     e.ppTransferBytesPerStep = p > 1 ? 2.0 * double(m) * v * e.ppBoundaryBytes : 0.0;
     e.ppStashedBoundaryBytes = p > 1 ? inFlightMicroBatches(pl.schedule == Schedule::GPipe ? Schedule::GPipe
                                                                                             : Schedule::OneFOneB,

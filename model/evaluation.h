@@ -192,6 +192,7 @@ struct Evaluation
     double gradientBytesPerGpu = 0;     // DP sync volume per GPU per sync
     double gradBufferSeconds = 0;       // Megatron's per-step passes over the gradient buffer (in optimizer_s)
     double gradAccumulateSeconds = 0;   // other frameworks' gradient accumulation across micro-batches (in optimizer_s)
+    double hpGradSecondsPerMicroBatch = 0;   // DeepSpeed's BF16 optimizer: fp32 gradient accumulation after each backward (in compute_s)
     double fsdpCopySeconds = 0;         // FSDP2's copies through its all-gather and reduce-scatter buffers (in optimizer_s)
     int dpBuckets = 0;
     double dpBucketBytes = 0;           // the bucket the plan runs with (plan.bucket or the framework's)

@@ -167,6 +167,11 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                            + pct(ks.sustainedFraction)
                            + " of the burst figures, forward GEMMs at " + pct(e.kernelEfficiency)
                            + "; the first stage's embedding gradient " + sec(e.perLayer.embeddingGradSeconds) + " per micro-batch"
+                           + (e.hpGradSecondsPerMicroBatch > 0
+                                  ? "; DeepSpeed's BF16 optimizer adds each micro-batch's gradients to fp32 copies after its backward: "
+                                        "params per GPU x " + num(kernelDefaults().deepSpeedBf16GradBytes, "B") + " / HBM = "
+                                        + sec(e.hpGradSecondsPerMicroBatch) + " per micro-batch (bf16_optimizer.py update_hp_grads)"
+                                  : std::string())
                            + fp8Text,
                        sec(b.computeSeconds),
                        "GEMM ceilings: ml-engineering MAMF table; sustained: ml-engineering mamf-finder MSMF / MAMF with "

@@ -136,6 +136,14 @@ struct KernelDefaults
     // .grad (r2 r2 w2). HBM bytes per embedding element per micro-batch:
     double embeddingGradBytesMegatron = 12.0;
     double embeddingGradBytesOther = 8.0;
+    // [DS-BF16] DeepSpeed's BF16_Optimizer, which its pipeline engine runs for bf16 training, sets
+    // the 16-bit gradients to None before every micro-batch's backward and afterwards adds them to
+    // fp32 copies, parameter by parameter, on the compute stream before the gradient is sent on:
+    // hp_grad.add_(lp.grad.to(fp32)), r2 w4 for the cast, r4 r4 w4 for the add (bf16_optimizer.py
+    // backward / update_hp_grads, pipe/engine.py _exec_backward_pass; v0.7.0 through v0.16).
+    // HBM bytes per parameter per micro-batch. BigScience measured their 195B configuration's
+    // iteration 5.0-5.4% longer with this optimizer (bigscience train/tr11-176B-ml/chronicles-prequel.md).
+    double deepSpeedBf16GradBytes = 18.0;
     // PyTorch eager, as torchtitan (without compile) and Hugging Face write a Llama block: HBM
     // bytes per element, forward, where fused kernels move fewer (the backward moves twice as
     // many, backwardTrafficRatio). RMSNorm: x.float() r2 w4, pow(2) r4 w4, mean r4, x * rsqrt

@@ -537,9 +537,24 @@ double pipelineP2pExposedSeconds(Schedule schedule, int p, int v, long long m, c
     // the in-node boundaries their (2 - 2/p) share; fit to the event simulation within +10-25%
     // over p 4-16, m 16-128 and 2-8 stages a node (tests/model/tst_pipeline.cpp).
     const bool mixed = mix.inNodeSeconds >= 0 && mix.inNodeSeconds < d && mix.stagesPerNode > 1 && mix.stagesPerNode < p;
+    // A critical stage slower than the rest by s: each cycle it waits for the round trip to its
+    // neighbour over its own boundary, 2 d, less the s its neighbour has to spare (1F1B: the last stage's F(k + 1) needs
+    // the activation the one before sends after B(k - 1)... F(k + 1), which waited for B(k)'s
+    // gradient), and no longer than the even pipeline's wait: min(w, max(0, 2 d - s)) a
+    // micro-batch for the even steady wait w. The first trip through every boundary and the last
+    // gradient's back stay (event simulation with a heavier last stage, tests/model/tst_pipeline.cpp).
+    const auto lessSlack = [&](double steady, double fillDrain) {
+        const double s = std::max(0.0, mix.slackSeconds);
+        if (s <= 0 || m <= 0)
+            return steady + fillDrain;
+        const double own = mix.criticalBoundarySeconds >= 0 ? mix.criticalBoundarySeconds : d;
+        const double perMicro = std::min(steady / double(m), std::max(0.0, 2.0 * own - s));
+        return std::max(double(m) * perMicro + fillDrain, 2.0 * (p - 1) * chain);
+    };
     if (mixed && (schedule == Schedule::OneFOneB || schedule == Schedule::ZeroBubbleH1))
-        return std::max(0.0, double(m) - std::max(0, mix.stagesPerNode - 2)) * d
-               + (1.0 - 2.0 / p) * double(m) * mix.inNodeSeconds + 2.0 * (p - 2) * chain;
+        return lessSlack(std::max(0.0, double(m) - std::max(0, mix.stagesPerNode - 2)) * d
+                             + (1.0 - 2.0 / p) * double(m) * mix.inNodeSeconds,
+                         2.0 * (p - 2) * chain);
     switch (schedule) {
     case Schedule::GPipe:
         return 2.0 * (p - 1) * chain;                      // fill and drain cross p-1 boundaries each way
@@ -572,7 +587,7 @@ double pipelineP2pExposedSeconds(Schedule schedule, int p, int v, long long m, c
         // 1F1B alternates F and B, so each steady-state cycle waits on a round trip to the next
         // stage: about (2 - 2/p) d per micro-batch, plus the fill and drain (fit to the simulation,
         // tests/model/tst_pipeline.cpp).
-        return (2.0 - 2.0 / p) * double(m) * d + 2.0 * (p - 2) * chain;
+        return lessSlack((2.0 - 2.0 / p) * double(m) * d, 2.0 * (p - 2) * chain);
     }
     return 0;
 }

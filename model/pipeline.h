@@ -125,6 +125,13 @@ struct BoundaryMix
 {
     double inNodeSeconds = -1;
     int stagesPerNode = 0;
+    // The critical stage's F + B over the next slowest stage's: each cycle the other stages wait
+    // that long for it, and 1F1B's transfers to and from it run in that wait.
+    double slackSeconds = 0;
+    // The slower transfer over the critical stage's own boundaries (-1: StageTimes::p2pSeconds).
+    // Its round trip is what the slack has to cover; farther boundaries are buffered by the
+    // micro-batches 1F1B keeps in flight on the stages before it.
+    double criticalBoundarySeconds = -1;
 };
 
 /// Closed-form p2p time on the critical path (exact for GPipe and interleaved, within a few

@@ -98,6 +98,40 @@ private slots:
                 }
     }
 
+    // A last stage heavier than the rest (an LM head and loss of its own, or per-stage work that
+    // follows the parameters): the others wait for it every cycle, and 1F1B's transfers run in
+    // that wait. The closed form with the slack against the event simulation, the p2p time being
+    // the makespan over the same pipeline's without transfers.
+    void slackHidesTransfersAgainstTheSimulation()
+    {
+        const double F = 0.03, B = 0.05;
+        double worst = 0;
+        for (int p : {4, 8, 16})
+            for (int m : {16, 32, 64, 128})
+                for (double heavier : {0.0, 0.005, 0.02, 0.06})
+                    for (double d : {0.002, 0.01, 0.03}) {
+                        const auto makespan = [&](double transfer) {
+                            std::vector<StageTimes> stages(size_t(p), StageTimes{F, B, B / 2, transfer});
+                            stages.back() = StageTimes{F + heavier / 3, B + 2 * heavier / 3, B / 2, transfer};
+                            const PipelineSimulation sim = simulatePipeline(Schedule::OneFOneB, p, m, 1, stages);
+                            return sim.ok ? sim.makespanSeconds : -1.0;
+                        };
+                        const double simulated = makespan(d) - makespan(0);
+                        QVERIFY(makespan(0) > 0);
+                        StageTimes t{F + heavier / 3, B + 2 * heavier / 3, B / 2, d};
+                        BoundaryMix mix;
+                        mix.slackSeconds = heavier;
+                        const double closed = pipelineP2pExposedSeconds(Schedule::OneFOneB, p, 1, m, t, mix);
+                        // Within 25% of the steady state's transfer time either way.
+                        const double scale = 2.0 * m * d;
+                        worst = std::max(worst, std::abs(closed - simulated) / scale);
+                        QVERIFY2(std::abs(closed - simulated) <= 0.25 * scale,
+                                 qPrintable(QStringLiteral("p %1 m %2 heavier %3 d %4: closed %5, simulated %6")
+                                                .arg(p).arg(m).arg(heavier).arg(d).arg(closed).arg(simulated)));
+                    }
+        qInfo("worst |closed - simulated| / (2 m d): %.3f", worst);
+    }
+
     void bubbleMatchesSimulation_data()
     {
         QTest::addColumn<Schedule>("schedule");
