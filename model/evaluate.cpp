@@ -2463,8 +2463,9 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         addWarning(e, WarningCode::DpNotOverlapped, dpTotal / step, 0.05, {Field::OverlapDp, 1});
     // Overlapped, and still exposed: only the last micro-batch's backward (and the first forward,
     // for a parameter gather) can hide a per-step sync. Recommend the candidate that gives the
-    // shortest step per token, each evaluated: 16-bit reduction where it is fp32, more tokens per
-    // sync, fewer parameters per GPU (TP inside the node, or PP), switches that reduce in flight.
+    // shortest step per token, each evaluated: 16-bit reduction where it is fp32, a longer last
+    // backward (larger micro-batches), more tokens per sync, fewer parameters per GPU (TP inside
+    // the node, or PP), switches that reduce in flight.
     if (pl.overlapDp && dpExposedComm > kExposedSyncWarnFraction * step
         && e.communicationFraction <= kCommunicationWarnFraction) {
         FixCandidates candidates;
@@ -2476,6 +2477,9 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             candidates.push_back({{Field::Tp, double(2 * t)}, {Field::Dp, double(d / 2)}});
         if (d % 2 == 0 && w.layers >= 2 * p)
             candidates.push_back({{Field::Pp, double(2 * p)}, {Field::Dp, double(d / 2)}});
+        // A longer last backward, the global batch kept: twice the micro-batch, half as many.
+        if (m >= 2 && tr.computeSecondsOverride <= 0)
+            candidates.push_back({{Field::MicroBatch, double(tr.microBatch) * 2}, {}});
         if (tr.computeSecondsOverride <= 0)
             candidates.push_back({{Field::GlobalBatch, double(tr.globalBatch) * 2}, {}});
         const std::pair<Change, Change> best = fastestFix(candidates, {});

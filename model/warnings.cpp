@@ -162,9 +162,10 @@ WarningText describe(const Warning &w, const Scenario &sc)
                            "the last micro-batch's backward, and the first forward for a parameter gather, can hide a "
                            "sync that runs once per step.",
                            100 * w.value, 100 * w.threshold);
-        t.recommendation = w.changeCount ? "Shrink it or spread it over more tokens: " + fix + "."
-                                         : "Shrink it: reduce gradients in 16 bits, put more tokens in a step, or hold "
-                                           "fewer parameters per GPU (more TP or PP).";
+        t.recommendation = w.changeCount ? "Shrink it, hide it behind a longer last backward or spread it over more tokens: "
+                                               + fix + "."
+                                         : "Shrink it: reduce gradients in 16 bits, run larger micro-batches, put more tokens "
+                                           "in a step, or hold fewer parameters per GPU (more TP or PP).";
         break;
     case WarningCode::TpCommExposed:
         t.code = "tp_comm_exposed";

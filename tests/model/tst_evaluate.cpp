@@ -1497,6 +1497,38 @@ private slots:
             QVERIFY(!hasWarning(after, WarningCode(code)));
     }
 
+    // An exposed gradient sync with few micro-batches: twice the micro-batch (the global batch
+    // kept) gives a last backward long enough to hide the reduce-scatter and a first forward for
+    // the gather, which beats twice the global batch per token when little of the sync hid before.
+    void exposedSyncFixedByLargerMicroBatches()
+    {
+        Scenario s = megatronTp8WithSp(true);   // 13B, TP 8 x DP 8: one rank of each DP group a node
+        s.plan.pp = 1;
+        s.plan.dp = s.cluster.gpus / s.plan.tp;
+        s.plan.zeroStage = 1;
+        s.cluster.interNode.bytesPerSecond = 50e9;
+        s.training.globalBatch = 64;   // 8 micro-batches of one sequence a replica
+        const Evaluation e = evaluate(s);
+        QVERIFY2(e.feasible, e.problem.message.c_str());
+        const Warning *w = findWarning(e, WarningCode::GradientSyncExposed);
+        QVERIFY(w && w->changeCount == 1);
+        QCOMPARE(int(w->changes[0].field), int(Field::MicroBatch));
+        QCOMPARE(w->changes[0].value, 2.0);
+        QVERIFY(describe(*w, s).recommendation.find("longer last backward") != std::string::npos);
+        const Scenario fixed = applyWarning(s, *w);
+        QCOMPARE(fixed.training.globalBatch, s.training.globalBatch);
+        const Evaluation after = evaluate(fixed);
+        QVERIFY2(after.feasible && after.memory.fits, after.problem.message.c_str());
+        QCOMPARE(after.microBatches, e.microBatches / 2);
+        QVERIFY(after.breakdown.dpCommExposedSeconds < 0.8 * e.breakdown.dpCommExposedSeconds);
+        QVERIFY(after.breakdown.stepSeconds < e.breakdown.stepSeconds);
+        // Twice the global batch was the other candidate: slower per token here.
+        Scenario doubled = s;
+        doubled.training.globalBatch *= 2;
+        const Evaluation more = evaluate(doubled);
+        QVERIFY(after.breakdown.stepSeconds / after.tokensPerStep < more.breakdown.stepSeconds / more.tokensPerStep);
+    }
+
     // A warning's change is a plan the tool accepts: where DP cannot take the GPUs a TP cut frees
     // (the batch does not divide), PP or CP does; FSDP's answer to ZeRO-3 on a slow fabric is
     // SHARD_GRAD_OP, not ZeRO 1, which it does not run.
