@@ -1679,6 +1679,8 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const double hpGradSecondsPerParam = runsDeepSpeedBf16Optimizer(pl.framework, tr.precision, p) && tr.computeSecondsOverride <= 0
                                              ? kernelDefaults().deepSpeedBf16GradBytes / spec.hbmBytesPerSecond
                                              : 0.0;
+    // The LM head's parameters on the last stage: a tied head keeps a copy there when p > 1.
+    const double lastStageHeadParams = p > 1 && !vShape && w.tiedEmbeddings ? double(w.vocab) * h : counts.headParams;
     double stageFc = 0, stageBc = 0, stageW = 0;
     int critical = 0;
     double maxStageParamsPerGpu = 0, criticalBusySeconds = -1, criticalStageLayers = -1, maxStageMatrixShare = 0;
@@ -1713,7 +1715,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         if (first)
             params += counts.embeddingParams;
         if (last)
-            params += (p > 1 && !vShape && w.tiedEmbeddings ? double(w.vocab) * h : counts.headParams) + 2 * h;
+            params += lastStageHeadParams + 2 * h;
         // [MTP] The last stage holds the modules' projections and norms, and, when it is not the
         // first, its own copy of the word embedding the modules read (Megatron-Core gpt_model.py
         // builds it where pre_process or mtp_process; a tied head's copy already serves).
@@ -1731,10 +1733,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         // The slowest stage, exposed TP/CP time included, sets the steady state. A given compute
         // time is spread over the layers (below): there the stage with most layers.
         const bool slowest = tr.computeSecondsOverride > 0 ? L > criticalStageLayers : F + B > criticalBusySeconds;
-        if (slowest)
-            nextBusySeconds = criticalBusySeconds;
-        else
-            nextBusySeconds = std::max(nextBusySeconds, F + B);
+        nextBusySeconds = std::max(nextBusySeconds, slowest ? criticalBusySeconds : F + B);
         lastBusySeconds = F + B;
         if (slowest) {
             criticalBusySeconds = F + B;
@@ -1908,7 +1907,6 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     pls.forwardCommSeconds = tpLayerFwdExposed + cpLayerFwdExposed + epLayerFwdExposed;
     pls.backwardCommSeconds = tpLayerBwdExposed + cpLayerBwdExposed + epLayerBwdExposed;
     pls.headForwardSeconds = head.forward * computeScale;
-    const double lastStageHeadParams = counts.headParams > 0 ? counts.headParams : p > 1 && w.tiedEmbeddings ? double(w.vocab) * h : 0.0;
     pls.headBackwardSeconds = head.backward * computeScale + lastStageHeadParams / t * hpGradSecondsPerParam;
     pls.headWeightGradSeconds = head.weightGrad * computeScale;
     pls.embeddingGradSeconds = embeddingGradSeconds * computeScale + counts.embeddingParams / t * hpGradSecondsPerParam;

@@ -537,12 +537,12 @@ double pipelineP2pExposedSeconds(Schedule schedule, int p, int v, long long m, c
     // the in-node boundaries their (2 - 2/p) share; fit to the event simulation within +10-25%
     // over p 4-16, m 16-128 and 2-8 stages a node (tests/model/tst_pipeline.cpp).
     const bool mixed = mix.inNodeSeconds >= 0 && mix.inNodeSeconds < d && mix.stagesPerNode > 1 && mix.stagesPerNode < p;
-    // A critical stage slower than the rest by s: each cycle it waits for the round trip to its
-    // neighbour over its own boundary, 2 d, less the s its neighbour has to spare (1F1B: the last stage's F(k + 1) needs
-    // the activation the one before sends after B(k - 1)... F(k + 1), which waited for B(k)'s
-    // gradient), and no longer than the even pipeline's wait: min(w, max(0, 2 d - s)) a
-    // micro-batch for the even steady wait w. The first trip through every boundary and the last
-    // gradient's back stay (event simulation with a heavier last stage, tests/model/tst_pipeline.cpp).
+    // A critical stage slower than the rest by s: each cycle it waits for the round trip over its
+    // own boundary (its gradient out, its neighbour's backward and next forward, the activation
+    // back), 2 d, less the s its neighbour has to spare, and no longer than the even pipeline's
+    // steady wait w: min(w, max(0, 2 d - s)) a micro-batch. The first trip through every boundary
+    // and the last gradient's back stay (event simulation with a heavier last stage,
+    // tests/model/tst_pipeline.cpp).
     const auto lessSlack = [&](double steady, double fillDrain) {
         const double s = std::max(0.0, mix.slackSeconds);
         if (s <= 0 || m <= 0)
