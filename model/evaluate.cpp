@@ -1604,6 +1604,13 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
             e.epA2aSeconds = dedupDispatchTime(tokenBytes, e.epRemoteNodesPerToken, e.epGpuCopiesPerToken, epGroup, fabric).seconds;
         }
         epLayerFwd = 2 * e.epA2aSeconds * moeShare;   // the mean layer's: dense layers send nothing
+        // [MOE-SYNC] The dispatcher's host sync before each MoE layer's dispatch leaves the GPU
+        // idle while the host issues the work after it, unless another micro-batch's work is
+        // queued behind it (ep_overlap). Recomputing the layer syncs again.
+        if (!pl.epOverlap) {
+            e.epSyncSeconds = kernelDefaults().moeDispatchSyncSeconds;
+            epLayerFwd += e.epSyncSeconds * moeShare;
+        }
         // Recomputing the MoE layer (full, or Megatron's moe module) dispatches and combines again.
         const double moeRecomputed = tr.recompute == Recompute::Full ? recomputedShare
                                      : tr.recompute == Recompute::Selective && (recomputeModules & kRecomputeMoe) ? 1.0
@@ -2325,11 +2332,17 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     const auto addEpCandidates = [&](FixCandidates &candidates) {
         if (!moe || pl.ep <= 1)
             return;
-        if (pl.epDispatcher == EpDispatcher::AllToAll && groupOf(pl.ep, 1, cl).nodes() > 1)
-            candidates.push_back({{Field::EpDispatcher, double(int(EpDispatcher::DeepEp))}, {}});
-        if (!pl.epOverlap && tr.recompute != Recompute::Full
-            && (p == 1 || pl.schedule == Schedule::Interleaved || pl.schedule == Schedule::DualPipeV))
-            candidates.push_back({{Field::EpOverlap, 1}, {}});
+        const bool flex = pl.epDispatcher == EpDispatcher::AllToAll && groupOf(pl.ep, 1, cl).nodes() > 1;
+        const bool overlap = !pl.epOverlap && tr.recompute != Recompute::Full
+                             && (p == 1 || pl.schedule == Schedule::Interleaved || pl.schedule == Schedule::DualPipeV);
+        const Change deepEp{Field::EpDispatcher, double(int(EpDispatcher::DeepEp))}, overlapOn{Field::EpOverlap, 1};
+        if (flex)
+            candidates.push_back({deepEp, {}});
+        if (overlap)
+            candidates.push_back({overlapOn, {}});
+        // Both: fewer copies, and the rest (with the dispatcher's host sync) behind the other micro-batch.
+        if (flex && overlap)
+            candidates.push_back({deepEp, overlapOn});
     };
     // TP cut to tpTo, the GPUs it frees to PP, DP or CP: the TP warnings below take the fastest of
     // those that run (each evaluated; a TP across nodes or over PCIe is rare, so the trials cost the

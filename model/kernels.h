@@ -158,6 +158,18 @@ struct KernelDefaults
     // The attention output back to [tokens, h]: transpose(1, 2).contiguous() r2 w2 (Megatron and
     // TE write that layout directly).
     double eagerAttentionOutputBytes = 4;
+    // [MOE-SYNC] A dropless MoE layer's dispatcher reads the token counts on the host before it
+    // can size the exchange: Megatron-Core's all-to-all dispatcher synchronizes on a D2H copy of
+    // the splits (token_dispatcher.py _maybe_dtoh_and_synchronize), HybridEP and DeepEP's normal
+    // dispatch wait for the received count (the same file's "CPU sync in dispatch"; NeMo
+    // Automodel #3931 describes the drain). The GPU then idles until the host has issued the
+    // work after it again. Measured: Megatron-Bridge skills/nemo-mbridge-perf-moe-comm-overlap/
+    // card.yaml @067f987d, Qwen3 30B-A3B on 16 H100, EP 16, HybridEP, 48 MoE layers x 64
+    // micro-batches a step: the step 24,713.8 ms, the GPU's active union 22,820.7 ms, so 1,893 ms
+    // idle over 3,072 MoE layer forwards, 0.62 ms each (all the step's idle counted: an upper
+    // bound). With --overlap-moe-expert-parallel-comm the union (21,221 ms) covers the step
+    // (20,992 ms): the other micro-batch's queued work fills the wait. Seconds per sync:
+    double moeDispatchSyncSeconds = 0.6e-3;
     double tpOverlapSms = 16;             // SMs a pipelined reduce-scatter overlap takes (TE userbuffers)
     // SMs an NCCL collective or send/receive holds while it runs: one CTA per channel, and NCCL
     // sets up 32 collective and 32 p2p channels on NVSwitch Hopper/Blackwell nodes ("NCCL INFO 32

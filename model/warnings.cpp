@@ -188,7 +188,8 @@ WarningText describe(const Warning &w, const Scenario &sc)
     case WarningCode::EpCommExposed:
         t.code = "ep_comm_exposed";
         t.message = format("Expert dispatch and combine run in the open for %.1f%% of the step (over %.0f%%): each MoE "
-                           "layer waits for its tokens to reach their experts and come back.",
+                           "layer waits for its tokens to reach their experts and come back, and for the host after the dispatcher's "
+                           "sync on the token counts.",
                            100 * w.value, 100 * w.threshold);
         t.recommendation = w.changeCount ? "Send fewer copies or hide them: " + fix + "."
                                          : "Keep EP inside a node's NVLink (a lower ep), or give each micro-batch more "
