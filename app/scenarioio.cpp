@@ -172,7 +172,7 @@ std::optional<QJsonObject> withPreset(const QJsonObject &section, Presets::Kind 
 
 const std::pair<const char *, MlpKind> kMlp[] = {{"gelu", MlpKind::Gelu}, {"swiglu", MlpKind::SwiGlu}};
 const std::pair<const char *, Attention> kAttention[] = {
-    {"flash", Attention::Flash}, {"flash2", Attention::Flash2}, {"materialized", Attention::Materialized}};
+    {"flash", Attention::Flash}, {"flash2", Attention::Flash2}, {"materialized", Attention::Materialized}, {"triton", Attention::Triton}};
 // Megatron-LM's --cp-comm-type spellings, and Transformer Engine's "all_gather".
 const std::pair<const char *, CpComm> kCpComm[] = {
     {"p2p", CpComm::P2p}, {"allgather", CpComm::AllGather}, {"all_gather", CpComm::AllGather}, {"a2a", CpComm::A2a}};

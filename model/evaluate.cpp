@@ -203,6 +203,7 @@ const char *nameOf(Attention a)
     switch (a) {
     case Attention::Flash: return "flash";
     case Attention::Flash2: return "flash2";
+    case Attention::Triton: return "triton";
     case Attention::Materialized: return "materialized";
     }
     return "flash";
@@ -1046,7 +1047,7 @@ std::optional<Problem> validateCounting(const Scenario &sc, ShapeCounts &counts,
     if (tr.fp8Attention && w.attention != Attention::Flash)
         return problem("training.fp8_attention", (std::string("fp8_attention is Transformer Engine's fused (cuDNN) attention: it "
                                                              "needs workload.attention flash (got ")
-                                                 + (w.attention == Attention::Flash2 ? "flash2)" : "materialized)"))
+                                                 + nameOf(w.attention) + ")")
                                                     .c_str());
     // Transformer Engine's fused attention turns itself off under block scaling
     // (dot_product_attention/utils.py get_attention_backend: float8_block_scaling).

@@ -133,9 +133,9 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                                   ? std::string("; ")
                                   : ", times (d + c)/d x 128/(128 + c) below d = 128 for the softmax's per-score work, d = (d_qk + d_v)/2 = "
                                         + num((qkHeadDimOf(w) + vHeadDimOf(w)) / 2) + ", c = " + num(headDims.forwardScoreDims)
-                                        + (w.attention == Attention::Flash2 ? " forward and " : " forward (the GPU's, doubled for FP8 attention) and ")
+                                        + (fa2Family(w.attention) ? " forward and " : " forward (the GPU's, doubled for FP8 attention) and ")
                                         + num(headDims.backwardScoreDims)
-                                        + (w.attention == Attention::Flash2 ? " backward (FlashAttention-2's bars in FlashAttention-3 Figs. 5-6), 1 from 128 on"
+                                        + (fa2Family(w.attention) ? " backward (FlashAttention-2's bars in FlashAttention-3 Figs. 5-6), 1 from 128 on"
                                                                             : " backward (FlashAttention-3 Figs. 5-6), 1 from 128 on (cuDNN)")
                                         + ", and the backward x max(1, (d_qk + d_v)/256) = "
                                         + num(headDims.backwardAccumulatorFactor)

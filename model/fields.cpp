@@ -61,7 +61,7 @@ const std::array<FieldInfo, size_t(Field::Count)> kFields = {{
     {Field::Jitter, "plan.jitter", "straggler jitter", "%", 0.01, K::Real, 0, 50},
     {Field::LocalSgd, "plan.local_sgd", "local SGD interval", "steps", 1, K::Integer, 1, 64},
     {Field::Framework, "plan.framework", "framework", "", 1, K::Choice, 0, 3},
-    {Field::Attention, "workload.attention", "attention kernel", "", 1, K::Choice, 0, 2},
+    {Field::Attention, "workload.attention", "attention kernel", "", 1, K::Choice, 0, 3},
     {Field::CrossEntropy, "training.cross_entropy", "loss kernel", "", 1, K::Choice, 0, 3},
     {Field::Norm, "workload.norm", "normalisation", "", 1, K::Choice, 0, 2},
     {Field::Kernels, "training.kernels", "elementwise kernels", "", 1, K::Choice, 0, 2},
@@ -110,9 +110,10 @@ const char *choiceName(Field f, int i)
         static const char *names[] = {"derived from ZeRO", "Megatron-LM", "DeepSpeed", "PyTorch FSDP"};
         return i >= 0 && i < 4 ? names[i] : "?";
     }
-    case Field::Attention: {   // Attention's order: Flash, Materialized, Flash2
-        static const char *names[] = {"FlashAttention (the GPU's best)", "materialized scores", "FlashAttention-2"};
-        return i >= 0 && i < 3 ? names[i] : "?";
+    case Field::Attention: {   // Attention's order: Flash, Materialized, Flash2, Triton
+        static const char *names[] = {"FlashAttention (the GPU's best)", "materialized scores", "FlashAttention-2",
+                                      "FlashAttention's Triton kernel"};
+        return i >= 0 && i < 4 ? names[i] : "?";
     }
     case Field::CrossEntropy: {
         static const char *names[] = {"the framework's", "Megatron vocab-parallel", "PyTorch on fp32 logits",

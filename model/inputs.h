@@ -38,8 +38,9 @@ enum class Nvls { Auto, Off, On };
 enum class ParallelDim { Tp, Cp, Dp, Pp };
 /// Flash: the GPU's best fused attention kernel (FlashAttention-3 / cuDNN on Hopper, as Transformer
 /// Engine runs it; FlashAttention-2 on Ampere), no s x s tensor; Flash2: the FlashAttention-2 kernel
-/// on any GPU (flash-attn 2.x, PyTorch SDPA's flash backend), same memory; Materialized: stored scores [K22].
-enum class Attention { Flash, Materialized, Flash2 };
+/// on any GPU (flash-attn 2.x, PyTorch SDPA's flash backend), same memory; Materialized: stored scores [K22];
+/// Triton: FlashAttention's Triton kernel (flash_attn_triton.py, llm-foundry's attn_impl triton), same memory.
+enum class Attention { Flash, Materialized, Flash2, Triton };
 /// Who keeps the model states and how: decides bytes per parameter, when ZeRO stages communicate
 /// and which plans can run. Auto derives it from plan.zero (see resolveFramework).
 enum class Framework { Auto, Megatron, DeepSpeed, Fsdp };

@@ -65,7 +65,7 @@ const KernelDefaults &kernelDefaults()
 int attentionBlockRows(Attention attention)
 {
     const KernelDefaults &k = kernelDefaults();
-    return attention == Attention::Flash2 ? k.attentionBlockFa2 : k.attentionBlock;
+    return fa2Family(attention) ? k.attentionBlockFa2 : k.attentionBlock;
 }
 
 KernelSpec kernelSpec(const Gpu &gpu, Precision precision, Fp8Recipe recipe, Framework framework, bool fp8Attention)
@@ -196,7 +196,7 @@ double ncclComputeShare(const KernelSpec &spec, double channelSms)
 AttentionHeadDimFactors attentionHeadDimFactors(const Workload &w, const KernelSpec &spec)
 {
     const KernelDefaults &k = kernelDefaults();
-    const bool fa2 = w.attention == Attention::Flash2;
+    const bool fa2 = fa2Family(w.attention);
     AttentionHeadDimFactors f;
     f.forwardScoreDims = fa2 ? k.attentionScoreDimsForwardFa2 : spec.attentionScoreDimsForward;
     f.backwardScoreDims = fa2 ? k.attentionScoreDimsBackwardFa2 : k.attentionScoreDimsBackward;
@@ -492,8 +492,11 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
         // Q K^T over the query width and P V over the value width (2 B^2 (d_qk + d_v), 4 B^2 d).
         const double unitFlops = 2.0 * B * B * (qkHeadDimOf(w) + vHeadDimOf(w));
         // FlashAttention-2 is never faster than the GPU's best kernel (a custom GPU may give a low best).
-        const double efficiency = w.attention == Attention::Flash2 ? std::min(spec.attentionEfficiencyFa2, spec.attentionEfficiency)
-                                                                   : spec.attentionEfficiency;
+        // FlashAttention's Triton kernel at its measured share of FlashAttention-2's ([FA2]).
+        const double fa2Efficiency = std::min(spec.attentionEfficiencyFa2, spec.attentionEfficiency);
+        const double efficiency = w.attention == Attention::Flash2   ? fa2Efficiency
+                                  : w.attention == Attention::Triton ? fa2Efficiency * k.attentionTritonOverFa2
+                                                                     : spec.attentionEfficiency;
         const double flopSeconds = sequences * headsPerGpu * units * unitFlops / (spec.attentionPeakFlops * efficiency);
         const AttentionHeadDimFactors f = attentionHeadDimFactors(w, spec);
         lt.attentionForward = flopSeconds * f.forward;

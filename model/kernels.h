@@ -15,6 +15,10 @@ namespace ts {
 /// the cast needs no amax pass (FUSED_NORM_AMAX_FP8), None = a separate quantization.
 enum class Fp8Fusion { None, Amax, Output };
 
+/// FlashAttention-2's tiling and per-score work: the FlashAttention-2 kernel and the Triton kernel,
+/// which runs the same algorithm's tiles on the same (Ampere-style) tensor-core instructions.
+inline bool fa2Family(Attention a) { return a == Attention::Flash2 || a == Attention::Triton; }
+
 /// Named defaults of the kernel model, the same for every run. A GPU preset overrides the
 /// per-GPU ones (gemm/attention efficiency, SM count); these apply when a custom GPU omits them.
 struct KernelDefaults
@@ -23,6 +27,15 @@ struct KernelDefaults
     double gemmEfficiencyFp8 = 0.70;      // generic FP8 (MAMF of H100..B200: 0.71-0.76)
     double attentionEfficiency = 0.55;    // generic fused attention fwd+bwd (FA2 A100 0.65, FA3 H100 0.59)
     double attentionEfficiencyFa2 = 0.34; // generic FlashAttention-2 (H100: 335 / 989, Dao 2023 Sec. 4.1, Fig. 7)
+    // [FA2] FlashAttention's Triton kernel (flash_attn_triton.py; llm-foundry's attn_impl triton,
+    // compiled by triton-pre-mlir) against FlashAttention-2, forward + backward, head dim 128, on
+    // the same GPU: Dao 2023 (arXiv:2307.08691) Fig. 4, A100 80 GB, "FlashAttention Triton" over
+    // "FlashAttention-2" at 2K, 4K and 8K: causal 68/155, 74/173, 78/182, non-causal 90/187,
+    // 93/196, 95/201, mean 0.45. Both run Ampere's mma.sync tiles on Hopper too (neither uses
+    // wgmma), so the ratio carries to H100, where FlashAttention-1, which the Triton kernel
+    // matches on A100 (69 against 68 causal at 2K), measured 0.41 of FlashAttention-2 (108/265,
+    // the FlashAttention-2 README's H100 figure).
+    double attentionTritonOverFa2 = 0.45;
     int tileM = 128, tileN = 256;         // CTA tile of large Hopper GEMMs (CUTLASS 128x256x64), when a GPU does not say
     int tileSms = 1;                      // SMs that compute one tile together (2 for Blackwell's 2-CTA MMA)
     double splitKMinK = 512;              // smallest K slice when cuBLAS splits K to fill the SMs

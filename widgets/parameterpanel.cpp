@@ -107,11 +107,12 @@ ParameterPanel::ParameterPanel(QWidget *parent)
                 "tensorwise from each tensor's own amax (an extra read); MXFP8 with a scale per 32 elements "
                 "(Blackwell, row- and column-wise copies); blockwise per 128 elements (DeepSeek-V3, emulated on Hopper); "
                 "NVFP4: the GEMMs in 4 bits at the FP4 peak (Transformer Engine NVFP4BlockScaling, Megatron-Bridge nvfp4)."));
-    // In the order of Attention: Flash, Materialized, Flash2.
+    // In the order of Attention: Flash, Materialized, Flash2, Triton.
     addCombo(training, Field::Attention, tr("Attention kernel"),
-             {tr("FlashAttention (best)"), tr("Materialized"), tr("FlashAttention-2")},
+             {tr("FlashAttention (best)"), tr("Materialized"), tr("FlashAttention-2"), tr("FlashAttention Triton")},
              tr("FlashAttention-3 / cuDNN on Hopper as Transformer Engine runs it; FlashAttention-2 as flash-attn 2 and "
-                "PyTorch SDPA run it; materialized: the s × s scores stored (2021-22 runs)."));
+                "PyTorch SDPA run it; materialized: the s × s scores stored (2021-22 runs); FlashAttention's Triton kernel "
+                "as llm-foundry's attn_impl triton ran it (2023), at 0.45 of FlashAttention-2."));
     // Trillions, as the cards print them ("15.0T tokens"): one unit for the budget everywhere.
     addSlider(training, Field::Tokens, tr("Token budget"), tr("T tokens"), tr("Trillions of tokens to train on, for time and GPU-hours."))
         ->setRange(0.001, 100, Scale::Log, 3);

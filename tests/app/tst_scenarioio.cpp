@@ -371,6 +371,13 @@ private slots:
         QCOMPARE(again->scenario.plan.bucketBytes, kFrameworkBucket);
         QCOMPARE(again->scenario.training.crossEntropy, CrossEntropy::Fused);
         QCOMPARE(again->scenario.workload.attention, Attention::Flash2);
+        {
+            // FlashAttention's Triton kernel by its scenario name, and back.
+            ScenarioError tritonError;
+            const auto triton = parseScenario(minimal(QStringLiteral(R"({"preset": "llama3-8b", "attention": "triton"})"), {}, {}, {}), &tritonError);
+            QVERIFY2(triton, qPrintable(tritonError.text()));
+            QCOMPARE(triton->scenario.workload.attention, Attention::Triton);
+        }
         QCOMPARE(again->scenario.plan.tpAsyncGrad, false);
         QCOMPARE(again->scenario.training.recomputeLayers, 5);
         QCOMPARE(again->scenario.training.kernels, Kernels::Eager);

@@ -2437,6 +2437,24 @@ private slots:
         QCOMPARE(fa2.layerGemmSeconds, best.layerGemmSeconds);
         QCOMPARE(fa2.memory.totalBytes, best.memory.totalBytes);
         QVERIFY(fa2.breakdown.stepSeconds > best.breakdown.stepSeconds);
+        {
+            // FlashAttention's Triton kernel: FlashAttention-2's tiles at 0.45 of its efficiency (Dao
+            // 2023 Fig. 4, A100: 68/155 causal, 90/187 non-causal at 2K, head dim 128), same memory.
+            Scenario triton = s;
+            triton.workload.attention = Attention::Triton;
+            const Evaluation t = evaluate(triton);
+            QVERIFY2(t.feasible, t.problem.message.c_str());
+            QCOMPARE(kernelDefaults().attentionTritonOverFa2, 0.45);
+            QVERIFY(qAbs(t.layerAttentionSeconds / fa2.layerAttentionSeconds - 1 / 0.45) < 1e-9);
+            QCOMPARE(t.layerGemmSeconds, fa2.layerGemmSeconds);
+            QCOMPARE(t.memory.totalBytes, fa2.memory.totalBytes);
+            triton.training.precision = Precision::Fp8;   // not Transformer Engine's fused attention: no FP8 attention
+            triton.training.fp8Attention = true;
+            const Evaluation bad = evaluate(triton);
+            QVERIFY(!bad.feasible);
+            QCOMPARE(QString::fromStdString(bad.problem.field), QStringLiteral("training.fp8_attention"));
+            QVERIFY2(QString::fromStdString(bad.problem.message).contains(QLatin1String("(got triton)")), bad.problem.message.c_str());
+        }
         s.cluster.gpu.attentionEfficiencyFa2 = 0;   // not given: the generic FlashAttention-2 share
         QVERIFY(qAbs(evaluate(s).layerAttentionSeconds / best.layerAttentionSeconds
                      - 0.59 / kernelDefaults().attentionEfficiencyFa2 * work(16, 128) / work(8, 256)) < 1e-9);

@@ -45,7 +45,7 @@ Scenario randomValidScenario(std::mt19937_64 &rng)
     w.learnedPositions = pick(rng, {true, false});
     w.vocab = pick(rng, {32000, 50257, 128256});
     w.seqLen = pick(rng, {512, 2048, 4096, 8192});
-    w.attention = pick(rng, {Attention::Flash, Attention::Flash, Attention::Flash2, Attention::Materialized});
+    w.attention = pick(rng, {Attention::Flash, Attention::Flash, Attention::Flash2, Attention::Materialized, Attention::Triton});
     w.causal = pick(rng, {true, false});
 
     Plan &p = s.plan;

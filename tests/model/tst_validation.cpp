@@ -129,11 +129,12 @@ const std::map<QString, Bound> kBounds = {
     // README section S); over HBM before DeepSpeed's submodule gathers were modelled.
     {QStringLiteral("dsazure"), {0.13, 0.13}},
     // mosaicml/llm-foundry's MPT tables (Composer + PyTorch FSDP1, eager, H100, 2023-24), tokens/s,
-    // held out: 18.5% / 35.5%, every row too fast. With activation checkpointing (13B-70B, 7B at 8K) +4% to
-    // +15%; without it +18% to +36%, where the measured steps sit near compute plus every FSDP
-    // collective in series (as OLMo-core's 13B) on the runs whose collectives are large, and the 760M
-    // and 1B rows are too fast in compute alone; not understood (test-data README section T).
-    {QStringLiteral("mpt"), {0.19, 0.36}},
+    // held out: 4.8% / 19.1% since the runs' attention kernel was read in the benchmark scripts
+    // (2026-11-30: FlashAttention's Triton kernel, attn_impl triton, at [FA2]'s 0.45 of
+    // FlashAttention-2; 18.5% / 35.5% and every row too fast with FlashAttention-2 assumed, the
+    // small models most). 13B on 8 GPUs +19.1% (one 2-sequence micro-batch whose FSDP collectives
+    // the run shows in series, as OLMo-core's 13B), 7B at 8K -14.9% (test-data README section T).
+    {QStringLiteral("mpt"), {0.055, 0.20}},
     {QStringLiteral("seed000"), {1e-3, 1e-3}},   // published 0.49 s is rounded
     {QStringLiteral("seed003"), {1e-9, 1e-9}},   // 3/11 exactly
 };
