@@ -158,6 +158,11 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                        num(double(m)) + " x " + sec(b.computeSeconds / double(m)) + " per micro-batch, "
                            + std::to_string(e.criticalStageLayers) + " layers on stage " + std::to_string(e.criticalStage + 1)
                            + "; per layer GEMMs " + sec(e.layerGemmSeconds) + ", attention " + sec(e.layerAttentionSeconds)
+                           + (w.attention == Attention::Triton
+                                  ? " (FlashAttention's Triton kernel: FlashAttention-2's efficiency "
+                                        + pct(std::min(ks.attentionEfficiencyFa2, ks.attentionEfficiency)) + " x "
+                                        + num(kernelDefaults().attentionTritonOverFa2) + ", Dao 2023 Fig. 4)"
+                                  : std::string())
                            + ", memory-bound " + sec(e.layerElementwiseSeconds) + " ("
                            + (e.kernels == Kernels::Eager
                                   ? std::string("PyTorch eager ops, ") + nameOf(resolveNorm(w))
