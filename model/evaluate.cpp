@@ -1040,6 +1040,15 @@ std::optional<Problem> validateCounting(const Scenario &sc, ShapeCounts &counts,
         return problem("training.fp8_params",
                        "fp8_params with fp8_recipe nvfp4: NVFP4 weights kept and gathered in 4 bits (Megatron "
                        "--fp4-param-gather) are not modelled; turn fp8_params off");
+    // FlashAttention's Triton kernel (flash_attn_triton.py) has no local (windowed) masking and takes
+    // head dims up to 128 ("FlashAttention only support head dimensions up to 128").
+    if (w.attention == Attention::Triton && w.slidingWindow > 0)
+        return problem("workload.attention", "attention triton (FlashAttention's Triton kernel) has no sliding window: use "
+                                             "flash or flash2 with workload.sliding_window, or set sliding_window 0");
+    if (w.attention == Attention::Triton && std::max(qkHeadDimOf(w), vHeadDimOf(w)) > 128)
+        return problem("workload.attention",
+                       "attention triton (FlashAttention's Triton kernel) takes head dims up to 128 (got %g): use flash or flash2",
+                       std::max(qkHeadDimOf(w), vHeadDimOf(w)));
     // FP8 attention is Transformer Engine's fused attention on FP8 Q, K, V (cuDNN), under an FP8 recipe.
     if (tr.fp8Attention && tr.precision != Precision::Fp8)
         return problem("training.fp8_attention", "fp8_attention runs the fused attention on FP8 inputs under an FP8 recipe: "
@@ -1607,11 +1616,11 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         epLayerFwd = 2 * e.epA2aSeconds * moeShare;   // the mean layer's: dense layers send nothing
         // [MOE-SYNC] The dispatcher's host sync before each MoE layer's dispatch leaves the GPU
         // idle while the host issues the work after it, unless another micro-batch's work is
-        // queued behind it (ep_overlap). Recomputing the layer syncs again.
-        if (!pl.epOverlap) {
-            e.epSyncSeconds = kernelDefaults().moeDispatchSyncSeconds;
+        // queued behind it (ep_overlap: only the forwards that run alone wait, below).
+        // Recomputing the layer syncs again.
+        e.epSyncSeconds = kernelDefaults().moeDispatchSyncSeconds;
+        if (!pl.epOverlap)
             epLayerFwd += e.epSyncSeconds * moeShare;
-        }
         // Recomputing the MoE layer (full, or Megatron's moe module) dispatches and combines again.
         const double moeRecomputed = tr.recompute == Recompute::Full ? recomputedShare
                                      : tr.recompute == Recompute::Selective && (recomputeModules & kRecomputeMoe) ? 1.0
@@ -1638,6 +1647,11 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
                                    + std::min(hideable, window) * ncclComputeShare(spec);
             epLayerFwdExposed = exposed * epLayerFwd / comm;
             epLayerBwdExposed = exposed * epLayerBwd / comm;
+            // [MOE-SYNC] A forward that runs alone has nothing queued behind its sync: the mean
+            // layer forward waits unpaired / chunks of it.
+            const double aloneSync = e.epSyncSeconds * moeShare * unpaired / chunks;
+            epLayerFwd += aloneSync;
+            epLayerFwdExposed += aloneSync;
         } else {
             epLayerFwdExposed = epLayerFwd;
             epLayerBwdExposed = epLayerBwd;
@@ -2328,8 +2342,9 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
         }
         return std::pair<Change, Change>{};
     };
-    // [MoE] Fewer expert-dispatch copies (the flex dispatcher, when EP leaves the node) or the
-    // dispatch behind another micro-batch's layer (ep_overlap, where Megatron-Core allows it).
+    // [MoE] Fewer expert-dispatch copies (the flex dispatcher, when EP leaves the node), the
+    // dispatch behind another micro-batch's layer (ep_overlap, where Megatron-Core allows it), or
+    // both: the fastest that runs.
     const auto addEpCandidates = [&](FixCandidates &candidates) {
         if (!moe || pl.ep <= 1)
             return;
@@ -2529,7 +2544,7 @@ Evaluation evaluateImpl(const Scenario &sc, bool withWarnings)
     }
     // [MoE] Expert dispatch and combine in the open for a large share of the step: send each token
     // once per node (the flex dispatcher) when EP leaves the node, or run them behind another
-    // micro-batch's layer (ep_overlap, where Megatron-Core allows it); the evaluated faster.
+    // micro-batch's layer (ep_overlap, where Megatron-Core allows it), or both; the evaluated fastest.
     if (moe && pl.ep > 1 && bd.epCommExposedSeconds > kExposedEpWarnFraction * step
         && e.communicationFraction <= kCommunicationWarnFraction) {
         FixCandidates candidates;

@@ -192,8 +192,9 @@ WarningText describe(const Warning &w, const Scenario &sc)
                            "sync on the token counts.",
                            100 * w.value, 100 * w.threshold);
         t.recommendation = w.changeCount ? "Send fewer copies or hide them: " + fix + "."
-                                         : "Keep EP inside a node's NVLink (a lower ep), or give each micro-batch more "
-                                           "work to hide them behind.";
+                                         : "Keep EP inside a node's NVLink (a lower ep), give each micro-batch more "
+                                           "work to hide them behind, or run an interleaved schedule with ep_overlap, which "
+                                           "hides the exchanges and the host's wait behind another micro-batch.";
         break;
     case WarningCode::LatencyBoundBuckets:
         t.code = "latency_bound_buckets";

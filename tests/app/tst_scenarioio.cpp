@@ -377,6 +377,11 @@ private slots:
             const auto triton = parseScenario(minimal(QStringLiteral(R"({"preset": "llama3-8b", "attention": "triton"})"), {}, {}, {}), &tritonError);
             QVERIFY2(triton, qPrintable(tritonError.text()));
             QCOMPARE(triton->scenario.workload.attention, Attention::Triton);
+            const QJsonObject written = scenarioToJson(triton->scenario);
+            QCOMPARE(written.value(QStringLiteral("workload")).toObject().value(QStringLiteral("attention")).toString(), QStringLiteral("triton"));
+            const auto back = parseScenario(QJsonDocument(written).toJson(), &tritonError);
+            QVERIFY2(back, qPrintable(tritonError.text()));
+            QCOMPARE(back->scenario.workload.attention, Attention::Triton);
         }
         QCOMPARE(again->scenario.plan.tpAsyncGrad, false);
         QCOMPARE(again->scenario.training.recomputeLayers, 5);

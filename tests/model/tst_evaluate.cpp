@@ -304,6 +304,8 @@ private slots:
         QTest::newRow("fp8 params in bf16") << Edit([](Scenario &s) { s.training.fp8Params = true; }) << "training.fp8_params" << "precision fp8";
         QTest::newRow("fp8 attention in bf16") << Edit([](Scenario &s) { s.training.fp8Attention = true; }) << "training.fp8_attention" << "precision fp8";
         QTest::newRow("fp8 attention on flash2") << Edit([](Scenario &s) { s.training.precision = Precision::Fp8; s.training.fp8Attention = true; s.workload.attention = Attention::Flash2; }) << "training.fp8_attention" << "workload.attention flash (got flash2)";
+        QTest::newRow("triton with a window") << Edit([](Scenario &s) { s.workload.attention = Attention::Triton; s.workload.slidingWindow = 4096; }) << "workload.attention" << "no sliding window";
+        QTest::newRow("triton with wide heads") << Edit([](Scenario &s) { s.workload.attention = Attention::Triton; s.workload.headDim = 192; }) << "workload.attention" << "up to 128 (got 192)";
         QTest::newRow("fp8 attention unmeasured") << Edit([](Scenario &s) { s.training.precision = Precision::Fp8; s.training.fp8Attention = true; }) << "cluster.gpu.attention_efficiency_fp8" << "measured FP8 fused-attention";
         QTest::newRow("fp8 attention mxfp8 unmeasured") << Edit([](Scenario &s) { s.training.precision = Precision::Fp8; s.training.fp8Recipe = Fp8Recipe::Mxfp8; s.cluster.gpu.mxfp8 = true; s.cluster.gpu.attentionEfficiencyFp8 = 0.3; s.training.fp8Attention = true; }) << "cluster.gpu.attention_efficiency_mxfp8" << "for the recipe";
         QTest::newRow("fp8 attention blockwise") << Edit([](Scenario &s) { s.training.precision = Precision::Fp8; s.training.fp8Recipe = Fp8Recipe::Blockwise; s.training.fp8Attention = true; s.cluster.gpu.attentionEfficiencyFp8 = 0.3; }) << "training.fp8_attention" << "block-scaled";
@@ -1506,6 +1508,10 @@ private slots:
             QVERIFY2(f.feasible, f.problem.message.c_str());
             const Warning *fw = findWarning(f, WarningCode(code));
             QVERIFY(fw);
+            // One stage with EP across nodes: DeepEP's fewer copies and the overlap together are fastest.
+            QCOMPARE(fw->changeCount, 2);
+            QCOMPARE(fw->changes[0].field, Field::EpDispatcher);
+            QCOMPARE(fw->changes[1].field, Field::EpOverlap);
             const Evaluation flatAfter = evaluate(applyWarning(flat, *fw));
             QVERIFY(!hasWarning(flatAfter, WarningCode(code)));
         }
@@ -2454,6 +2460,14 @@ private slots:
             QVERIFY(!bad.feasible);
             QCOMPARE(QString::fromStdString(bad.problem.field), QStringLiteral("training.fp8_attention"));
             QVERIFY2(QString::fromStdString(bad.problem.message).contains(QLatin1String("(got triton)")), bad.problem.message.c_str());
+            // Explain's compute line names the kernel with its values.
+            bool named = false;
+            Scenario explained = s;
+            explained.workload.attention = Attention::Triton;
+            for (const Explanation &x : explainAll(explained, t))
+                named |= x.id == "compute_s" && x.substituted.find("FlashAttention's Triton kernel") != std::string::npos
+                         && x.substituted.find(" x 0.45, Dao 2023 Fig. 4") != std::string::npos;
+            QVERIFY(named);
         }
         s.cluster.gpu.attentionEfficiencyFa2 = 0;   // not given: the generic FlashAttention-2 share
         QVERIFY(qAbs(evaluate(s).layerAttentionSeconds / best.layerAttentionSeconds
@@ -2830,13 +2844,23 @@ private slots:
         QCOMPARE(e.breakdown.epCommSeconds, double(e.microBatches) * 48 * (4 * a2a + 0.6e-3));
         QCOMPARE(e.breakdown.epCommExposedSeconds, e.breakdown.epCommSeconds);   // in the open without ep_overlap
         {
-            // ep_overlap: another micro-batch's work is queued behind the sync, so no wait is charged.
+            // ep_overlap: another micro-batch's work is queued behind the sync, so only the first
+            // forward, which runs alone (one stage: 1 of m), waits: 48 layers x sigma a step.
             Scenario overlapped = s;
             overlapped.plan.epOverlap = true;
             const Evaluation o = evaluate(overlapped);
             QVERIFY2(o.feasible, o.problem.message.c_str());
-            QCOMPARE(o.epSyncSeconds, 0.0);
-            QCOMPARE(o.breakdown.epCommSeconds, double(o.microBatches) * 48 * 4 * a2a);
+            QVERIFY(o.microBatches > 1);
+            QCOMPARE(o.epSyncSeconds, 0.6e-3);
+            QCOMPARE(o.breakdown.epCommSeconds, double(o.microBatches) * 48 * 4 * a2a + 48 * 0.6e-3);
+            // One micro-batch: nothing to pair with, the wait is whole again, as without the overlap.
+            Scenario single = overlapped;
+            single.training.globalBatch = single.training.microBatch * single.plan.dp;
+            const Evaluation one = evaluate(single);
+            QVERIFY2(one.feasible, one.problem.message.c_str());
+            QCOMPARE(one.microBatches, 1LL);
+            QCOMPARE(one.breakdown.epCommSeconds, 48 * (4 * a2a + 0.6e-3));
+            QCOMPARE(one.breakdown.epCommExposedSeconds, one.breakdown.epCommSeconds);
         }
         // Memory: 16 of the 128 experts a layer, whose Adam states are sharded over the 16 / 8 = 2
         // ranks holding the same experts; the rest of the model's over all 16.
@@ -2850,14 +2874,19 @@ private slots:
         const Evaluation hidden = evaluate(s);
         QVERIFY(hidden.breakdown.epCommExposedSeconds < e.breakdown.epCommExposedSeconds);
         // Behind a layer longer than the exchanges: the first forward and the last backward in the
-        // open (1 of m), the rest at the SMs NCCL takes from the layer running beside it.
+        // open (1 of m), the rest at the SMs NCCL takes from the layer running beside it; and the
+        // first forward's host waits, 48 sigma a step, in the open.
         const double share = ncclComputeShare(spec);
         const double m = double(hidden.microBatches);
-        QVERIFY(std::abs(hidden.breakdown.epCommExposedSeconds / hidden.breakdown.epCommSeconds - (1 / m + (m - 1) / m * share)) < 1e-9);
+        const double aloneSync = 48 * hidden.epSyncSeconds;
+        QVERIFY(std::abs((hidden.breakdown.epCommExposedSeconds - aloneSync) / (hidden.breakdown.epCommSeconds - aloneSync)
+                         - (1 / m + (m - 1) / m * share))
+                < 1e-9);
         {
             // The plan on `pp` stages of `schedule` (v chunks each), the rest DP, EP `ep`: the share
-            // of its all-to-all time in the open.
-            const auto exposedShare = [&](int pp, int ep, Schedule schedule, int v, double *chunks) {
+            // of its all-to-all time in the open, without the host waits of the `unpaired` forwards
+            // that run alone (each layer sigma, over the m v = 2m chunks of a rank).
+            const auto exposedShare = [&](int pp, int ep, Schedule schedule, int v, double unpaired, double *chunks) {
                 Scenario piped = s;
                 piped.plan.pp = pp;
                 piped.plan.dp = 16 / pp;
@@ -2870,17 +2899,18 @@ private slots:
                     return std::nan("");
                 }
                 *chunks = 2.0 * double(x.microBatches);
-                return x.breakdown.epCommExposedSeconds / x.breakdown.epCommSeconds;
+                const double aloneSync = double(x.microBatches) * x.criticalStageLayers * x.epSyncSeconds * unpaired / *chunks;
+                return (x.breakdown.epCommExposedSeconds - aloneSync) / (x.breakdown.epCommSeconds - aloneSync);
             };
             double chunks = 0;
             // Interleaved (pp 2, v 2): Megatron's combined 1F1B pairs chunks in the steady phase only;
             // the first rank's 2 (p - 1) + (v - 1) p + 1 = 5 warm-up forwards of its m v chunks run
             // alone, and as many cool-down backwards.
-            const double interleaved = exposedShare(2, 8, Schedule::Interleaved, 2, &chunks);
+            const double interleaved = exposedShare(2, 8, Schedule::Interleaved, 2, 5, &chunks);
             QVERIFY(std::abs(interleaved - (5 / chunks + (1 - 5 / chunks) * share)) < 1e-9);
             // DualPipeV (pp 4, EP 4 of a stage's 4 ranks): rank 0 runs 3p - 1 = 11 of its 2m chunks'
             // forwards unpaired (dualpipev.py steps 1-3), and as many backwards (steps 6-7).
-            const double dualPipeV = exposedShare(4, 4, Schedule::DualPipeV, 1, &chunks);
+            const double dualPipeV = exposedShare(4, 4, Schedule::DualPipeV, 1, 11, &chunks);
             QVERIFY(std::abs(dualPipeV - (11 / chunks + (1 - 11 / chunks) * share)) < 1e-9);
         }
         s.plan.epOverlap = false;
@@ -2920,7 +2950,9 @@ private slots:
         bool explained = false;
         for (const Explanation &x : explainAll(s, flex))
             explained |= x.id == "ep_comm_exposed_s" && x.title.find("HybridEP") != std::string::npos
-                         && x.substituted.find("R_node = 0.99") != std::string::npos;
+                         && x.substituted.find("R_node = 0.99") != std::string::npos
+                         && x.formula.find("sigma per MoE layer forward") != std::string::npos   // the host's wait, in the open
+                         && x.substituted.find("sigma = ") != std::string::npos;
         QVERIFY(explained);
         // Without experts split over ranks, the dispatcher changes nothing.
         s.plan.ep = 1;

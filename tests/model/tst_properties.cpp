@@ -323,8 +323,8 @@ private slots:
             // The bubble's share falls as m grows. (Not DualPipeV's or ZB-H1's under a given compute
             // time: their bubbles, B - 1.5 W and F + B - 2 W, keep F's and B's exposed communication
             // per micro-batch (the EP dispatch's host sync among it) while the compute per
-            // micro-batch, W among it, shrinks as 1/m; plan 80853, ZB-H1 at p 16: 3.6% at m 62,
-            // 4.1% at m 124.)
+            // micro-batch, W among it, shrinks as 1/m: a ZB-H1 plan at p 16 under a given compute time
+            // went from 3.6% at m 62 to 4.1% at m 124 once the EP dispatch's host sync was charged.)
             const bool wSplit = s.plan.schedule == Schedule::DualPipeV || s.plan.schedule == Schedule::ZeroBubbleH1;
             if (s.plan.pp > 1 && s.training.globalBatch < 500000000 && !(wSplit && s.training.computeSecondsOverride > 0)) {
                 Scenario more = s;

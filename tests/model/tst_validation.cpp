@@ -68,8 +68,8 @@ const std::map<QString, Bound> kBounds = {
     // runs in the open (kernels.h moeDispatchSyncSeconds): H100 30B +57.7% -> +43.7%, GB200 DeepSeek-V3
     // 26.04.01 +3.5% -> +0.1%, and Megatron-Bridge's own BF16 A/B of the H100 30B plan added (the
     // moe-comm-overlap skill): +13.0% with the exchange in the open (the run whose profile set the
-    // sync), +27.0% with ep_overlap, which the model hides more of than the profile's 36.6%. All 19:
-    // 7.3% / 43.7%.
+    // sync), +26.8% with ep_overlap, which the model hides more of than the profile's 36.6%. All 19:
+    // 6.8% / 43.7%.
     {QStringLiteral("moe"), {0.08, 0.50}},
     // Megatron-Bridge GPT-OSS 120B (128 experts top-4, a 128-token window on every other layer),
     // tokens/s, held out after sliding-window attention was modelled: 51.5% / 76.1% over 7 runs (52.7% /
