@@ -181,8 +181,9 @@ struct Evaluation
     // dispatcher the copies it sends to other GPUs) and time.
     double epA2aBytes = 0;
     double epA2aSeconds = 0;
-    // The GPU's wait for the host after the dispatcher's sync, per MoE layer forward (0 when
-    // ep_overlap hides it behind another micro-batch's queued work); in epA2a's exposed time.
+    // The GPU's wait for the host after the dispatcher's sync, per sync (kernels.h
+    // moeDispatchSyncSeconds): every MoE layer forward pays it in the open, only the forwards that
+    // run alone under ep_overlap; in the EP communication time.
     double epSyncSeconds = 0;
     // Flex dispatcher (DeepEP, HybridEP): the other nodes and other GPUs one token is sent to.
     double epRemoteNodesPerToken = 0;

@@ -160,7 +160,7 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                            + "; per layer GEMMs " + sec(e.layerGemmSeconds) + ", attention " + sec(e.layerAttentionSeconds)
                            + (w.attention == Attention::Triton
                                   ? " (FlashAttention's Triton kernel: FlashAttention-2's efficiency "
-                                        + pct(std::min(ks.attentionEfficiencyFa2, ks.attentionEfficiency)) + " x "
+                                        + pct(attentionKernelEfficiency(Attention::Flash2, ks)) + " x "
                                         + num(kernelDefaults().attentionTritonOverFa2) + ", Dao 2023 Fig. 4)"
                                   : std::string())
                            + ", memory-bound " + sec(e.layerElementwiseSeconds) + " ("
@@ -270,7 +270,8 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                                          + "; "
                                    : "each moving this rank's tokens' k copies: b s / (c t) x k x h x bytes; ")
                            + (pl.epOverlap ? "ep_overlap: behind another micro-batch's layer, exposed = max(0, comm - layer) + "
-                                             "min(comm, layer) x NCCL's SM share"
+                                             "min(comm, layer) x NCCL's SM share, + the GPU's wait for the host after the "
+                                             "dispatcher's sync, sigma, on the forwards that run alone (unpaired / chunks)"
                                            : "all exposed, + the GPU's wait for the host after the dispatcher's sync, "
                                              "sigma per MoE layer forward (again when recomputed)"),
                        "ep = " + std::to_string(pl.ep) + ", k = " + std::to_string(expertsPerTokenOf(w))

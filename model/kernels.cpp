@@ -68,6 +68,16 @@ int attentionBlockRows(Attention attention)
     return fa2Family(attention) ? k.attentionBlockFa2 : k.attentionBlock;
 }
 
+double attentionKernelEfficiency(Attention attention, const KernelSpec &spec)
+{
+    // FlashAttention-2 is never faster than the GPU's best kernel (a custom GPU may give a low best);
+    // FlashAttention's Triton kernel runs at its measured share of FlashAttention-2's ([FA2]).
+    const double fa2 = std::min(spec.attentionEfficiencyFa2, spec.attentionEfficiency);
+    return attention == Attention::Flash2   ? fa2
+           : attention == Attention::Triton ? fa2 * kernelDefaults().attentionTritonOverFa2
+                                            : spec.attentionEfficiency;
+}
+
 KernelSpec kernelSpec(const Gpu &gpu, Precision precision, Fp8Recipe recipe, Framework framework, bool fp8Attention)
 {
     const KernelDefaults &k = kernelDefaults();
@@ -491,12 +501,7 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
         const double units = (w.causal ? causalUnits : nQ * nQ) / cp + overheadBlocks;
         // Q K^T over the query width and P V over the value width (2 B^2 (d_qk + d_v), 4 B^2 d).
         const double unitFlops = 2.0 * B * B * (qkHeadDimOf(w) + vHeadDimOf(w));
-        // FlashAttention-2 is never faster than the GPU's best kernel (a custom GPU may give a low best).
-        // FlashAttention's Triton kernel at its measured share of FlashAttention-2's ([FA2]).
-        const double fa2Efficiency = std::min(spec.attentionEfficiencyFa2, spec.attentionEfficiency);
-        const double efficiency = w.attention == Attention::Flash2   ? fa2Efficiency
-                                  : w.attention == Attention::Triton ? fa2Efficiency * k.attentionTritonOverFa2
-                                                                     : spec.attentionEfficiency;
+        const double efficiency = attentionKernelEfficiency(w.attention, spec);
         const double flopSeconds = sequences * headsPerGpu * units * unitFlops / (spec.attentionPeakFlops * efficiency);
         const AttentionHeadDimFactors f = attentionHeadDimFactors(w, spec);
         lt.attentionForward = flopSeconds * f.forward;

@@ -259,6 +259,9 @@ struct KernelSpec
 /// Query rows per attention block of the kernel `attention` runs (KernelDefaults::attentionBlock,
 /// attentionBlockFa2).
 int attentionBlockRows(Attention attention);
+/// The fused attention kernel's efficiency (burst x sustained) for `attention`: the GPU's best,
+/// FlashAttention-2's (never above the best), or the Triton kernel's share of it ([FA2]).
+double attentionKernelEfficiency(Attention attention, const KernelSpec &spec);
 
 /// [FA3] [cuDNN-SDPA] A fused attention kernel's time at the layer's head widths over its time at
 /// d = 128 for the same FLOPs (KernelDefaults, attentionScoreDims*): below 128 the softmax's
