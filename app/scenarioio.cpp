@@ -276,6 +276,7 @@ bool readWorkload(const QJsonValue &value, LoadedScenario *out, ScenarioError *e
     s.boolean("qk_norm", &w.qkNorm);
     s.integer("sliding_window", &w.slidingWindow, 1e8);
     s.integer("full_attention_every", &w.fullAttentionEvery, 1e5);
+    s.quantity("rope_attention_factor", Dimension::Ratio, &w.ropeAttentionFactor);
     s.integer("experts", &w.experts);
     s.integer("experts_per_token", &w.expertsPerToken);
     s.integer("moe_ffn_hidden", &w.moeFfnHidden);
@@ -719,6 +720,7 @@ QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QStrin
                          {QStringLiteral("qk_norm"), w.qkNorm},
                          {QStringLiteral("sliding_window"), w.slidingWindow},
                          {QStringLiteral("full_attention_every"), w.fullAttentionEvery},
+                         {QStringLiteral("rope_attention_factor"), w.ropeAttentionFactor},
                          {QStringLiteral("experts"), w.experts},
                          {QStringLiteral("experts_per_token"), w.expertsPerToken},
                          {QStringLiteral("moe_ffn_hidden"), w.moeFfnHidden},

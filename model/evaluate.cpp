@@ -771,6 +771,13 @@ std::optional<Problem> validateWorkload(const Workload &w, ShapeCounts &counts)
                        "kv_heads must equal the %g heads (got %g)", w.heads, w.kvHeads);
     if (w.mtpLayers < 0 || w.mtpLayers > 16)
         return problem("workload.mtp_layers", "mtp_layers must be between 0 and 16 (got %g)", w.mtpLayers);
+    if (!(w.ropeAttentionFactor >= 0.01 && w.ropeAttentionFactor <= 100))
+        return problem("workload.rope_attention_factor",
+                       "rope_attention_factor must be between 0.01 and 100: YaRN's attention factor, 1 for plain RoPE (got %g)",
+                       w.ropeAttentionFactor);
+    if (w.ropeAttentionFactor != 1.0 && w.learnedPositions)
+        return problem("workload.rope_attention_factor", "rope_attention_factor scales rotary positions, and learned_positions "
+                       "models have none: set rope_attention_factor 1 or learned_positions false");
     if (w.slidingWindow < 0 || w.slidingWindow > 100000000)
         return problem("workload.sliding_window",
                        "sliding_window must be 0 (full attention) or between 1 and 100000000 tokens (got %g)", w.slidingWindow);
@@ -1237,7 +1244,7 @@ std::pair<LayerTimes, HeadTimes> kernelTimesOf(KernelTimesReuse::Cache *cache, c
     const bool sp = sc.plan.sequenceParallel;
     const auto compute = [&] {
         return std::pair{layerTimes(w, tr.precision, tokens, t, c, sp, spec, wgradOutputBytes, eager, sc.plan.cpComm, sc.plan.ep,
-                                    fw != Framework::Fsdp),
+                                    fw != Framework::Fsdp, fw == Framework::Megatron),
                          headTimes(w, tokens, t, spec, loss, wgradOutputBytes)};
     };
     if (!cache)

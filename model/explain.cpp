@@ -167,6 +167,13 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                            + (e.kernels == Kernels::Eager
                                   ? std::string("PyTorch eager ops, ") + nameOf(resolveNorm(w))
                                   : std::string("fused kernels"))
+                           + (e.framework == Framework::Megatron && e.kernels != Kernels::Eager && w.ropeAttentionFactor != 1.0
+                                      && !w.learnedPositions
+                                  ? "; Megatron-Core rotates Q and K op by op under YaRN's attention factor "
+                                        + num(w.ropeAttentionFactor) + ": " + num(kernelDefaults().unfusedRopeForwardBytes, "B")
+                                        + " forward and " + num(kernelDefaults().unfusedRopeBackwardBytes, "B")
+                                        + " backward per element, for the fused kernel's 4 and 8 (rope_utils.py)"
+                                  : std::string())
                            + "); peak "
                            + num(e.peakFlopsPerGpu / 1e12, "TFLOP/s") + ", sustained "
                            + pct(ks.sustainedFraction)

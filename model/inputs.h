@@ -116,6 +116,12 @@ struct Workload
     // N = 2, Gemma 3 1024 with N = 6); 0 = every layer windowed (Mistral 7B 4096).
     int slidingWindow = 0;
     int fullAttentionEvery = 0;
+    // YaRN's attention factor (Peng et al. 2023, arXiv:2309.00071, Sec. 3.4: sqrt(1/t) = 0.1 ln(s)
+    // + 1 for a context scale s), which scales RoPE's cos and sin: Hugging Face's
+    // rope_scaling.attention_factor, by default 0.1 ln(factor) + 1 (gpt-oss: factor 32, 1.3466);
+    // DeepSeek's equal mscale and mscale_all_dim give 1. 1 = plain RoPE. Under Megatron-Core a
+    // factor other than 1 runs RoPE unfused (KernelDefaults [ROPE-MSCALE]).
+    double ropeAttentionFactor = 1.0;
     // Mixture of experts (every layer): `experts` routed FFN experts, each token sent to
     // `expertsPerToken` of them (top-k), each expert an FFN of `moeFfnHidden` (0 = ffnHidden) of
     // the layer's MLP kind. 0 experts = dense.

@@ -371,15 +371,16 @@ double LayerTimes::recomputeSeconds(unsigned modules) const
 }
 
 LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int tp, int cp, bool sp,
-                      const KernelSpec &spec, double wgradOutputBytes, bool eager, CpComm cpComm, int ep, bool mlaDownOnShard)
+                      const KernelSpec &spec, double wgradOutputBytes, bool eager, CpComm cpComm, int ep, bool mlaDownOnShard,
+                      bool megatronCore)
 {
     // A model whose first layers are dense (DeepSeek-V3's first 3 of 61): the mean of its two
     // kinds of layer, weighted by their counts.
     if (isMoe(w) && moeLayersOf(w) < w.layers) {
         Workload moeOnly = w;
         moeOnly.firstDenseLayers = 0;
-        return meanLayer(layerTimes(moeOnly, precision, tokens, tp, cp, sp, spec, wgradOutputBytes, eager, cpComm, ep, mlaDownOnShard),
-                         layerTimes(denseLayerOf(w), precision, tokens, tp, cp, sp, spec, wgradOutputBytes, eager, cpComm, ep, mlaDownOnShard),
+        return meanLayer(layerTimes(moeOnly, precision, tokens, tp, cp, sp, spec, wgradOutputBytes, eager, cpComm, ep, mlaDownOnShard, megatronCore),
+                         layerTimes(denseLayerOf(w), precision, tokens, tp, cp, sp, spec, wgradOutputBytes, eager, cpComm, ep, mlaDownOnShard, megatronCore),
                          moeLayerShare(w), w.sharedExpertFfn > 0);
     }
     const KernelDefaults &k = kernelDefaults();
@@ -547,14 +548,22 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
         lt.permuteForward = Tin * (8.0 * w.experts + 6.0 * topK * h + 2.0 * h) / hbm;
         lt.moeForward += lt.permuteForward;
     }
+    // [ROPE-MSCALE] The Q and K elements Megatron-Core rotates op by op under a YaRN attention
+    // factor: the bytes beyond the fused kernel's, forward and backward, added below.
+    double unfusedRopeElements = 0;
+    const bool unfusedRope = megatronCore && !eager && w.ropeAttentionFactor != 1.0 && !w.learnedPositions;
     if (mla) {
         // [MLA] rotary on each head's d_r query part and the shared d_r key; the latents' norms
         // (fused into the up projections' LayerNormLinear: read and write); Q and K assembled
         // from their no-rotary and rotary parts (torch.cat: read and write 16-bit, each a (d + d_r)).
         bytes += (eager ? k.eagerRotaryBytes : 4.0) * (w.heads * dr / t + dr) + 4.0 * (ql + kl) + 4.0 * 2 * q;
         lt.mlaUpForward += T * ((eager ? k.eagerRotaryBytes : 4.0) * (w.heads * dr / t + dr) + 4.0 * 2 * q) / spec.hbmBytesPerSecond;
+        if (unfusedRope)
+            unfusedRopeElements = w.heads * dr / t + dr;
     } else if (!w.learnedPositions) {
         bytes += (eager ? k.eagerRotaryBytes : 4.0) * (q + kv);   // rotary on Q and K
+        if (unfusedRope)
+            unfusedRopeElements = q + kv;
     }
     if (w.qkNorm)   // per-head RMSNorm of Q and K (fused: read and write 16-bit; eager as the layer norms)
         bytes += (eager ? k.eagerRmsNormBytes : 4.0) * (q + kv);
@@ -563,6 +572,12 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
     bytes += softmaxBytesPerToken;
     lt.elementwiseForward = T * bytes / hbm + lt.permuteForward;
     lt.elementwiseBackward = k.backwardTrafficRatio * lt.elementwiseForward;
+    if (unfusedRopeElements > 0) {
+        lt.elementwiseForward += T * (k.unfusedRopeForwardBytes - 4.0) * unfusedRopeElements / hbm;
+        lt.elementwiseBackward += T * (k.unfusedRopeBackwardBytes - k.backwardTrafficRatio * 4.0) * unfusedRopeElements / hbm;
+        if (mla)   // MLA's rotary is replayed with its up projections (recompute module mla_up_proj)
+            lt.mlaUpForward += T * (k.unfusedRopeForwardBytes - 4.0) * unfusedRopeElements / hbm;
+    }
     if (precision == Precision::Fp8) {
         // [TE] every GEMM input is quantized forward and every output gradient backward, reading 16
         // bits (a second time for current scaling's amax) and writing one byte per FP8 copy (plus

@@ -171,6 +171,16 @@ struct KernelDefaults
     // The attention output back to [tokens, h]: transpose(1, 2).contiguous() r2 w2 (Megatron and
     // TE write that layout directly).
     double eagerAttentionOutputBytes = 4;
+    // [ROPE-MSCALE] Megatron-Core runs RoPE op by op when YaRN's attention factor is not 1
+    // (Workload::ropeAttentionFactor; rope_utils.py apply_rotary_pos_emb: "mscale=... is not
+    // supported by TE's fused RoPE. Using unfused implementation", Megatron-LM 2edffadb, the
+    // Megatron-Bridge v0.4.2 submodule). _apply_rotary_pos_emb_bshd on 16-bit Q and K, bytes per
+    // element: t * cos r2 w2, _rotate_half's -x2 r1 w1 and cat r2 w2, * sin r2 w2, + r2 r2 w2, the
+    // final cat with the empty pass-through part r2 w2: 24 forward (fused: r2 w2). Autograd's
+    // backward: g * cos r2 w2, g * sin r2 w2, the negation r1 w1, chunk's backward (a cat) r2 w2,
+    // the two gradients of t added r2 r2 w2: 20 (fused: twice the forward's 4, backwardTrafficRatio).
+    double unfusedRopeForwardBytes = 24;
+    double unfusedRopeBackwardBytes = 20;
     // [MOE-SYNC] A dropless MoE layer's dispatcher reads the token counts on the host before it
     // can size the exchange: Megatron-Core's all-to-all dispatcher synchronizes on a D2H copy of
     // the splits (token_dispatcher.py _maybe_dtoh_and_synchronize), HybridEP and DeepEP's normal
@@ -360,9 +370,11 @@ struct LayerTimes
 /// experts on the tokens the ep ranks route to them (balanced routing), in place of the dense MLP.
 /// mlaDownOnShard: latent attention's down projections run on this rank's SP shard (Megatron-Core's
 /// duplicated TELinear); false: on every token gathered (torchtitan's NoParallel wq_a, wkv_a).
+/// megatronCore: Megatron-Core's attention, whose RoPE runs unfused under a YaRN attention factor
+/// other than 1 ([ROPE-MSCALE]).
 LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int tp, int cp, bool sequenceParallel,
                       const KernelSpec &spec, double wgradOutputBytes = 2, bool eager = false, CpComm cpComm = CpComm::P2p,
-                      int ep = 1, bool mlaDownOnShard = true);
+                      int ep = 1, bool mlaDownOnShard = true, bool megatronCore = false);
 
 /// LM head and loss of one micro-batch on the last stage: GEMM forward, backward, loss traffic.
 struct HeadTimes

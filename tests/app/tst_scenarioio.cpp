@@ -279,6 +279,9 @@ private slots:
         const auto oss = withModel(QStringLiteral(R"({"preset": "gpt-oss-120b"})"));
         QVERIFY2(oss, qPrintable(error.text()));
         QVERIFY(QString::fromStdString(oss->scenario.workload.accuracy).contains(QLatin1String("upper bound")));
+        QCOMPARE(oss->scenario.workload.ropeAttentionFactor, 1.3466);   // YaRN factor 32: 0.1 ln 32 + 1
+        QVERIFY(!withModel(QStringLiteral(R"({"preset": "gpt-oss-120b", "rope_attention_factor": "fast"})")));
+        QVERIFY2(error.text().contains(QLatin1String("workload.rope_attention_factor")), qPrintable(error.text()));
         const QJsonObject saved = scenarioToJson(oss->scenario, QStringLiteral("oss"));
         QCOMPARE(saved.value(QLatin1String("workload")).toObject().value(QLatin1String("accuracy")).toString().toStdString(),
                  oss->scenario.workload.accuracy);
@@ -345,6 +348,7 @@ private slots:
         loaded->scenario.workload.qkNorm = true;
         loaded->scenario.workload.slidingWindow = 128;
         loaded->scenario.workload.fullAttentionEvery = 2;
+        loaded->scenario.workload.ropeAttentionFactor = 1.25;
         loaded->scenario.workload.experts = 64;
         loaded->scenario.workload.firstDenseLayers = 2;
         loaded->scenario.workload.sharedExpertFfn = 1408;
@@ -403,6 +407,7 @@ private slots:
         QCOMPARE(again->scenario.workload.qkNorm, true);
         QCOMPARE(again->scenario.workload.slidingWindow, 128);
         QCOMPARE(again->scenario.workload.fullAttentionEvery, 2);
+        QCOMPARE(again->scenario.workload.ropeAttentionFactor, 1.25);
         QCOMPARE(again->scenario.workload.firstDenseLayers, 2);
         QCOMPARE(again->scenario.workload.sharedExpertFfn, 1408);
         QCOMPARE(again->scenario.workload.qLoraRank, 1536);

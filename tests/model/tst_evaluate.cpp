@@ -1802,6 +1802,60 @@ private slots:
         QCOMPARE(resolveCrossEntropy(CrossEntropy::Fused, Framework::Megatron), CrossEntropy::Fused);
     }
 
+    // [ROPE-MSCALE] A YaRN attention factor other than 1 makes Megatron-Core rotate Q and K op by op:
+    // 24 bytes an element forward and 20 backward where the fused kernel moves 4 and 8; PyTorch
+    // eager (its own rotary bytes) and the other frameworks' attention are unchanged.
+    void yarnAttentionFactorRunsMegatronRopeUnfused()
+    {
+        Workload w = base().workload;
+        w.kvHeads = w.heads / 4;
+        const KernelSpec spec = kernelSpec(base().cluster.gpu, Precision::Bf16);
+        const double tokens = 4096;
+        const int tp = 2;
+        const auto times = [&](const Workload &x, bool eager, bool megatronCore) {
+            return layerTimes(x, Precision::Bf16, tokens, tp, 1, true, spec, 2, eager, CpComm::P2p, 1, true, megatronCore);
+        };
+        Workload yarn = w;
+        yarn.ropeAttentionFactor = 1.3466;   // gpt-oss: 0.1 ln 32 + 1
+        const LayerTimes plain = times(w, false, true), unfused = times(yarn, false, true);
+        const double headDim = double(w.hidden) / w.heads;
+        const double elements = (double(w.hidden) + w.kvHeads * headDim) / tp;   // this rank's Q and K widths
+        QVERIFY(qAbs((unfused.elementwiseForward - plain.elementwiseForward) - tokens * 20 * elements / spec.hbmBytesPerSecond)
+                < 1e-12);
+        QVERIFY(qAbs((unfused.elementwiseBackward - plain.elementwiseBackward) - tokens * 12 * elements / spec.hbmBytesPerSecond)
+                < 1e-12);
+        QCOMPARE(unfused.gemmForward, plain.gemmForward);
+        QCOMPARE(unfused.attentionForward, plain.attentionForward);
+        // Only Megatron-Core's attention, and only fused: eager PyTorch and the other frameworks keep their count.
+        QCOMPARE(times(yarn, false, false).elementwiseForward, times(w, false, false).elementwiseForward);
+        QCOMPARE(times(yarn, true, true).elementwiseForward, times(w, true, true).elementwiseForward);
+        // Through evaluate: the step grows under Megatron and not under FSDP.
+        Scenario s = base();
+        s.plan.framework = Framework::Megatron;
+        Scenario sy = s;
+        sy.workload.ropeAttentionFactor = 1.3466;
+        QVERIFY(evaluate(sy).breakdown.stepSeconds > evaluate(s).breakdown.stepSeconds);
+        s.plan.framework = sy.plan.framework = Framework::Fsdp;
+        s.plan.zeroStage = sy.plan.zeroStage = 3;
+        s.plan.pp = sy.plan.pp = 1;
+        s.plan.dp = sy.plan.dp = 8;
+        const Evaluation fsdp = evaluate(s), fsdpYarn = evaluate(sy);
+        QVERIFY(fsdp.feasible);
+        QCOMPARE(fsdpYarn.breakdown.stepSeconds, fsdp.breakdown.stepSeconds);
+        // Bad values name their field.
+        for (double bad : {0.0, -1.0, 1e9, std::nan("")}) {
+            Scenario x = base();
+            x.workload.ropeAttentionFactor = bad;
+            const auto p = validate(x);
+            QVERIFY(p);
+            QCOMPARE(QString::fromStdString(p->field), QStringLiteral("workload.rope_attention_factor"));
+        }
+        Scenario learned = base();
+        learned.workload.learnedPositions = true;
+        learned.workload.ropeAttentionFactor = 1.2;
+        QVERIFY(validate(learned));
+    }
+
     void slidingWindowAttention()
     {
         // The closed forms of shape.h against brute force: the query-key pairs a causal window of
