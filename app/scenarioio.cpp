@@ -277,6 +277,8 @@ bool readWorkload(const QJsonValue &value, LoadedScenario *out, ScenarioError *e
     s.integer("sliding_window", &w.slidingWindow, 1e8);
     s.integer("full_attention_every", &w.fullAttentionEvery, 1e5);
     s.quantity("rope_attention_factor", Dimension::Ratio, &w.ropeAttentionFactor);
+    s.boolean("expert_bias", &w.expertBias);
+    s.quantity("glu_clamp", Dimension::Ratio, &w.gluClamp);
     s.integer("experts", &w.experts);
     s.integer("experts_per_token", &w.expertsPerToken);
     s.integer("moe_ffn_hidden", &w.moeFfnHidden);
@@ -345,6 +347,7 @@ bool readTraining(const QJsonValue &value, Training *tr, ScenarioError *error)
     s.boolean("fp8_params", &tr->fp8Params);
     s.choice("fp8_recipe", kFp8Recipe, &tr->fp8Recipe);
     s.boolean("fp8_attention", &tr->fp8Attention);
+    s.boolean("moe_fused_mlp", &tr->moeFusedMlp);
     s.choice("optimizer_states", kOptimizerStates, &tr->optimizerStates);
     s.choice("cross_entropy", kCrossEntropy, &tr->crossEntropy);
     s.choice("kernels", kKernels, &tr->kernels);
@@ -721,6 +724,8 @@ QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QStrin
                          {QStringLiteral("sliding_window"), w.slidingWindow},
                          {QStringLiteral("full_attention_every"), w.fullAttentionEvery},
                          {QStringLiteral("rope_attention_factor"), w.ropeAttentionFactor},
+                         {QStringLiteral("expert_bias"), w.expertBias},
+                         {QStringLiteral("glu_clamp"), w.gluClamp},
                          {QStringLiteral("experts"), w.experts},
                          {QStringLiteral("experts_per_token"), w.expertsPerToken},
                          {QStringLiteral("moe_ffn_hidden"), w.moeFfnHidden},
@@ -757,6 +762,7 @@ QJsonObject scenarioToJson(const Scenario &sc, const QString &name, const QStrin
                          {QStringLiteral("fp8_params"), tr.fp8Params},
                          {QStringLiteral("fp8_recipe"), QLatin1String(nameOf(tr.fp8Recipe))},
                          {QStringLiteral("fp8_attention"), tr.fp8Attention},
+                         {QStringLiteral("moe_fused_mlp"), tr.moeFusedMlp},
                          {QStringLiteral("optimizer_states"), QLatin1String(nameOf(tr.optimizerStates))},
                          {QStringLiteral("cross_entropy"), QLatin1String(nameOf(tr.crossEntropy))},
                          {QStringLiteral("kernels"), QLatin1String(nameOf(tr.kernels))},

@@ -650,6 +650,7 @@ struct KernelTimesReuse::Cache
         CrossEntropy crossEntropy;
         int ep;
         bool fp8Attention;
+        bool moeFusedMlp;
         bool operator==(const Key &) const = default;
     };
     Workload workload;
@@ -778,6 +779,9 @@ std::optional<Problem> validateWorkload(const Workload &w, ShapeCounts &counts)
     if (w.ropeAttentionFactor != 1.0 && w.learnedPositions)
         return problem("workload.rope_attention_factor", "rope_attention_factor scales rotary positions, and learned_positions "
                        "models have none: set rope_attention_factor 1 or learned_positions false");
+    // expert_bias and glu_clamp shape the experts only: a dense model keeps them and ignores them.
+    if (!(w.gluClamp >= 0 && w.gluClamp <= 1e6))
+        return problem("workload.glu_clamp", "glu_clamp must be 0 (no clamp) or a positive bound up to 1e6 (got %g)", w.gluClamp);
     if (w.slidingWindow < 0 || w.slidingWindow > 100000000)
         return problem("workload.sliding_window",
                        "sliding_window must be 0 (full attention) or between 1 and 100000000 tokens (got %g)", w.slidingWindow);
@@ -1244,13 +1248,13 @@ std::pair<LayerTimes, HeadTimes> kernelTimesOf(KernelTimesReuse::Cache *cache, c
     const bool sp = sc.plan.sequenceParallel;
     const auto compute = [&] {
         return std::pair{layerTimes(w, tr.precision, tokens, t, c, sp, spec, wgradOutputBytes, eager, sc.plan.cpComm, sc.plan.ep,
-                                    fw != Framework::Fsdp, fw == Framework::Megatron),
+                                    fw != Framework::Fsdp, fw == Framework::Megatron, runsMoeFusedMlp(tr)),
                          headTimes(w, tokens, t, spec, loss, wgradOutputBytes)};
     };
     if (!cache)
         return compute();
     const KernelTimesReuse::Cache::Key key{tokens, t, c, sc.plan.cpComm, sp, eager, wgradOutputBytes, tr.precision, tr.fp8Recipe, fw, crossEntropy, sc.plan.ep,
-                                           spec.fp8Attention};
+                                           spec.fp8Attention, runsMoeFusedMlp(tr)};
     if (cache->last < cache->entries.size() && cache->entries[cache->last].first == key)
         return cache->entries[cache->last].second;
     for (size_t i = 0; i < cache->entries.size(); ++i)

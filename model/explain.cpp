@@ -174,6 +174,20 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                                         + " forward and " + num(kernelDefaults().unfusedRopeBackwardBytes, "B")
                                         + " backward per element, for the fused kernel's 4 and 8 (rope_utils.py)"
                                   : std::string())
+                           + (e.framework == Framework::Megatron && e.kernels != Kernels::Eager && isMoe(w)
+                                      && !runsMoeFusedMlp(sc.training) && (w.expertBias || (w.gluClamp > 0 && w.mlp == MlpKind::SwiGlu))
+                                  ? std::string("; Megatron-Core's grouped MLP runs op by op")
+                                        + (w.gluClamp > 0 && w.mlp == MlpKind::SwiGlu
+                                               ? " the GLU clamp at " + num(w.gluClamp) + " (" + num(kernelDefaults().gluClampForwardBytes, "B")
+                                                     + " forward, " + num(kernelDefaults().gluClampBackwardBytes, "B")
+                                                     + " backward per fc1 output element)"
+                                               : std::string())
+                                        + (w.expertBias ? std::string(w.gluClamp > 0 ? " and" : "") + " the fc2 bias per expert ("
+                                                              + num(kernelDefaults().expertBiasForwardBytes, "B") + " forward, "
+                                                              + num(kernelDefaults().expertBiasBackwardBytes, "B")
+                                                              + " backward per fc2 output element; experts.py _apply_bias)"
+                                                        : std::string())
+                                  : std::string())
                            + "); peak "
                            + num(e.peakFlopsPerGpu / 1e12, "TFLOP/s") + ", sustained "
                            + pct(ks.sustainedFraction)

@@ -122,6 +122,13 @@ struct Workload
     // DeepSeek's equal mscale and mscale_all_dim give 1. 1 = plain RoPE. Under Megatron-Core a
     // factor other than 1 runs RoPE unfused (KernelDefaults [ROPE-MSCALE]).
     double ropeAttentionFactor = 1.0;
+    // gpt-oss's experts (the released config; Megatron-Bridge's bridge: add_bias_linear,
+    // activation_func_clamp_value 7.0): linear biases on the experts' projections, and the GLU's
+    // gate input clamped above at gluClamp and its linear input to [-gluClamp, gluClamp] (0 = no
+    // clamp). Neither changes FLOPs; Megatron-Core runs both partly op by op (KernelDefaults
+    // [MOE-BIAS-CLAMP]).
+    bool expertBias = false;
+    double gluClamp = 0;
     // Mixture of experts (every layer): `experts` routed FFN experts, each token sent to
     // `expertsPerToken` of them (top-k), each expert an FFN of `moeFfnHidden` (0 = ffnHidden) of
     // the layer's MLP kind. 0 experts = dense.
@@ -185,6 +192,11 @@ struct Training
     // fp8_dot_product_attention, TE's recipe fp8_dpa): the fused attention kernel runs on FP8 Q, K, V
     // at the GPU's attentionEfficiencyFp8 (Mxfp8 under fp8_recipe mxfp8). Needs precision fp8.
     bool fp8Attention = false;
+    // Transformer Engine's CuTeDSL fused grouped MLP (NVTE_CUTEDSL_FUSED_GROUPED_MLP, MXFP8 on
+    // Blackwell; Megatron-Bridge's 26.08 gpt-oss recipes): the experts' biases, GLU and clamp run
+    // inside the grouped GEMMs (cudnn-frontend grouped_gemm_glu / dglu_dbias), nothing op by op.
+    // Read only under precision fp8 with fp8_recipe mxfp8; kept and ignored otherwise.
+    bool moeFusedMlp = false;
     OptimizerStates optimizerStates = OptimizerStates::Fp32;
     CrossEntropy crossEntropy = CrossEntropy::Auto;
     Kernels kernels = Kernels::Auto;

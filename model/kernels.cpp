@@ -372,15 +372,15 @@ double LayerTimes::recomputeSeconds(unsigned modules) const
 
 LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int tp, int cp, bool sp,
                       const KernelSpec &spec, double wgradOutputBytes, bool eager, CpComm cpComm, int ep, bool mlaDownOnShard,
-                      bool megatronCore)
+                      bool megatronCore, bool moeFusedMlp)
 {
     // A model whose first layers are dense (DeepSeek-V3's first 3 of 61): the mean of its two
     // kinds of layer, weighted by their counts.
     if (isMoe(w) && moeLayersOf(w) < w.layers) {
         Workload moeOnly = w;
         moeOnly.firstDenseLayers = 0;
-        return meanLayer(layerTimes(moeOnly, precision, tokens, tp, cp, sp, spec, wgradOutputBytes, eager, cpComm, ep, mlaDownOnShard, megatronCore),
-                         layerTimes(denseLayerOf(w), precision, tokens, tp, cp, sp, spec, wgradOutputBytes, eager, cpComm, ep, mlaDownOnShard, megatronCore),
+        return meanLayer(layerTimes(moeOnly, precision, tokens, tp, cp, sp, spec, wgradOutputBytes, eager, cpComm, ep, mlaDownOnShard, megatronCore, moeFusedMlp),
+                         layerTimes(denseLayerOf(w), precision, tokens, tp, cp, sp, spec, wgradOutputBytes, eager, cpComm, ep, mlaDownOnShard, megatronCore, moeFusedMlp),
                          moeLayerShare(w), w.sharedExpertFfn > 0);
     }
     const KernelDefaults &k = kernelDefaults();
@@ -577,6 +577,21 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
         lt.elementwiseBackward += T * (k.unfusedRopeBackwardBytes - k.backwardTrafficRatio * 4.0) * unfusedRopeElements / hbm;
         if (mla)   // MLA's rotary is replayed with its up projections (recompute module mla_up_proj)
             lt.mlaUpForward += T * (k.unfusedRopeForwardBytes - 4.0) * unfusedRopeElements / hbm;
+    }
+    if (moe && megatronCore && !eager && !moeFusedMlp) {
+        // [MOE-BIAS-CLAMP] per token of T: this rank's routed rows, Tin k / T of them, each an fc1
+        // output of gates x fe and an fc2 output of h. The clamp runs inside the checkpointed
+        // activation, so moe_act's replay repeats it.
+        const double rowsPerToken = Tin / T * topK;
+        const bool clamp = w.gluClamp > 0 && w.mlp == MlpKind::SwiGlu;
+        const double clampForward = clamp ? k.gluClampForwardBytes * gates * fe * rowsPerToken : 0.0;
+        const double clampBackward = clamp ? k.gluClampBackwardBytes * gates * fe * rowsPerToken : 0.0;
+        const double biasForward = w.expertBias ? k.expertBiasForwardBytes * h * rowsPerToken : 0.0;
+        const double biasBackward = w.expertBias ? k.expertBiasBackwardBytes * h * rowsPerToken : 0.0;
+        lt.elementwiseForward += T * (clampForward + biasForward) / hbm;
+        lt.elementwiseBackward += T * (clampBackward + biasBackward) / hbm;
+        lt.moeActForward += T * clampForward / hbm;
+        lt.moeForward += T * (clampForward + biasForward) / hbm;
     }
     if (precision == Precision::Fp8) {
         // [TE] every GEMM input is quantized forward and every output gradient backward, reading 16

@@ -181,6 +181,19 @@ struct KernelDefaults
     // the two gradients of t added r2 r2 w2: 20 (fused: twice the forward's 4, backwardTrafficRatio).
     double unfusedRopeForwardBytes = 24;
     double unfusedRopeBackwardBytes = 20;
+    // [MOE-BIAS-CLAMP] Megatron-Core's TEGroupedMLP (experts.py at the Megatron-Bridge v0.4.2
+    // submodule 2edffadb). The GLU clamp: weighted_bias_quick_geglu_impl (fused_bias_geglu.py)
+    // clamps both halves of the fc1 output and concatenates them before its fused kernel, bytes per
+    // fc1 output element: clamps r2 w2, cat r2 w2 = 8 forward (again when moe_act is recomputed);
+    // backward the two clamps' masks r2 r2 w2 and chunk's cat r2 w2 = 10. The fc2 bias: _apply_bias
+    // splits the output per expert and adds bias x router probability in a Python loop, 16-bit
+    // (gpt-oss's router dtype unset), bytes per fc2 output element: b * p w2, t + that r2 r2 w2, the
+    // cat r2 w2 = 12 forward; backward g * p and its row sum r2 w2 r2, g * b and its sum r2 w2 r2,
+    // the split's cat r2 w2 = 16. The fc1 bias is added inside the fused GLU kernel (no bytes).
+    double gluClampForwardBytes = 8;
+    double gluClampBackwardBytes = 10;
+    double expertBiasForwardBytes = 12;
+    double expertBiasBackwardBytes = 16;
     // [MOE-SYNC] A dropless MoE layer's dispatcher reads the token counts on the host before it
     // can size the exchange: Megatron-Core's all-to-all dispatcher synchronizes on a D2H copy of
     // the splits (token_dispatcher.py _maybe_dtoh_and_synchronize), HybridEP and DeepEP's normal
@@ -370,11 +383,19 @@ struct LayerTimes
 /// experts on the tokens the ep ranks route to them (balanced routing), in place of the dense MLP.
 /// mlaDownOnShard: latent attention's down projections run on this rank's SP shard (Megatron-Core's
 /// duplicated TELinear); false: on every token gathered (torchtitan's NoParallel wq_a, wkv_a).
+/// Training::moeFusedMlp takes effect: Transformer Engine's kernel is MXFP8 only, so under another
+/// precision the setting is kept and changes nothing.
+inline bool runsMoeFusedMlp(const Training &tr)
+{
+    return tr.moeFusedMlp && tr.precision == Precision::Fp8 && tr.fp8Recipe == Fp8Recipe::Mxfp8;
+}
+
 /// megatronCore: Megatron-Core's attention, whose RoPE runs unfused under a YaRN attention factor
-/// other than 1 ([ROPE-MSCALE]).
+/// other than 1 ([ROPE-MSCALE]), and its grouped MLP, whose expert biases and GLU clamp run partly
+/// op by op ([MOE-BIAS-CLAMP]) unless moeFusedMlp (Training::moeFusedMlp).
 LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int tp, int cp, bool sequenceParallel,
                       const KernelSpec &spec, double wgradOutputBytes = 2, bool eager = false, CpComm cpComm = CpComm::P2p,
-                      int ep = 1, bool mlaDownOnShard = true, bool megatronCore = false);
+                      int ep = 1, bool mlaDownOnShard = true, bool megatronCore = false, bool moeFusedMlp = false);
 
 /// LM head and loss of one micro-batch on the last stage: GEMM forward, backward, loss traffic.
 struct HeadTimes

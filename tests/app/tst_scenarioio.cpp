@@ -280,6 +280,8 @@ private slots:
         QVERIFY2(oss, qPrintable(error.text()));
         QVERIFY(QString::fromStdString(oss->scenario.workload.accuracy).contains(QLatin1String("upper bound")));
         QCOMPARE(oss->scenario.workload.ropeAttentionFactor, 1.3466);   // YaRN factor 32: 0.1 ln 32 + 1
+        QVERIFY(oss->scenario.workload.expertBias);
+        QCOMPARE(oss->scenario.workload.gluClamp, 7.0);
         QVERIFY(!withModel(QStringLiteral(R"({"preset": "gpt-oss-120b", "rope_attention_factor": "fast"})")));
         QVERIFY2(error.text().contains(QLatin1String("workload.rope_attention_factor")), qPrintable(error.text()));
         const QJsonObject saved = scenarioToJson(oss->scenario, QStringLiteral("oss"));
@@ -349,6 +351,9 @@ private slots:
         loaded->scenario.workload.slidingWindow = 128;
         loaded->scenario.workload.fullAttentionEvery = 2;
         loaded->scenario.workload.ropeAttentionFactor = 1.25;
+        loaded->scenario.workload.expertBias = true;
+        loaded->scenario.workload.gluClamp = 7.0;
+        loaded->scenario.training.moeFusedMlp = true;
         loaded->scenario.workload.experts = 64;
         loaded->scenario.workload.firstDenseLayers = 2;
         loaded->scenario.workload.sharedExpertFfn = 1408;
@@ -408,6 +413,9 @@ private slots:
         QCOMPARE(again->scenario.workload.slidingWindow, 128);
         QCOMPARE(again->scenario.workload.fullAttentionEvery, 2);
         QCOMPARE(again->scenario.workload.ropeAttentionFactor, 1.25);
+        QCOMPARE(again->scenario.workload.expertBias, true);
+        QCOMPARE(again->scenario.workload.gluClamp, 7.0);
+        QCOMPARE(again->scenario.training.moeFusedMlp, true);
         QCOMPARE(again->scenario.workload.firstDenseLayers, 2);
         QCOMPARE(again->scenario.workload.sharedExpertFfn, 1408);
         QCOMPARE(again->scenario.workload.qLoraRank, 1536);

@@ -1856,6 +1856,62 @@ private slots:
         QVERIFY(validate(learned));
     }
 
+    // [MOE-BIAS-CLAMP] gpt-oss's clamped GLU and expert biases in Megatron-Core's grouped MLP: 8 + 10
+    // bytes per fc1 output element and 12 + 16 per fc2 output element beyond the fused kernels, the
+    // clamp again when moe_act is recomputed; nothing under the fused grouped MLP, PyTorch eager or
+    // another framework, and nothing for a dense model.
+    void expertBiasAndGluClampRunOpByOpInMegatronCore()
+    {
+        Workload w = base().workload;
+        w.mlp = MlpKind::SwiGlu;
+        w.experts = 16;
+        w.expertsPerToken = 4;
+        w.moeFfnHidden = 2048;
+        const KernelSpec spec = kernelSpec(base().cluster.gpu, Precision::Bf16);
+        const double tokens = 4096;
+        const auto times = [&](const Workload &x, bool eager, bool megatronCore, bool fused) {
+            return layerTimes(x, Precision::Bf16, tokens, 1, 1, false, spec, 2, eager, CpComm::P2p, 4, true, megatronCore, fused);
+        };
+        Workload oss = w;
+        oss.expertBias = true;
+        oss.gluClamp = 7.0;
+        const LayerTimes plain = times(w, false, true, false), extra = times(oss, false, true, false);
+        const double rows = tokens * 4;   // routed rows on this rank (tp 1)
+        const double fc1 = rows * 2 * 2048, fc2 = rows * double(w.hidden);
+        const double hbm = spec.hbmBytesPerSecond;
+        QVERIFY(qAbs((extra.elementwiseForward - plain.elementwiseForward) - (8 * fc1 + 12 * fc2) / hbm) < 1e-12);
+        QVERIFY(qAbs((extra.elementwiseBackward - plain.elementwiseBackward) - (10 * fc1 + 16 * fc2) / hbm) < 1e-12);
+        QVERIFY(qAbs((extra.moeActForward - plain.moeActForward) - 8 * fc1 / hbm) < 1e-12);
+        QCOMPARE(extra.gemmForward, plain.gemmForward);
+        // The fused grouped MLP, eager PyTorch and the other frameworks: unchanged.
+        QCOMPARE(times(oss, false, true, true).elementwiseForward, times(w, false, true, true).elementwiseForward);
+        QCOMPARE(times(oss, true, true, false).elementwiseForward, times(w, true, true, false).elementwiseForward);
+        QCOMPARE(times(oss, false, false, false).elementwiseForward, times(w, false, false, false).elementwiseForward);
+        // A dense model keeps the keys and ignores them.
+        Workload dense = base().workload;
+        Workload denseOss = dense;
+        denseOss.expertBias = true;
+        denseOss.gluClamp = 7.0;
+        QCOMPARE(times(denseOss, false, true, false).elementwiseForward, times(dense, false, true, false).elementwiseForward);
+        // Training::moeFusedMlp runs only under MXFP8.
+        Training tr;
+        tr.moeFusedMlp = true;
+        QVERIFY(!runsMoeFusedMlp(tr));
+        tr.precision = Precision::Fp8;
+        tr.fp8Recipe = Fp8Recipe::Tensorwise;
+        QVERIFY(!runsMoeFusedMlp(tr));
+        tr.fp8Recipe = Fp8Recipe::Mxfp8;
+        QVERIFY(runsMoeFusedMlp(tr));
+        // Bad values name their field.
+        for (double bad : {-1.0, 1e9, std::nan("")}) {
+            Scenario x = base();
+            x.workload.gluClamp = bad;
+            const auto p = validate(x);
+            QVERIFY(p);
+            QCOMPARE(QString::fromStdString(p->field), QStringLiteral("workload.glu_clamp"));
+        }
+    }
+
     void slidingWindowAttention()
     {
         // The closed forms of shape.h against brute force: the query-key pairs a causal window of
