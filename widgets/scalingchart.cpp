@@ -157,6 +157,11 @@ ScalingChart::ScalingChart(QWidget *parent)
 
     m_emptyNote = new QLabel;
     m_emptyNote->setForegroundRole(QPalette::PlaceholderText);
+    m_emptyNote->setAlignment(Qt::AlignCenter);
+    // Over the curves when a point is drawn: on the plot's own background, not through its lines.
+    m_emptyNote->setAutoFillBackground(true);
+    m_emptyNote->setBackgroundRole(QPalette::Base);
+    m_emptyNote->setContentsMargins(6, 3, 6, 3);
     addOverlay(m_emptyNote, Qt::AlignCenter);
 
     applyPalette();
@@ -323,8 +328,32 @@ void ScalingChart::refresh()
         m_valueAxis->setTitleText(title);
     m_laws->setText(lawsText(m_data.serialFraction));
 
-    m_emptyNote->setText(gpus.empty() ? tr("No scaling data") : tr("No feasible GPU count to plot"));
-    m_emptyNote->setVisible(model.isEmpty());
+    // With one count or none drawn, say why the others cannot run (a job inside one 72-GPU rack
+    // doubles to counts that are no multiple of it; an expert parallelism larger than the half).
+    // The first reason above the current count (where one scales to), else the first at all.
+    QString reason, reasonBelow;
+    double feasibleGpus = 0;
+    for (size_t i = 0; i < gpus.size(); ++i) {
+        const QString p = i < c.problems.size() ? c.problems[i] : QString();
+        if (p.isEmpty())
+            feasibleGpus = gpus[i];
+        else if (gpus[i] > m_data.currentGpus && reason.isEmpty())
+            reason = p;
+        else if (reasonBelow.isEmpty())
+            reasonBelow = p;
+    }
+    if (reason.isEmpty())
+        reason = reasonBelow;
+    // The model's "field: message"; the note has room for the message (the tooltip keeps both).
+    if (const qsizetype colon = reason.indexOf(QLatin1String(": ")); colon > 0 && !reason.left(colon).contains(QLatin1Char(' ')))
+        reason = reason.mid(colon + 2);
+    if (gpus.empty())
+        m_emptyNote->setText(tr("No scaling data"));
+    else if (model.isEmpty())
+        m_emptyNote->setText(reason.isEmpty() ? tr("No feasible GPU count to plot") : tr("No GPU count can run:\n%1").arg(reason));
+    else
+        m_emptyNote->setText(tr("Only %1 GPUs can run; other counts:\n%2").arg(fmt::count(feasibleGpus), reason));
+    m_emptyNote->setVisible(model.isEmpty() || (model.size() < 2 && !reason.isEmpty()));
     cacheAxisLines();   // antialiased for the curves: the grid is most of the drawing otherwise
 }
 
@@ -348,6 +377,8 @@ void ScalingChart::showTooltip(double log2Gpus)
     if (std::isfinite(at(c.speedup)))
         text += tr("<br>Speedup %1× (ideal %2×)<br>Efficiency %3<br><i>Click for the formula</i>")
                     .arg(QString::number(at(c.speedup), 'f', 1), QString::number(at(c.ideal), 'f', 0), fmt::percent(at(c.efficiency)));
+    else if (nearest < c.problems.size() && !c.problems[nearest].isEmpty())
+        text += tr("<br>Cannot run: %1").arg(c.problems[nearest].toHtmlEscaped());
     else
         text += tr("<br>Infeasible");
     QToolTip::showText(QCursor::pos(), text, chartView());

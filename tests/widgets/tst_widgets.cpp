@@ -384,6 +384,51 @@ private slots:
         QCOMPARE(ScalingChart::powerOfTwoLabel(0.5), QStringLiteral("0.5"));
     }
 
+    // A sweep where only the current count runs (64 GPUs of a 72-GPU rack doubled to 128) says why
+    // the others cannot, instead of a chart with one dot.
+    void scalingChartSaysWhyOtherCountsCannotRun()
+    {
+        ScalingChart chart;
+        ScalingChartData data;
+        const QString rack = QStringLiteral("cluster.gpus: gpus (128) must be a multiple of gpus_per_node (72)");
+        for (double g : {32.0, 64.0, 128.0, 256.0}) {
+            const bool runs = g == 64;
+            data.weak.gpus.push_back(g);
+            data.weak.speedup.push_back(runs ? 64 : std::nan(""));
+            data.weak.efficiency.push_back(runs ? 1 : std::nan(""));
+            data.weak.ideal.push_back(g);
+            data.weak.amdahl.push_back(g);
+            data.weak.gustafson.push_back(g);
+            data.weak.problems.push_back(runs ? QString() : g < 64 ? QStringLiteral("plan.ep: ep (64) must divide 32") : rack);
+        }
+        data.weak.currentSpeedup = 64;
+        data.weak.currentEfficiency = 1;
+        data.strong = data.weak;
+        data.currentGpus = 64;
+        chart.resize(640, 360);
+        chart.show();
+        chart.setData(data);
+        QApplication::processEvents();
+        const auto visibleNote = [&chart]() -> QString {
+            for (const QLabel *label : chart.findChildren<QLabel *>())
+                if (label->isVisible() && label->text().contains(QLatin1String("can run")))
+                    return label->text();
+            return {};
+        };
+        QVERIFY2(visibleNote().contains(QLatin1String("Only 64 GPUs can run")), qPrintable(visibleNote()));
+        // The reason above, where one scales to, without its field name (the tooltip has it).
+        QVERIFY2(visibleNote().contains(QLatin1String("gpus (128) must be a multiple of gpus_per_node (72)")), qPrintable(visibleNote()));
+        QVERIFY(!visibleNote().contains(QLatin1String("cluster.gpus")));
+        // With two counts running the curve speaks for itself.
+        data.weak.speedup[2] = 120;
+        data.weak.efficiency[2] = 0.94;
+        data.weak.problems[2].clear();
+        data.strong = data.weak;
+        chart.setData(data);
+        QApplication::processEvents();
+        QVERIFY(visibleNote().isEmpty());
+    }
+
     // The scaling chart keeps its grid and axis lines as cached pixmaps on screen (antialiased,
     // they were most of its drawing per slider step), but a printed chart gets them as lines.
     void scalingChartRedrawsCheaply()
