@@ -182,7 +182,7 @@ int runSweep(const Options &o, const LoadedScenario &loaded, QTextStream &out, Q
         for (const ScalingPoint &p : points) {
             QJsonObject row{{QStringLiteral("gpus"), p.gpus}, {QStringLiteral("dp"), p.dp}, {QStringLiteral("feasible"), p.feasible}};
             if (!p.feasible) {
-                row.insert(QStringLiteral("error"), QString::fromStdString(p.problem));
+                row.insert(QStringLiteral("error"), QString::fromStdString(describe(p.problem)));
             } else {
                 row.insert(QStringLiteral("step_time_s"), p.stepSeconds);
                 row.insert(QStringLiteral("tokens_per_s"), p.tokensPerSecond);
@@ -212,7 +212,7 @@ int runSweep(const Options &o, const LoadedScenario &loaded, QTextStream &out, Q
                    .arg(QStringLiteral("comm"), 7).arg(QStringLiteral("memory/GPU"), 22);
         for (const ScalingPoint &p : points) {
             if (!p.feasible) {
-                out << QStringLiteral("%1 %2  %3\n").arg(p.gpus, 8).arg(p.dp, 7).arg(QString::fromStdString(p.problem));
+                out << QStringLiteral("%1 %2  %3\n").arg(p.gpus, 8).arg(p.dp, 7).arg(QString::fromStdString(describe(p.problem)));
                 continue;
             }
             out << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8%9\n")

@@ -125,7 +125,7 @@ ScalingChartData scalingData(const Analysis &a)
             d.ideal.push_back(p.gpus);
             d.amdahl.push_back(x.amdahl[i]);
             d.gustafson.push_back(x.gustafson[i]);
-            d.problems.push_back(p.feasible ? QString() : QString::fromStdString(p.problem));
+            d.problems.push_back(p.feasible ? Problem{} : p.problem);
             if (p.gpus == a.scenario.cluster.gpus) {
                 d.currentSpeedup = d.speedup.back();
                 d.currentEfficiency = d.efficiency.back();

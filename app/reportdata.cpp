@@ -299,7 +299,7 @@ QString evaluationText(const Scenario &sc, const Evaluation &e, const QString &n
                                                                   + fmt::count(costs.cost.gpuHours) + QStringLiteral(" GPU-hours (goodput ")
                                                                   + fmt::percent(costs.goodput.effectiveFraction) + QStringLiteral(")"));
     else if (e.feasible)
-        line(QStringLiteral("with failures and checkpoints"), QString::fromStdString(costs.problem.field + ": " + costs.problem.message));
+        line(QStringLiteral("with failures and checkpoints"), QString::fromStdString(describe(costs.problem)));
     out += QStringLiteral("Sizes\n");
     line(QStringLiteral("parameters"), fmt::count(e.parameters)
                                            + (sc.workload.experts > 0 ? QStringLiteral(" (%1 per token)").arg(fmt::count(e.activeParameters))

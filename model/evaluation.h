@@ -18,6 +18,8 @@ struct Problem
     std::string field;
     std::string message;
 };
+/// "field: message", or the message alone when no one key is at fault.
+inline std::string describe(const Problem &p) { return p.field.empty() ? p.message : p.field + ": " + p.message; }
 
 /// Where one step's time goes on the critical path. The *Exposed* and plain
 /// terms that are summed make stepSeconds exactly (see evaluate.cpp).

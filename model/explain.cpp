@@ -94,6 +94,11 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
         out.push_back({"compute_s", "Compute", "given: training.compute_time", sec(sc.training.computeSecondsOverride),
                        sec(b.computeSeconds), "Scenario input (the seeds' compute time)"});
     else {
+        // The op-by-op paths layerTimes charged, as it decided them (evaluate.cpp kernelTimesOf).
+        const bool megatronCore = e.framework == Framework::Megatron, eager = e.kernels == Kernels::Eager;
+        const bool fusedMlp = runsMoeFusedMlp(sc.training);
+        const bool clampOpByOp = gluClampRunsOpByOp(w, megatronCore, eager, fusedMlp);
+        const bool biasOpByOp = expertBiasRunsOpByOp(w, megatronCore, eager, fusedMlp);
         const bool fp8 = sc.training.precision == Precision::Fp8;
         const std::string fp8Text =
             !fp8 ? std::string()
@@ -167,26 +172,23 @@ std::vector<Explanation> explainAll(const Scenario &sc, const Evaluation &e)
                            + (e.kernels == Kernels::Eager
                                   ? std::string("PyTorch eager ops, ") + nameOf(resolveNorm(w))
                                   : std::string("fused kernels"))
-                           + (e.framework == Framework::Megatron && e.kernels != Kernels::Eager && w.ropeAttentionFactor != 1.0
-                                      && !w.learnedPositions
+                           + (ropeRunsOpByOp(w, megatronCore, eager)
                                   ? "; Megatron-Core rotates Q and K op by op under YaRN's attention factor "
                                         + num(w.ropeAttentionFactor) + ": " + num(kernelDefaults().unfusedRopeForwardBytes, "B")
                                         + " forward and " + num(kernelDefaults().unfusedRopeBackwardBytes, "B")
                                         + " backward per element, for the fused kernel's 4 and 8 (rope_utils.py)"
                                   : std::string())
-                           + (e.framework == Framework::Megatron && e.kernels != Kernels::Eager && isMoe(w)
-                                      && !runsMoeFusedMlp(sc.training) && (w.expertBias || (w.gluClamp > 0 && w.mlp == MlpKind::SwiGlu))
+                           + (clampOpByOp || biasOpByOp
                                   ? std::string("; Megatron-Core's grouped MLP runs op by op")
-                                        + (w.gluClamp > 0 && w.mlp == MlpKind::SwiGlu
-                                               ? " the GLU clamp at " + num(w.gluClamp) + " (" + num(kernelDefaults().gluClampForwardBytes, "B")
-                                                     + " forward, " + num(kernelDefaults().gluClampBackwardBytes, "B")
-                                                     + " backward per fc1 output element)"
-                                               : std::string())
-                                        + (w.expertBias ? std::string(w.gluClamp > 0 ? " and" : "") + " the fc2 bias per expert ("
-                                                              + num(kernelDefaults().expertBiasForwardBytes, "B") + " forward, "
-                                                              + num(kernelDefaults().expertBiasBackwardBytes, "B")
-                                                              + " backward per fc2 output element; experts.py _apply_bias)"
-                                                        : std::string())
+                                        + (clampOpByOp ? " the GLU clamp at " + num(w.gluClamp) + " (" + num(kernelDefaults().gluClampForwardBytes, "B")
+                                                             + " forward, " + num(kernelDefaults().gluClampBackwardBytes, "B")
+                                                             + " backward per fc1 output element)"
+                                                       : std::string())
+                                        + (biasOpByOp ? std::string(clampOpByOp ? " and" : "") + " the fc2 bias per expert ("
+                                                            + num(kernelDefaults().expertBiasForwardBytes, "B") + " forward, "
+                                                            + num(kernelDefaults().expertBiasBackwardBytes, "B")
+                                                            + " backward per fc2 output element; experts.py _apply_bias)"
+                                                      : std::string())
                                   : std::string())
                            + "); peak "
                            + num(e.peakFlopsPerGpu / 1e12, "TFLOP/s") + ", sustained "

@@ -370,6 +370,21 @@ double LayerTimes::recomputeSeconds(unsigned modules) const
     return seconds;
 }
 
+bool ropeRunsOpByOp(const Workload &w, bool megatronCore, bool eager)
+{
+    return megatronCore && !eager && w.ropeAttentionFactor != 1.0 && !w.learnedPositions;
+}
+
+bool gluClampRunsOpByOp(const Workload &w, bool megatronCore, bool eager, bool moeFusedMlp)
+{
+    return isMoe(w) && megatronCore && !eager && !moeFusedMlp && w.gluClamp > 0 && w.mlp == MlpKind::SwiGlu;
+}
+
+bool expertBiasRunsOpByOp(const Workload &w, bool megatronCore, bool eager, bool moeFusedMlp)
+{
+    return isMoe(w) && megatronCore && !eager && !moeFusedMlp && w.expertBias;
+}
+
 LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int tp, int cp, bool sp,
                       const KernelSpec &spec, double wgradOutputBytes, bool eager, CpComm cpComm, int ep, bool mlaDownOnShard,
                       bool megatronCore, bool moeFusedMlp)
@@ -551,7 +566,7 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
     // [ROPE-MSCALE] The Q and K elements Megatron-Core rotates op by op under a YaRN attention
     // factor: the bytes beyond the fused kernel's, forward and backward, added below.
     double unfusedRopeElements = 0;
-    const bool unfusedRope = megatronCore && !eager && w.ropeAttentionFactor != 1.0 && !w.learnedPositions;
+    const bool unfusedRope = ropeRunsOpByOp(w, megatronCore, eager);
     if (mla) {
         // [MLA] rotary on each head's d_r query part and the shared d_r key; the latents' norms
         // (fused into the up projections' LayerNormLinear: read and write); Q and K assembled
@@ -578,16 +593,17 @@ LayerTimes layerTimes(const Workload &w, Precision precision, double tokens, int
         if (mla)   // MLA's rotary is replayed with its up projections (recompute module mla_up_proj)
             lt.mlaUpForward += T * (k.unfusedRopeForwardBytes - 4.0) * unfusedRopeElements / hbm;
     }
-    if (moe && megatronCore && !eager && !moeFusedMlp) {
+    const bool clamp = gluClampRunsOpByOp(w, megatronCore, eager, moeFusedMlp);
+    const bool bias = expertBiasRunsOpByOp(w, megatronCore, eager, moeFusedMlp);
+    if (clamp || bias) {
         // [MOE-BIAS-CLAMP] per token of T: this rank's routed rows, Tin k / T of them, each an fc1
         // output of gates x fe and an fc2 output of h. The clamp runs inside the checkpointed
         // activation, so moe_act's replay repeats it.
         const double rowsPerToken = Tin / T * topK;
-        const bool clamp = w.gluClamp > 0 && w.mlp == MlpKind::SwiGlu;
         const double clampForward = clamp ? k.gluClampForwardBytes * gates * fe * rowsPerToken : 0.0;
         const double clampBackward = clamp ? k.gluClampBackwardBytes * gates * fe * rowsPerToken : 0.0;
-        const double biasForward = w.expertBias ? k.expertBiasForwardBytes * h * rowsPerToken : 0.0;
-        const double biasBackward = w.expertBias ? k.expertBiasBackwardBytes * h * rowsPerToken : 0.0;
+        const double biasForward = bias ? k.expertBiasForwardBytes * h * rowsPerToken : 0.0;
+        const double biasBackward = bias ? k.expertBiasBackwardBytes * h * rowsPerToken : 0.0;
         lt.elementwiseForward += T * (clampForward + biasForward) / hbm;
         lt.elementwiseBackward += T * (clampBackward + biasBackward) / hbm;
         lt.moeActForward += T * clampForward / hbm;

@@ -390,6 +390,14 @@ inline bool runsMoeFusedMlp(const Training &tr)
     return tr.moeFusedMlp && tr.precision == Precision::Fp8 && tr.fp8Recipe == Fp8Recipe::Mxfp8;
 }
 
+/// [ROPE-MSCALE] Megatron-Core (fused kernels otherwise) rotates Q and K op by op: a YaRN attention
+/// factor other than 1 on a rotary model.
+bool ropeRunsOpByOp(const Workload &w, bool megatronCore, bool eager);
+/// [MOE-BIAS-CLAMP] The experts' GLU clamp and fc2 bias that Megatron-Core's grouped MLP runs op by
+/// op (not under eager PyTorch, another framework or the fused grouped MLP).
+bool gluClampRunsOpByOp(const Workload &w, bool megatronCore, bool eager, bool moeFusedMlp);
+bool expertBiasRunsOpByOp(const Workload &w, bool megatronCore, bool eager, bool moeFusedMlp);
+
 /// megatronCore: Megatron-Core's attention, whose RoPE runs unfused under a YaRN attention factor
 /// other than 1 ([ROPE-MSCALE]), and its grouped MLP, whose expert biases and GLU clamp run partly
 /// op by op ([MOE-BIAS-CLAMP]) unless moeFusedMlp (Training::moeFusedMlp).

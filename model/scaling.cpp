@@ -38,7 +38,7 @@ std::vector<ScalingPoint> scalingSweep(const Scenario &base, const std::vector<i
         ScalingPoint pt;
         pt.gpus = gpus;
         if (modelParallel <= 0 || gpus % modelParallel != 0) {
-            pt.problem = "gpus must be a multiple of tp x pp x cp = " + std::to_string(modelParallel);
+            pt.problem = {"", "gpus must be a multiple of tp x pp x cp = " + std::to_string(modelParallel)};
             out.push_back(pt);
             continue;
         }
@@ -50,7 +50,7 @@ std::vector<ScalingPoint> scalingSweep(const Scenario &base, const std::vector<i
         pt.dp = s.plan.dp;
         const Evaluation e = evaluateForSearch(s);
         if (!e.feasible) {
-            pt.problem = e.problem.field + ": " + e.problem.message;
+            pt.problem = e.problem;
             out.push_back(pt);
             continue;
         }

@@ -27,7 +27,7 @@ struct ScalingPoint
     int gpus = 0;
     int dp = 0;
     bool feasible = false;
-    std::string problem;         // why this point has no evaluation
+    Problem problem;             // why this point has no evaluation (no field: no layout divides the count)
     double stepSeconds = 0;
     double tokensPerSecond = 0;
     double speedup = 0;          // throughput relative to the first feasible point, times its GPU count

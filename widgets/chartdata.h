@@ -40,7 +40,7 @@ struct ScalingCurves
     std::vector<double> ideal;       // = gpus
     std::vector<double> amdahl;      // Amdahl speedup for the current communication share
     std::vector<double> gustafson;   // Gustafson speedup for the current communication share
-    std::vector<QString> problems;   // why a count cannot run (the model's message; empty where it runs)
+    std::vector<Problem> problems;   // why a count cannot run (empty message where it runs)
     double currentSpeedup = 0;
     double currentEfficiency = 0;
 };

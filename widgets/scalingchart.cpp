@@ -330,11 +330,12 @@ void ScalingChart::refresh()
 
     // With one count or none drawn, say why the others cannot run (a job inside one 72-GPU rack
     // doubles to counts that are no multiple of it; an expert parallelism larger than the half).
-    // The first reason above the current count (where one scales to), else the first at all.
+    // The first reason above the current count (where one scales to), else the first at all; the
+    // message alone, the tooltip names the key too.
     QString reason, reasonBelow;
     double feasibleGpus = 0;
     for (size_t i = 0; i < gpus.size(); ++i) {
-        const QString p = i < c.problems.size() ? c.problems[i] : QString();
+        const QString p = i < c.problems.size() ? QString::fromStdString(c.problems[i].message) : QString();
         if (p.isEmpty())
             feasibleGpus = gpus[i];
         else if (gpus[i] > m_data.currentGpus && reason.isEmpty())
@@ -344,9 +345,6 @@ void ScalingChart::refresh()
     }
     if (reason.isEmpty())
         reason = reasonBelow;
-    // The model's "field: message"; the note has room for the message (the tooltip keeps both).
-    if (const qsizetype colon = reason.indexOf(QLatin1String(": ")); colon > 0 && !reason.left(colon).contains(QLatin1Char(' ')))
-        reason = reason.mid(colon + 2);
     if (gpus.empty())
         m_emptyNote->setText(tr("No scaling data"));
     else if (model.isEmpty())
@@ -377,8 +375,8 @@ void ScalingChart::showTooltip(double log2Gpus)
     if (std::isfinite(at(c.speedup)))
         text += tr("<br>Speedup %1× (ideal %2×)<br>Efficiency %3<br><i>Click for the formula</i>")
                     .arg(QString::number(at(c.speedup), 'f', 1), QString::number(at(c.ideal), 'f', 0), fmt::percent(at(c.efficiency)));
-    else if (nearest < c.problems.size() && !c.problems[nearest].isEmpty())
-        text += tr("<br>Cannot run: %1").arg(c.problems[nearest].toHtmlEscaped());
+    else if (nearest < c.problems.size() && !c.problems[nearest].message.empty())
+        text += tr("<br>Cannot run: %1").arg(QString::fromStdString(describe(c.problems[nearest])).toHtmlEscaped());
     else
         text += tr("<br>Infeasible");
     QToolTip::showText(QCursor::pos(), text, chartView());

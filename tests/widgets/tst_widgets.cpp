@@ -390,7 +390,7 @@ private slots:
     {
         ScalingChart chart;
         ScalingChartData data;
-        const QString rack = QStringLiteral("cluster.gpus: gpus (128) must be a multiple of gpus_per_node (72)");
+        const Problem rack{"cluster.gpus", "gpus (128) must be a multiple of gpus_per_node (72)"};
         for (double g : {32.0, 64.0, 128.0, 256.0}) {
             const bool runs = g == 64;
             data.weak.gpus.push_back(g);
@@ -399,7 +399,7 @@ private slots:
             data.weak.ideal.push_back(g);
             data.weak.amdahl.push_back(g);
             data.weak.gustafson.push_back(g);
-            data.weak.problems.push_back(runs ? QString() : g < 64 ? QStringLiteral("plan.ep: ep (64) must divide 32") : rack);
+            data.weak.problems.push_back(runs ? Problem{} : g < 64 ? Problem{"plan.ep", "ep (64) must divide 32"} : rack);
         }
         data.weak.currentSpeedup = 64;
         data.weak.currentEfficiency = 1;
@@ -422,7 +422,7 @@ private slots:
         // With two counts running the curve speaks for itself.
         data.weak.speedup[2] = 120;
         data.weak.efficiency[2] = 0.94;
-        data.weak.problems[2].clear();
+        data.weak.problems[2] = {};
         data.strong = data.weak;
         chart.setData(data);
         QApplication::processEvents();
